@@ -1,0 +1,5 @@
+import sys
+
+from bellum.cli import main
+
+sys.exit(main())

@@ -1,0 +1,111 @@
+"""The ``bellum`` command line.
+
+``bellum`` alone opens the main menu.  Subcommands come from the kernel
+(``version``, ``case``, ``shot``) and from each engine's ``cli`` module
+(``tactical.cli``, ``battleboard.cli``, ``campaign.cli``), which register their
+own commands when they exist.  Bad input ends with one sentence on stderr and
+exit code 2 — never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from bellum import __version__
+from bellum.errors import BellumError, InputError
+
+#: engine modules that may add subcommands (``register(subparsers)``)
+ENGINE_CLI_MODULES = ("tactical.cli", "battleboard.cli", "campaign.cli")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
+
+
+def _cmd_version(args: argparse.Namespace) -> int:
+    print(f"Bellum Civile {__version__}")
+    return 0
+
+
+def _cmd_case(args: argparse.Namespace) -> int:
+    from bellum.cases import run_cases
+
+    return run_cases(args.paths, sys.stdout)
+
+
+def _cmd_shot(args: argparse.Namespace) -> int:
+    from bellum.shot import shot
+
+    return shot(args)
+
+
+def _cmd_menu(args: argparse.Namespace) -> int:
+    from bellum.view.app import run_menu
+
+    run_menu()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="bellum",
+        description="Bellum Civile — Rome's civil war, 49–45 BC: campaign, battleboard and tactical battles.",
+        epilog="With no command, bellum opens the game's main menu in a window.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("version", help="print the game's version")
+    p.set_defaults(func=_cmd_version)
+
+    p = sub.add_parser("menu", help="open the main menu (the same as no command)")
+    p.set_defaults(func=_cmd_menu)
+
+    p = sub.add_parser("case", help="run rules cases (files or folders of *.toml)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(func=_cmd_case)
+
+    from bellum.shot import add_shot_arguments
+
+    p = sub.add_parser("shot", help="render a view headless to a PNG")
+    add_shot_arguments(p)
+    p.set_defaults(func=_cmd_shot)
+
+    for name in ENGINE_CLI_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and name.startswith(exc.name):
+                continue
+            raise
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    try:
+        if func is None:
+            return _cmd_menu(args)
+        code: int = func(args)
+        return code
+    except InputError as bad:
+        print(f"bellum: {bad}", file=sys.stderr)
+        return 2
+    except BellumError as err:
+        print(f"bellum: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

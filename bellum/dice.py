@@ -1,0 +1,132 @@
+"""Explicit, seeded, recorded dice (one ``Dice`` per game).
+
+Every roll goes through a ``Dice`` and is recorded with a label, so a game is
+reproducible from its scenario, its seed and its action log.  The generator is
+counter based (SplitMix64 of ``seed`` and the roll number): its whole state is
+two integers, which makes saving and restoring exact and cheap.
+
+A ``Dice`` can be *forced* from a list of values (rules cases, tests, the odds
+enumerator).  In strict forced mode a roll that is needed but was not given
+raises ``MissingRollError``; ``assert_exhausted`` raises ``UnusedRollError``
+for values given but not used.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bellum.errors import DiceError, MissingRollError, UnusedRollError
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+def _splitmix64(x: int) -> int:
+    z = (x + _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One recorded roll: what it was for, the die, the value, and whether it was forced."""
+
+    label: str
+    sides: int
+    value: int
+    forced: bool
+
+
+def face_range(sides: int) -> range:
+    """The faces of a die as the rules read it: a d10 is 0–9, any other dN is 1–N."""
+    if sides == 10:
+        return range(0, 10)
+    return range(1, sides + 1)
+
+
+class Dice:
+    """The game's only source of chance."""
+
+    __slots__ = ("_forced", "_record", "_strict", "counter", "rolls", "seed")
+
+    def __init__(self, seed: int = 0, *, counter: int = 0, record: bool = True) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise DiceError("the seed must be a whole number")
+        self.seed = seed & _MASK
+        self.counter = counter
+        self.rolls: list[Roll] = []
+        self._forced: deque[int] = deque()
+        self._strict = False
+        self._record = record
+
+    # -- construction -------------------------------------------------
+    @classmethod
+    def forced(cls, values: Iterable[int]) -> Dice:
+        """Strict forced dice: every roll must come from ``values``."""
+        dice = cls(0)
+        dice.force(values, strict=True)
+        return dice
+
+    def force(self, values: Iterable[int], *, strict: bool | None = None) -> None:
+        """Queue forced values; with ``strict`` a roll beyond them is an error."""
+        for v in values:
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise DiceError(f"a forced roll must be a whole number, not {v!r}")
+            self._forced.append(v)
+        if strict is not None:
+            self._strict = strict
+
+    @property
+    def strict(self) -> bool:
+        return self._strict
+
+    def pending(self) -> list[int]:
+        """Forced values not used yet."""
+        return list(self._forced)
+
+    def assert_exhausted(self) -> None:
+        """Raise ``UnusedRollError`` if forced values are left over (and drop them)."""
+        if self._forced:
+            unused = list(self._forced)
+            self._forced.clear()
+            raise UnusedRollError(unused)
+
+    # -- rolling ------------------------------------------------------
+    def roll(self, sides: int, label: str) -> int:
+        """Roll one die of ``sides`` faces (d10 reads 0–9; others 1–N)."""
+        faces = face_range(sides)
+        if self._forced:
+            value = self._forced.popleft()
+            if value not in faces:
+                raise DiceError(f"forced roll {value} is not a face of a d{sides} ({label})")
+            forced = True
+        elif self._strict:
+            raise MissingRollError(label, sides, len(self.rolls))
+        else:
+            raw = _splitmix64((self.seed + self.counter * _GAMMA) & _MASK)
+            self.counter += 1
+            value = faces.start + raw % sides
+            forced = False
+        if self._record:
+            self.rolls.append(Roll(label, sides, value, forced))
+        return value
+
+    def d10(self, label: str) -> int:
+        """A ten-sided die read 0–9 (GBoH)."""
+        return self.roll(10, label)
+
+    def d6(self, label: str) -> int:
+        """A six-sided die read 1–6."""
+        return self.roll(6, label)
+
+    # -- saving -------------------------------------------------------
+    def state(self) -> dict[str, int]:
+        """What a save needs to continue the same sequence of rolls."""
+        return {"seed": self.seed, "counter": self.counter}
+
+    @classmethod
+    def from_state(cls, state: dict[str, int]) -> Dice:
+        return cls(state["seed"], counter=state["counter"])

@@ -1,0 +1,138 @@
+"""Safe reading of every TOML input (saves, scenarios, maps, tables, cases).
+
+Bad input never produces a traceback or a half-built object: every failure is
+an ``InputError`` whose message is one sentence naming the file, the place in
+it and the problem.  Hostile files are refused before validation: too large,
+nested too deeply, numbers outside 64-bit range, non-finite floats.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bellum.errors import InputError
+
+M = TypeVar("M", bound=BaseModel)
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+MAX_DEPTH = 32
+MAX_INT = 2**63 - 1
+MAX_STRING = 1_000_000
+
+_TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Parse a TOML file, refusing anything malformed or hostile."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except FileNotFoundError:
+        raise InputError(p, "", "no such file") from None
+    except OSError as exc:
+        raise InputError(p, "", f"cannot be read ({exc.strerror or exc})") from None
+    if p.is_dir():
+        raise InputError(p, "", "is a folder, not a TOML file")
+    if size > MAX_FILE_BYTES:
+        raise InputError(p, "", f"is {size} bytes, more than the {MAX_FILE_BYTES} a game file may have")
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(p, "", f"cannot be read ({exc.strerror or exc})") from None
+    return parse_toml(raw, p)
+
+
+def parse_toml(raw: bytes | str, source: str | Path) -> dict[str, Any]:
+    """Parse TOML text; ``source`` names it in error messages."""
+    if isinstance(raw, bytes):
+        if b"\x00" in raw:
+            raise InputError(source, "", "is not a text file (it contains NUL bytes)")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(source, f"byte {exc.start}", "is not valid UTF-8 text") from None
+    else:
+        text = raw
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = _TOML_POS.search(msg)
+        place = f"line {m.group(1)}, column {m.group(2)}" if m else ""
+        problem = _TOML_POS.sub("", msg) if m else msg
+        raise InputError(source, place, f"is not valid TOML ({problem[:1].lower()}{problem[1:]})") from None
+    except RecursionError:
+        raise InputError(source, "", "is nested too deeply to be a game file") from None
+    check_sane(data, source)
+    return data
+
+
+def check_sane(data: Any, source: str | Path, place: str = "", depth: int = 0) -> None:
+    """Refuse structures no game file has: deep nesting, huge numbers, NaN."""
+    if depth > MAX_DEPTH:
+        raise InputError(source, place or "top", f"is nested more than {MAX_DEPTH} levels deep")
+    if isinstance(data, dict):
+        for k, v in data.items():
+            check_sane(v, source, f"{place}.{k}" if place else str(k), depth + 1)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            check_sane(v, source, f"{place}[{i}]", depth + 1)
+    elif isinstance(data, bool):
+        return
+    elif isinstance(data, int):
+        if abs(data) > MAX_INT:
+            raise InputError(source, place, f"the number {str(data)[:20]}… is too large")
+    elif isinstance(data, float):
+        if not math.isfinite(data):
+            raise InputError(source, place, f"{data} is not a finite number")
+    elif isinstance(data, str) and len(data) > MAX_STRING:
+        raise InputError(source, place, "the text is too long")
+
+
+def format_loc(loc: tuple[int | str, ...], prefix: str = "") -> str:
+    out = prefix
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "top"
+
+
+def validation_error(exc: ValidationError, source: str | Path, prefix: str = "") -> InputError:
+    """Turn a pydantic error into one sentence: the first problem, and a count of the rest."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    loc = tuple(p for p in first["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    msg = str(first["msg"])
+    if first["type"] == "extra_forbidden":
+        msg = "is not a key this file may have"
+    elif first["type"] == "missing":
+        msg = "is required but missing"
+    else:
+        msg = msg[:1].lower() + msg[1:]
+    more = len(errors) - 1
+    if more:
+        msg += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return InputError(source, format_loc(loc, prefix), msg)
+
+
+def validate(model: type[M], data: Any, source: str | Path, prefix: str = "") -> M:
+    """Validate ``data`` against ``model`` or raise one clear ``InputError``."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise validation_error(exc, source, prefix) from None
+    except RecursionError:
+        raise InputError(source, prefix or "top", "is nested too deeply") from None
+
+
+def load_model(model: type[M], path: str | Path) -> M:
+    """Read and validate a whole TOML file as ``model``."""
+    return validate(model, read_toml(path), path)

@@ -1,0 +1,1 @@
+"""Views of the kernel (the main menu).  Only ``view`` modules import arcade."""

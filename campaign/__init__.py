@@ -1,0 +1,1 @@
+"""Bellum Civile — the campaign layer."""
