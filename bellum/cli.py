@@ -44,6 +44,12 @@ def _cmd_shot(args: argparse.Namespace) -> int:
     return shot(args)
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from bellum.bench import run
+
+    return run(args)
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     from bellum.view.app import run_menu
 
@@ -74,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("shot", help="render a view headless to a PNG")
     add_shot_arguments(p)
     p.set_defaults(func=_cmd_shot)
+
+    from bellum.bench import add_arguments as add_bench_arguments
+
+    p = sub.add_parser("bench", help="run the benchmark suite and print medians (docs/PERFORMANCE.md)")
+    add_bench_arguments(p)
+    p.set_defaults(func=_cmd_bench)
 
     for name in ENGINE_CLI_MODULES:
         try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bellum.errors import DiceError, MissingRollError, UnusedRollError
 
@@ -23,15 +23,7 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 
-def _splitmix64(x: int) -> int:
-    z = (x + _GAMMA) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(NamedTuple):
     """One recorded roll: what it was for, the die, the value, and whether it was forced."""
 
     label: str
@@ -97,18 +89,20 @@ class Dice:
     # -- rolling ------------------------------------------------------
     def roll(self, sides: int, label: str) -> int:
         """Roll one die of ``sides`` faces (d10 reads 0–9; others 1–N)."""
-        faces = face_range(sides)
         if self._forced:
             value = self._forced.popleft()
-            if value not in faces:
+            if value not in face_range(sides):
                 raise DiceError(f"forced roll {value} is not a face of a d{sides} ({label})")
             forced = True
         elif self._strict:
             raise MissingRollError(label, sides, len(self.rolls))
         else:
-            raw = _splitmix64((self.seed + self.counter * _GAMMA) & _MASK)
+            # SplitMix64 of (seed + counter * gamma), inlined: this is the hot path of auto-resolve
+            z = (self.seed + (self.counter + 1) * _GAMMA) & _MASK
             self.counter += 1
-            value = faces.start + raw % sides
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            value = (z ^ (z >> 31)) % sides + (0 if sides == 10 else 1)
             forced = False
         if self._record:
             self.rolls.append(Roll(label, sides, value, forced))

@@ -23,6 +23,7 @@ M = TypeVar("M", bound=BaseModel)
 MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_INT = 2**63 - 1
+MIN_INT = -(2**63)
 MAX_STRING = 1_000_000
 
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
@@ -86,7 +87,7 @@ def check_sane(data: Any, source: str | Path, place: str = "", depth: int = 0) -
     elif isinstance(data, bool):
         return
     elif isinstance(data, int):
-        if abs(data) > MAX_INT:
+        if not MIN_INT <= data <= MAX_INT:
             raise InputError(source, place, f"the number {str(data)[:20]}… is too large")
     elif isinstance(data, float):
         if not math.isfinite(data):

@@ -1,0 +1,182 @@
+"""Actions: small value objects with a written notation (python-chess's ``Move``/``san``).
+
+Every action can be written and read back::
+
+    move A1 1104 face:2 1204            a path: hexes entered and facing changes, in order
+    move A1 1104 1204 | B1@1204 face:4  with reactions: B1 turns when A1 reaches 1204
+    move A1 1104 | B2@1104 withdraw:1306,1307
+    face A1 2
+    activate LB1            activate group:B1,B2,B3
+    continuity LA2          continuity group:A1,A2,A3
+    pass
+    start
+    replace LA3 1014        (000 §4.32; ``replace LA1 1014 by:LA4`` for a proconsul taking over)
+
+Hexes are ``CCRR`` ids and facings clock hours (``cases/FORMAT.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bellum.errors import RuleError
+
+
+@dataclass(frozen=True, slots=True)
+class Reaction:
+    """A reaction the moving player's opponent takes during a move (003 §6.7, §7.16; 000 §6.5, §7.15,
+    §4.31): ``unit`` (a unit or leader) reacts when the mover reaches ``at``, either turning to
+    ``face`` or withdrawing along ``withdraw``."""
+
+    unit: str
+    at: str
+    face: int | None = None
+    withdraw: tuple[str, ...] | None = None
+
+    def notation(self) -> str:
+        if self.face is not None:
+            return f"{self.unit}@{self.at} face:{self.face}"
+        return f"{self.unit}@{self.at} withdraw:{','.join(self.withdraw or ())}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    unit: str
+    path: tuple[str, ...]
+    reactions: tuple[Reaction, ...] = ()
+
+    def notation(self) -> str:
+        text = f"move {self.unit} {' '.join(self.path)}".rstrip()
+        for r in self.reactions:
+            text += f" | {r.notation()}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    unit: str
+    to: int
+
+    def notation(self) -> str:
+        return f"face {self.unit} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Activate:
+    """A free designation (no roll): after the opponent failed or went three times (003 §3.2)."""
+
+    leader: str | None = None
+    group: tuple[str, ...] | None = None
+
+    def notation(self) -> str:
+        return f"activate {_target(self.leader, self.group)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Continuity:
+    """Designate a leader or group and roll against Initiative, or 0–1 for a group (003 §3.2)."""
+
+    leader: str | None = None
+    group: tuple[str, ...] | None = None
+
+    def notation(self) -> str:
+        return f"continuity {_target(self.leader, self.group)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """End the current activation (or decline Continuity / a free designation)."""
+
+    def notation(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Decide who goes first (003 §3.3, 000 §3.3)."""
+
+    def notation(self) -> str:
+        return "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """The overall commander replaces a dead leader (000 §3.1 A, §4.32, §5.35)."""
+
+    leader: str
+    hex: str
+    by: str | None = None
+
+    def notation(self) -> str:
+        return f"replace {self.leader} {self.hex}" + (f" by:{self.by}" if self.by else "")
+
+
+Action = Move | Face | Activate | Continuity | Pass | Start | Replace
+
+
+def _target(leader: str | None, group: tuple[str, ...] | None) -> str:
+    return leader if leader is not None else "group:" + ",".join(group or ())
+
+
+def _parse_target(words: list[str], verb: str) -> tuple[str | None, tuple[str, ...] | None]:
+    if len(words) != 1:
+        raise RuleError(f"'{verb}' needs one leader or group:ID,ID,…")
+    w = words[0]
+    if w.startswith("group:"):
+        ids = tuple(x for x in w[6:].split(",") if x)
+        if not ids:
+            raise RuleError("a group needs at least one unit")
+        return None, ids
+    return w, None
+
+
+def parse_action(text: str) -> Action:
+    """Read an action written in the notation above; RuleError if it cannot be read."""
+    main, *reacts = [part.strip() for part in text.split("|")]
+    words = main.split()
+    if not words:
+        raise RuleError("an action needs a verb")
+    verb, rest = words[0], words[1:]
+    if verb == "move":
+        if not rest:
+            raise RuleError("'move' needs a unit and a path")
+        reactions = tuple(_parse_reaction(r) for r in reacts)
+        return Move(rest[0], tuple(rest[1:]), reactions)
+    if reacts:
+        raise RuleError("only a move may carry reactions")
+    if verb == "face":
+        if len(rest) != 2 or not rest[1].isdigit():
+            raise RuleError("'face' needs a unit and a clock facing")
+        return Face(rest[0], int(rest[1]))
+    if verb in ("activate", "continuity"):
+        leader, group = _parse_target(rest, verb)
+        return Activate(leader, group) if verb == "activate" else Continuity(leader, group)
+    if verb == "pass" and not rest:
+        return Pass()
+    if verb == "start" and not rest:
+        return Start()
+    if verb == "replace" and len(rest) in (2, 3):
+        by = None
+        if len(rest) == 3:
+            if not rest[2].startswith("by:"):
+                raise RuleError("'replace' takes an optional by:LEADER")
+            by = rest[2][3:]
+        return Replace(rest[0], rest[1], by)
+    raise RuleError(f"cannot read the action {text!r}")
+
+
+def _parse_reaction(text: str) -> Reaction:
+    words = text.split()
+    if len(words) != 2 or "@" not in words[0]:
+        raise RuleError(f"cannot read the reaction {text!r} (write UNIT@HEX face:F or withdraw:HEX,…)")
+    unit, at = words[0].split("@", 1)
+    kind, _, value = words[1].partition(":")
+    if kind == "face" and value.isdigit():
+        return Reaction(unit, at, face=int(value))
+    if kind == "withdraw":
+        return Reaction(unit, at, withdraw=tuple(x for x in value.split(",") if x))
+    raise RuleError(f"cannot read the reaction {text!r}")
+
+
+def notation(action: Action) -> str:
+    return action.notation()

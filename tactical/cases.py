@@ -1,0 +1,201 @@
+"""The tactical engine's adapter for the rules-case runner (``bellum.cases``, ``cases/FORMAT.md``).
+
+Verbs: ``move``, ``face``, ``activate``, ``continuity``, ``pass`` (issue 3), plus the
+project's ``start`` and ``replace``; ``fire``, ``shock`` and ``rally`` plug in
+through ``VERBS`` when the combat layer registers them (until then they are
+reported as not built, which the runner turns into a SKIP).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bellum.cases import CaseFailure, NotBuilt
+from bellum.dice import Dice
+from bellum.tomlio import validate
+from tactical.actions import Action, Activate, Continuity, Face, Move, Pass, Reaction, Replace, Start
+from tactical.engine import apply
+from tactical.hexes import FACING_CLOCK
+from tactical.models import PositionIn, build_state
+from tactical.state import State
+
+
+@dataclass
+class Session:
+    path: Path
+    state: State
+    #: outcomes of the last step (``mp``, and ``drm`` / ``result`` once combat is built)
+    outcome: dict[str, Any] = field(default_factory=dict)
+
+
+#: verb -> (allowed step keys, builder from the step to an action)
+VERBS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Action | Any]]] = {}
+#: verbs of the next issue, reported as not built until registered in ``VERBS``
+COMBAT_VERBS = ("fire", "shock", "rally")
+_COMMON_STEP = frozenset({"do", "dice", "expect"})
+
+
+def _str(step: dict[str, Any], key: str) -> str:
+    v = step.get(key)
+    if not isinstance(v, str):
+        raise CaseFailure(f"'{step.get('do')}' needs {key} = \"...\"")
+    return v
+
+
+def _target(step: dict[str, Any]) -> tuple[str | None, tuple[str, ...] | None]:
+    if "leader" in step and "group" in step:
+        raise CaseFailure(f"'{step['do']}' takes a leader or a group, not both")
+    if "group" in step:
+        g = step["group"]
+        if not isinstance(g, list) or not all(isinstance(x, str) for x in g):
+            raise CaseFailure("group must be a list of unit ids")
+        return None, tuple(g)
+    return _str(step, "leader"), None
+
+
+def _reactions(step: dict[str, Any]) -> tuple[Reaction, ...]:
+    raw = step.get("reactions", [])
+    if not isinstance(raw, list):
+        raise CaseFailure("reactions must be a list of tables")
+    out = []
+    for r in raw:
+        if not isinstance(r, dict) or set(r) - {"unit", "at", "face", "withdraw"}:
+            raise CaseFailure("a reaction is { unit = ..., at = HEX, face = F } or { ..., withdraw = [HEX, ...] }")
+        face = r.get("face")
+        withdraw = r.get("withdraw")
+        if face is not None and (not isinstance(face, int) or isinstance(face, bool)):
+            raise CaseFailure("a reaction's face is a clock hour")
+        if withdraw is not None and (not isinstance(withdraw, list) or not all(isinstance(x, str) for x in withdraw)):
+            raise CaseFailure("a reaction's withdraw is a list of hexes")
+        out.append(Reaction(_str(r, "unit"), _str(r, "at"), face, tuple(withdraw) if withdraw is not None else None))
+    return tuple(out)
+
+
+def _move(step: dict[str, Any]) -> Action:
+    path = step.get("path")
+    if not isinstance(path, list) or not all(isinstance(p, str) for p in path):
+        raise CaseFailure('\'move\' needs path = ["CCRR", "face:F", ...]')
+    return Move(_str(step, "unit"), tuple(path), _reactions(step))
+
+
+def _face(step: dict[str, Any]) -> Action:
+    to = step.get("to")
+    if not isinstance(to, int) or isinstance(to, bool):
+        raise CaseFailure("'face' needs to = a clock hour")
+    return Face(_str(step, "unit"), to)
+
+
+VERBS.update(
+    {
+        "move": (frozenset({"unit", "path", "reactions"}), _move),
+        "face": (frozenset({"unit", "to"}), _face),
+        "activate": (frozenset({"leader", "group"}), lambda s: Activate(*_target(s))),
+        "continuity": (frozenset({"leader", "group"}), lambda s: Continuity(*_target(s))),
+        "pass": (frozenset(), lambda s: Pass()),
+        "start": (frozenset(), lambda s: Start()),
+        "replace": (
+            frozenset({"leader", "hex", "by"}),
+            lambda s: Replace(_str(s, "leader"), _str(s, "hex"), s.get("by") if isinstance(s.get("by"), str) else None),
+        ),
+    }
+)
+
+
+class TacticalAdapter:
+    engine = "tactical"
+    position_keys = frozenset({"map", "units", "leaders", "sequence", "replacements"})
+
+    def build(self, doc: dict[str, Any], path: Path) -> Session:
+        raw = {k: v for k, v in doc.items() if k in self.position_keys or k in ("rules", "options")}
+        pos = validate(PositionIn, raw, path)
+        return Session(path, build_state(pos, path))
+
+    def apply(self, session: Session, step: dict[str, Any], dice: Dice) -> None:
+        verb = step["do"]
+        if verb not in VERBS:
+            if verb in COMBAT_VERBS:
+                raise NotBuilt(f"the tactical '{verb}' verb is not built yet")
+            raise CaseFailure(f"'{verb}' is not a tactical verb ({', '.join(sorted(VERBS))})")
+        keys, build = VERBS[verb]
+        extra = set(step) - _COMMON_STEP - keys
+        if extra:
+            raise CaseFailure(f"'{verb}' does not take {sorted(extra)[0]!r}")
+        action = build(step)
+        new, events = apply(session.state, action, dice)
+        session.state = new
+        session.outcome = {"mp": new.last_mp} if new.last_mp is not None else {}
+        for e in events:
+            if e.kind == "shock":
+                session.outcome.update({k: e.data[k] for k in ("drm", "result") if k in e.data})
+
+    def snapshot(self, session: Session) -> Any:
+        return state_key(session.state)
+
+    def observe(self, session: Session, key: str) -> Any:
+        st = session.state
+        seq = st.seq
+        if key in session.outcome:
+            return session.outcome[key]
+        if key in ("mp", "drm", "result"):
+            return None
+        simple = {
+            "side": seq.side,
+            "leader": seq.leader,
+            "phase": seq.phase,
+            "streak": seq.streak,
+            "freebie": seq.freebie,
+            "rout_points.A": st.rout_points["A"],
+            "rout_points.B": st.rout_points["B"],
+        }
+        if key in simple:
+            return simple[key]
+        who, _, attr = key.partition(".")
+        grid = st.field.grid
+        if who in st.units:
+            u = st.units[who]
+            values: dict[str, Any] = {
+                "hex": grid.hex_id(u.hex) if u.hex >= 0 else None,
+                "hex2": grid.hex_id(u.hex2) if u.hex2 >= 0 else None,
+                "facing": ((2 * u.facing + 1) if u.column else FACING_CLOCK[u.facing]) if u.on_map else None,
+                "status": u.status,
+                "missile_hits": u.missile_hits,
+                "engaged": u.engaged,
+                "formation": "column" if u.column else "line",
+                "tq": u.tq,
+            }
+            return values[attr]
+        if who in st.leaders:
+            ld = st.leaders[who]
+            lvalues: dict[str, Any] = {
+                "hex": grid.hex_id(ld.hex) if ld.hex >= 0 else None,
+                "status": ld.status,
+                "finished": ld.finished,
+                "overall": ld.overall,
+                "initiative": ld.initiative,
+            }
+            return lvalues[attr]
+        raise KeyError(key)
+
+    def finish_step(self, session: Session, step: dict[str, Any]) -> None:
+        del session, step
+
+
+def state_key(state: State) -> Any:
+    """Everything a refused action must leave untouched, as one comparable value."""
+    s = state.seq
+    return (
+        tuple(sorted((k, tuple(getattr(u, f) for f in u.__slots__)) for k, u in state.units.items())),
+        tuple(sorted((k, tuple(getattr(ld, f) for f in ld.__slots__)) for k, ld in state.leaders.items())),
+        tuple(getattr(s, f) for f in s.__slots__),
+        tuple(sorted(state.moved)),
+        tuple(sorted(state.fought)),
+        tuple(sorted(state.reacted)),
+        tuple(state.replacements),
+        tuple(sorted(state.rout_points.items())),
+    )
+
+
+ADAPTER = TacticalAdapter()

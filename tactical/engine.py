@@ -1,0 +1,719 @@
+"""``apply(state, action, dice) -> (new_state, events)``: the tactical rules' single entry point.
+
+The state given is never modified: the action is played on ``state.copy()``.  An
+illegal action raises ``RuleError`` (one sentence for the player) before any die
+is rolled, so a refused action leaves both the state and the dice untouched.
+
+A move is validated step by step against the same ``MoveCosts`` the search
+uses (``tactical.movement``).  It is first walked without dice (every reaction
+assumed to succeed) to refuse anything illegal before a roll; then played for
+real.  If a reaction's roll changes the position so that the rest of the path is
+no longer open, the mover stops where it stands (docs/rules/tactical.md §4.9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bellum.dice import Dice
+from bellum.errors import RuleError
+from bellum.events import Event
+from tactical.actions import Action, Activate, Continuity, Face, Move, Pass, Reaction, Replace, Start
+from tactical.command import check_command, is_ala
+from tactical.hexes import CLOCK_FACING, CLOCK_SIDE, FACING_CLOCK, frontal_dirs, rear_dirs
+from tactical.movement import MoveCosts, Token, movement_allowance, mp_text, roman_foot
+from tactical.sequence import activate, continuity, pass_turn, who_goes_first
+from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.tables import HALF, NO, TERRAIN_INDEX
+
+_WOODS = TERRAIN_INDEX["woods"]
+_MARSH = TERRAIN_INDEX["marsh"]
+_ROUGH = TERRAIN_INDEX["rough"]
+_RIVERS = ("minor_river", "major_river", "rocky_river_bed")
+
+#: verbs the combat layer adds (issue 4): action class -> handler(state, action, dice, events)
+EXTRA_HANDLERS: dict[type, Callable[[State, Any, Dice, list[Event]], None]] = {}
+
+
+class Outcome:
+    """What the last action did that a caller may ask about (``mp`` spent, for cases and the UI)."""
+
+    __slots__ = ("mp",)
+
+    def __init__(self) -> None:
+        self.mp: int | float | None = None
+
+
+def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[Event]]:
+    """Play ``action`` on a copy of ``state``; return the new state and what happened."""
+    new = state.copy()
+    events: list[Event] = []
+    if isinstance(action, Move):
+        _move(new, action, dice, events)
+    elif isinstance(action, Face):
+        _move(new, Move(action.unit, (f"face:{action.to}",)), dice, events)
+    elif isinstance(action, Continuity):
+        continuity(new, action.leader, action.group, dice, events)
+    elif isinstance(action, Activate):
+        activate(new, action.leader, action.group, events)
+    elif isinstance(action, Pass):
+        pass_turn(new, dice, events)
+    elif isinstance(action, Start):
+        who_goes_first(new, dice, events)
+    elif isinstance(action, Replace):
+        _replace(new, action, dice, events)
+    elif type(action) in EXTRA_HANDLERS:
+        EXTRA_HANDLERS[type(action)](new, action, dice, events)
+    else:
+        raise RuleError(f"{action!r} is not an action of the tactical game.")
+    return new, events
+
+
+# -- movement -------------------------------------------------------------------------------
+def parse_path(state: State, mover: Unit | Leader, path: tuple[str, ...]) -> list[Token]:
+    """Path notation to tokens: ``CCRR`` a hex entered, ``face:H`` a facing change (clock hour)."""
+    grid = state.field.grid
+    tokens: list[Token] = []
+    for raw in path:
+        if not isinstance(raw, str):
+            raise RuleError(f"{raw!r} is not a hex or a facing change.")
+        if raw.startswith("face:"):
+            hour = raw[5:]
+            column = isinstance(mover, Unit) and mover.column
+            table = CLOCK_SIDE if column else CLOCK_FACING
+            if not hour.isdigit() or int(hour) not in table:
+                raise RuleError(f"{raw} is not a facing: use face:12, 2, 4, 6, 8 or 10.")
+            tokens.append(("face", table[int(hour)]))
+        elif raw.startswith(("column:", "line:")):
+            tokens.append(("formation", _formation_token(raw)))
+        else:
+            try:
+                tokens.append(("hex", grid.index(raw)))
+            except ValueError as exc:
+                raise RuleError(f"{exc}.") from None
+    return tokens
+
+
+def _formation_token(raw: str) -> int:
+    kind, _, hour = raw.partition(":")
+    if not hour.isdigit():
+        raise RuleError(f"{raw} is not a formation change.")
+    h = int(hour)
+    if kind == "column":
+        if h not in CLOCK_SIDE:
+            raise RuleError(f"{raw}: a column faces a hexside: 1, 3, 5, 7, 9 or 11 (000 §6.46).")
+        return 6 + CLOCK_SIDE[h]
+    if h not in CLOCK_FACING:
+        raise RuleError(f"{raw}: a line faces a vertex: 12, 2, 4, 6, 8 or 10.")
+    return CLOCK_FACING[h]
+
+
+def _mover(state: State, uid: str) -> Unit | Leader:
+    if uid in state.units:
+        return state.units[uid]
+    if uid in state.leaders:
+        return state.leaders[uid]
+    raise RuleError(f"There is no unit or leader {uid}.")
+
+
+def check_may_move(state: State, mover: Unit | Leader) -> str | None:
+    """Whether the mover may start a move now (003 §4.2, §6.1, §6.4, §10.25; 000 §6.12, §6.14);
+    returns the order group a unit joins (``tactical.command``)."""
+    seq = state.seq
+    if seq.phase != "move":
+        raise RuleError("Units move only in the Move/Fire segment of an activation (003 §3.1).")
+    if isinstance(mover, Leader):
+        if not mover.on_map:
+            raise RuleError(f"{mover.id} is no longer on the field.")
+        if seq.leader != mover.id:
+            raise RuleError(f"Only the activated leader may move, and {mover.id} is not activated (003 §6.1).")
+        if seq.leader_done or mover.id in state.moved:
+            raise RuleError(f"{mover.id} moves before his units act, and only once (003 §4.2).")
+        return None
+    if not mover.on_map:
+        raise RuleError(f"{mover.id} is no longer on the map.")
+    if mover.status == "routed":
+        raise RuleError(f"{mover.id} is routed and moves only by rout movement (003 §10.25).")
+    if mover.engaged:
+        raise RuleError(f"{mover.id} is engaged and may not move (003 §6.3-6.4).")
+    if mover.id in state.moved or mover.id in state.fought:
+        raise RuleError(f"{mover.id} has already moved in this activation (000 §6.12).")
+    return check_command(state, mover)
+
+
+def _move(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
+    mover = _mover(state, action.unit)
+    key = check_may_move(state, mover)
+    tokens = parse_path(state, mover, action.path)
+    if not tokens:
+        raise RuleError("A move needs at least one hex or facing change.")
+    reactions = list(action.reactions)
+    _check_reactions(state, mover, reactions)
+    # dry run: refuse anything illegal before a die is rolled
+    trial = state.copy()
+    _walk(trial, _mover(trial, mover.id), tokens, reactions, None, [], strict=True)
+    spent = _walk(state, mover, tokens, reactions, dice, events, strict=False)
+    if isinstance(mover, Unit):
+        if key is not None and state.seq.order is None:
+            state.seq.order = key
+        state.seq.leader_done = True
+    state.moved.add(mover.id)
+    state.last_mp = spent
+
+
+def _check_reactions(state: State, mover: Unit | Leader, reactions: list[Reaction]) -> None:
+    grid = state.field.grid
+    seen: set[tuple[str, str]] = set()
+    for r in reactions:
+        who = state.units.get(r.unit) or state.leaders.get(r.unit)
+        if who is None:
+            raise RuleError(f"There is no unit or leader {r.unit} to react.")
+        if who.side == mover.side:
+            raise RuleError(f"{r.unit} is on the moving side and cannot react.")
+        try:
+            grid.index(r.at)
+        except ValueError as exc:
+            raise RuleError(f"reaction of {r.unit}: {exc}.") from None
+        if (r.face is None) == (r.withdraw is None):
+            raise RuleError(f"The reaction of {r.unit} must either change facing or withdraw.")
+        if (r.unit, r.at) in seen:
+            raise RuleError(f"{r.unit} is given two reactions at {r.at}.")
+        seen.add((r.unit, r.at))
+        if isinstance(mover, Leader):
+            raise RuleError("Nobody reacts to a leader's move.")
+
+
+def _walk(
+    state: State,
+    mover: Unit | Leader,
+    tokens: list[Token],
+    reactions: list[Reaction],
+    dice: Dice | None,
+    events: list[Event],
+    *,
+    strict: bool,
+) -> int | float:
+    """Play the path one step at a time with the live cost model; return the MP spent."""
+    grid = state.field.grid
+    spent = 0
+    pending = list(reactions)
+    first = True
+    reacted_any = False
+    origin = _node(mover)
+    for tok in tokens:
+        if tok[0] == "formation":
+            if not first:
+                raise RuleError("A phalanx changes formation only as it is given its order (000 §6.46).")
+            _change_formation(state, mover, tok[1])
+            origin = _node(mover)
+            first = False
+            continue
+        first = False
+        mc = MoveCosts(state, mover, origin)
+        node = _node(mover)
+        before = (mover.hex,) if isinstance(mover, Leader) else mover.hexes()
+        options = {t: (n, c) for n, c, t in mc.successors(node)}
+        if tok not in options:
+            if strict or not reacted_any:
+                raise RuleError(_why_not(state, mc, mover, node, tok))
+            events.append(
+                Event("move_stopped", f"{mover.id} can go no further after the enemy's reaction.", {"unit": mover.id})
+            )
+            break
+        nxt, cost = options[tok]
+        if spent + cost > mc.ma2:
+            raise RuleError(
+                f"{mover.id} has {mp_text(mc.ma2)} MP and this path needs more ({mp_text(spent + cost)} so far)."
+            )
+        spent += cost
+        _place(state, mover, nxt)
+        if tok[0] == "hex":
+            origin = -1  # only the hex the move began in is exempt from the ZOC stop
+        if isinstance(mover, Unit) and tok[0] == "face" and not mover.double:
+            _rough_facing_check(state, mover, dice, events)
+        if tok[0] == "hex":
+            if isinstance(mover, Unit):
+                reacted_any |= _after_entry(state, mover, before, pending, dice, events)
+            else:
+                state_events_leader_moved(state, mover, events)
+    if pending:
+        r = pending[0]
+        raise RuleError(f"{r.unit} cannot react at {r.at}: the mover does not reach it in a way that allows it.")
+    if isinstance(mover, Unit) and mover.on_map:
+        mc = MoveCosts(state, mover)
+        if not mc.may_end(_node(mover)):
+            raise RuleError(
+                f"{mover.id} may not end its move stacked in {grid.hex_id(mover.hex)} (003 §6.9; 000 §6.6)."
+            )
+    if isinstance(mover, Unit) and mover.on_map:
+        where = grid.hex_id(mover.hex)
+        text = f"{mover.id} moves to {where} facing {_clock(mover)} ({mp_text(spent)} MP)."
+    else:
+        where = grid.hex_id(mover.hex) if mover.hex >= 0 else "-"
+        text = f"{mover.id} moves to {where} ({mp_text(spent)} MP)."
+    events.append(Event("move", text, {"unit": mover.id, "hex": where, "mp": mp_text(spent)}))
+    return mp_text(spent)
+
+
+def state_events_leader_moved(state: State, leader: Leader, events: list[Event]) -> None:
+    """Nothing happens to a moving leader on entry; kept as the single place to add such rules."""
+    del state, leader, events
+
+
+def _clock(unit: Unit) -> int:
+    return (2 * unit.facing + 1) if unit.column else FACING_CLOCK[unit.facing]
+
+
+def _node(mover: Unit | Leader) -> int:
+    if isinstance(mover, Leader):
+        return mover.hex * 6
+    return mover.hex * 6 + mover.facing
+
+
+def _place(state: State, mover: Unit | Leader, node: int) -> None:
+    i, f = divmod(node, 6)
+    if isinstance(mover, Leader):
+        mover.hex = i
+        return
+    grid = state.field.grid
+    mover.hex = i
+    mover.facing = f
+    if mover.column:
+        mover.hex2 = grid.nbr[i * 6 + (f + 3) % 6]
+    elif mover.hex2 >= 0:
+        mover.hex2 = grid.nbr[i * 6 + (f + 1) % 6]
+
+
+def _why_not(state: State, mc: MoveCosts, mover: Unit | Leader, node: int, tok: Token) -> str:
+    """The player's sentence for a step the generator does not offer."""
+    grid = state.field.grid
+    name = mover.id
+    if mc.stops(node):
+        return f"{name} entered the front of an enemy unit with an equal or higher MA and must stop (003 §7.2)."
+    i, f = divmod(node, 6)
+    if tok[0] == "face":
+        if isinstance(mover, Leader):
+            return "Leaders have no facing (000 §6.14)."
+        if mover.column:
+            return f"{name} is in column and may not change facing (000 §6.47)."
+        if i in mc.zoc_any and not mover.double:
+            return f"{name} is in an enemy unit's front and may not change facing (000 §7.12)."
+        if mover.double:
+            return (
+                f"{name} is a phalanx: it turns only by pivoting one half forward in clear terrain, "
+                "or by reversing face (000 §6.43-6.45)."
+            )
+        return f"{name} may not turn to face {FACING_CLOCK[tok[1]]} here."
+    j = tok[1]
+    target = grid.hex_id(j)
+    if isinstance(mover, Unit) and not mover.double and not mover.column:
+        dirs = frontal_dirs(f)
+        if grid.direction(i, j) not in dirs:
+            return (
+                f"{target} is not one of {name}'s frontal hexes; a unit enters only the hexes to its front (000 §6.32)."
+            )
+    elif isinstance(mover, Leader) and grid.direction(i, j) < 0:
+        return f"{target} is not next to {grid.hex_id(i)}."
+    if j in mc.enemy or j in mc.enemy_leaders:
+        return f"{target} holds an enemy unit, which no unit may enter (000 §6.62)."
+    if isinstance(mover, Unit) and mover.cavalry and j in mc.el_adj:
+        return "Cavalry may not move next to an enemy elephant (003 §9.15)."
+    d = grid.direction(i, j)
+    if d >= 0 and mc.static[i * 6 + d] >= NO:
+        return f"{name} may not enter {target}: the terrain is prohibited to it (000 §6.23; 002)."
+    return f"{name} may not enter {target} from {grid.hex_id(i)}."
+
+
+def _rough_facing_check(state: State, unit: Unit, dice: Dice | None, events: list[Event]) -> None:
+    """000 §7.13: a unit other than skirmishers that turns in a rough hex is disordered on a roll over its TQ."""
+    if unit.skirmisher or state.field.terrain[unit.hex] != _ROUGH or dice is None:
+        return
+    roll = dice.d10(f"{unit.id} turns in rough terrain")
+    if roll > unit.tq and unit.status == "full":
+        unit.status = "disordered"
+        events.append(
+            Event(
+                "disorder",
+                f"{unit.id} turns in rough terrain, rolls {roll} over TQ {unit.tq}: disordered.",
+                {"unit": unit.id, "roll": roll},
+            )
+        )
+
+
+def _change_formation(state: State, mover: Unit | Leader, code: int) -> None:
+    """000 §6.46: a phalanx not routed and not in an enemy front forms column (MA 6, faces a hexside)
+    or, given a new order, forms line again; no MP."""
+    if not isinstance(mover, Unit) or mover.type != "PH" or not mover.double:
+        raise RuleError("Only a double-sized phalanx changes between line and column (000 §6.46).")
+    mc = MoveCosts(state, mover)
+    if any(h in mc.zoc_any for h in mover.hexes()):
+        raise RuleError(f"{mover.id} is in an enemy unit's front and may not change formation (000 §6.46).")
+    grid = state.field.grid
+    a, b = mover.hex, mover.hex2
+    if code >= 6:  # to column, facing hexside d: the front is whichever half lies that way
+        if mover.column:
+            raise RuleError(f"{mover.id} is already in column.")
+        d = code - 6
+        if grid.nbr[b * 6 + d] >= 0 and grid.direction(a, b) == d:
+            front, rear = b, a
+        elif grid.direction(b, a) == d:
+            front, rear = a, b
+        else:
+            raise RuleError(f"{mover.id} can form column only along its line, facing {_axis(grid.direction(a, b))}.")
+        mover.column, mover.hex, mover.hex2, mover.facing = True, front, rear, d
+    else:
+        if not mover.column:
+            raise RuleError(f"{mover.id} is already in line.")
+        f = code
+        front, rear = mover.hex, mover.hex2
+        c = mover.facing
+        if f == (c - 1) % 6:
+            anchor, second = rear, front
+        elif f == (c + 2) % 6:
+            anchor, second = front, rear
+        else:
+            raise RuleError(
+                f"{mover.id} can form line facing {FACING_CLOCK[(c - 1) % 6]} or {FACING_CLOCK[(c + 2) % 6]}."
+            )
+        mover.column, mover.hex, mover.hex2, mover.facing = False, anchor, second, f
+
+
+def _axis(d: int) -> str:
+    return f"{2 * d + 1} or {2 * ((d + 3) % 6) + 1}"
+
+
+# -- what an entry sets off: reactions, withdrawals, threatened leaders ------------------------
+def _after_entry(
+    state: State, mover: Unit, before: tuple[int, ...], pending: list[Reaction], dice: Dice | None, events: list[Event]
+) -> bool:
+    """Reactions the opponent asked for at this hex, then leaders left alone next to the mover."""
+    grid = state.field.grid
+    here = grid.hex_id(mover.hex)
+    did = False
+    for r in [r for r in pending if r.at == here]:
+        pending.remove(r)
+        if r.face is not None:
+            _reaction_facing(state, mover, before, r, dice, events)
+        else:
+            _withdraw(state, mover, before, r, dice, events)
+        did = True
+    for ld in sorted(state.leaders.values(), key=lambda x: x.id):
+        if ld.side == mover.side or not ld.on_map:
+            continue
+        if any(grid.distance(ld.hex, h) == 1 for h in mover.hexes()) and not _with_friendly_unit(state, ld):
+            _threatened_leader(state, mover, ld, dice, events)
+            did = True
+    return did
+
+
+def _with_friendly_unit(state: State, ld: Leader) -> bool:
+    return any(u.side == ld.side for u in state.units_at(ld.hex))
+
+
+def _min_distance(state: State, a: tuple[int, ...], b: tuple[int, ...]) -> int:
+    grid = state.field.grid
+    return min(grid.distance(x, y) for x in a for y in b)
+
+
+def _reaction_facing(
+    state: State, mover: Unit, before: tuple[int, ...], r: Reaction, dice: Dice | None, events: list[Event]
+) -> None:
+    """003 §7.16 / 000 §7.15: a full-strength single-hex unit tries to turn one vertex when an enemy
+    moves next to it; a roll over its TQ fails and disorders it; cavalry turning to face infantry
+    need not roll."""
+    unit = state.units.get(r.unit)
+    if unit is None or not unit.on_map:
+        raise RuleError(f"{r.unit} is not a unit on the map and cannot change facing in reaction.")
+    if unit.double or unit.column:
+        raise RuleError(f"{r.unit} is double-sized and may not change facing in reaction (003 §7.16).")
+    if unit.status != "full":
+        raise RuleError(f"{r.unit} is not in full order and may not change facing in reaction (003 §7.16).")
+    if r.unit in state.reacted:
+        raise RuleError(f"{r.unit} has already changed facing in reaction this phase (003 §7.16).")
+    if _min_distance(state, unit.hexes(), mover.hexes()) != 1 or _min_distance(state, unit.hexes(), before) == 1:
+        raise RuleError(f"{r.unit} may change facing in reaction only as the enemy moves next to it (003 §7.16).")
+    for u in state.units.values():
+        if u.on_map and u.side == mover.side and u is not mover and _min_distance(state, unit.hexes(), u.hexes()) == 1:
+            raise RuleError(f"{r.unit} is already next to another enemy unit and may not react (003 §7.16, docs §4.7).")
+    to = r.face if r.face is not None else -1
+    if to not in CLOCK_FACING or (CLOCK_FACING[to] - unit.facing) % 6 not in (1, 5):
+        raise RuleError(f"A reaction facing change turns one vertex; {r.unit} cannot turn to {to} (003 §7.16).")
+    state.reacted.add(r.unit)
+    if unit.cavalry and not mover.mounted:
+        unit.facing = CLOCK_FACING[to]
+        events.append(
+            Event("react", f"{r.unit} (cavalry) turns to face {to} as infantry comes up (003 §7.16).", {"unit": r.unit})
+        )
+        return
+    if dice is None:
+        unit.facing = CLOCK_FACING[to]
+        return
+    roll = dice.d10(f"{r.unit} reaction facing change")
+    if roll <= unit.tq:
+        unit.facing = CLOCK_FACING[to]
+        events.append(
+            Event(
+                "react",
+                f"{r.unit} rolls {roll} (TQ {unit.tq}) and turns to face {to}.",
+                {"unit": r.unit, "roll": roll, "success": True},
+            )
+        )
+    else:
+        unit.status = "disordered"
+        events.append(
+            Event(
+                "react",
+                f"{r.unit} rolls {roll} over TQ {unit.tq}: it fails to turn and is disordered.",
+                {"unit": r.unit, "roll": roll, "success": False},
+            )
+        )
+
+
+def _approach(state: State, unit: Unit, mover: Unit) -> str:
+    """Where the enemy comes from: front, flank or rear (docs §4.8)."""
+    grid = state.field.grid
+    base = _min_distance(state, (unit.hex,), mover.hexes())
+    fa, fb = frontal_dirs(unit.facing)
+    ra, rb = rear_dirs(unit.facing)
+
+    def closer(d: int) -> bool:
+        j = grid.nbr[unit.hex * 6 + d]
+        return j >= 0 and _min_distance(state, (j,), mover.hexes()) < base
+
+    if closer(fa) or closer(fb):
+        return "front"
+    if closer(ra) or closer(rb):
+        return "rear"
+    return "flank"
+
+
+def _withdraw(
+    state: State, mover: Unit, before: tuple[int, ...], r: Reaction, dice: Dice | None, events: list[Event]
+) -> None:
+    """Orderly withdrawal (000 §6.5, 003 §6.7): a unit (or leader) with a higher MA than an enemy
+    coming within two hexes steps back up to the difference in MP, keeping its facing."""
+    grid = state.field.grid
+    who: Unit | Leader | None = state.units.get(r.unit) or state.leaders.get(r.unit)
+    assert who is not None
+    if not who.on_map:
+        raise RuleError(f"{r.unit} is not on the map.")
+    mine = (who.hex,) if isinstance(who, Leader) else who.hexes()
+    now = _min_distance(state, mine, mover.hexes())
+    if now > 2 or _min_distance(state, mine, before) <= 2:
+        raise RuleError(f"{r.unit} may withdraw only at the instant the enemy comes within two hexes (000 §6.51).")
+    my_ma = who.ma if isinstance(who, Leader) else movement_allowance(who)
+    their_ma = movement_allowance(mover)
+    if my_ma <= their_ma:
+        raise RuleError(
+            f"{r.unit} may withdraw only from an enemy with a lower MA ({my_ma} against {their_ma}) (000 §6.51)."
+        )
+    costs = MoveCosts(state, who)
+    if isinstance(who, Unit):
+        if who.status == "routed" or who.engaged:
+            raise RuleError(f"{r.unit} is routed or engaged and may not withdraw (000 §6.51).")
+        if who.double:
+            raise RuleError(f"{r.unit} is double-sized and does not withdraw (docs §4.8).")
+        if who.hex in costs.zoc_any:
+            raise RuleError(f"{r.unit} is in an enemy unit's front and may not withdraw (000 §6.55).")
+    budget = (my_ma - their_ma) * HALF
+    spent = 0
+    cur = who.hex
+    dist = now
+    for raw in r.withdraw or ():
+        try:
+            j = grid.index(raw)
+        except ValueError as exc:
+            raise RuleError(f"withdrawal of {r.unit}: {exc}.") from None
+        d = grid.direction(cur, j)
+        if d < 0:
+            raise RuleError(f"{r.unit} withdraws one hex at a time; {raw} is not next to {grid.hex_id(cur)}.")
+        c = costs.enter(cur, d)
+        if c >= NO:
+            raise RuleError(f"{r.unit} may not withdraw into {raw}.")
+        if state.field.terrain[j] in (_WOODS, _MARSH) or state.field.hexside(cur, j) in _RIVERS:
+            raise RuleError(f"{r.unit} may not withdraw into woods, marsh or across a river (000 §6.55).")
+        if j in costs.zoc_any:
+            raise RuleError(f"{r.unit} may not withdraw into an enemy unit's front (000 §6.55).")
+        nd = _min_distance(state, (j,), mover.hexes())
+        if nd <= dist:
+            raise RuleError(f"{r.unit} must withdraw away from {mover.id} (000 §6.51).")
+        spent += c
+        if spent > budget:
+            raise RuleError(f"{r.unit} may withdraw only {my_ma - their_ma} MP (000 §6.51).")
+        cur, dist = j, nd
+    if not r.withdraw:
+        raise RuleError(f"{r.unit}'s withdrawal names no hex.")
+    who.hex = cur
+    if isinstance(who, Unit) and not costs.may_end(cur * 6 + who.facing):
+        raise RuleError(f"{r.unit} may not end its withdrawal stacked there (000 §6.55).")
+    events.append(Event("withdraw", f"{r.unit} withdraws to {grid.hex_id(cur)}.", {"unit": r.unit}))
+    if isinstance(who, Unit):
+        _withdrawal_penalty(state, who, mover, dice, events)
+
+
+def _withdrawal_penalty(state: State, unit: Unit, mover: Unit, dice: Dice | None, events: list[Event]) -> None:
+    """After withdrawing (000 §6.52; 003 §6.7): docs §4.8 sets out both rulesets."""
+    if unit.mounted or dice is None:
+        return
+    approach = _approach(state, unit, mover)
+    if state.spqr:
+        if roman_foot(unit) and unit.type in ("LG", "CO"):
+            roll = dice.d10(f"{unit.id} withdrawal check")
+            if roll > unit.tq:
+                _disorder(unit, events, f"rolls {roll} over TQ {unit.tq} after withdrawing (000 §6.52 #1)")
+            return
+        if unit.skirmisher and approach == "front":
+            return  # 000 §6.52 exception: skirmishers and velites approached from the front
+        _disorder(unit, events, "withdraws on foot (000 §6.52 #2)")
+        return
+    roll = dice.d10(f"{unit.id} withdrawal check")
+    total = roll + (2 if approach == "rear" else 0)
+    if total > unit.tq:
+        _disorder(
+            unit,
+            events,
+            f"rolls {roll}{' +2 (from behind)' if approach == 'rear' else ''} over TQ {unit.tq} "
+            "after withdrawing (003 §6.7)",
+        )
+
+
+def _disorder(unit: Unit, events: list[Event], why: str) -> None:
+    if unit.status == "full":
+        unit.status = "disordered"
+    events.append(Event("disorder", f"{unit.id} {why}: disordered.", {"unit": unit.id}))
+
+
+def _threatened_leader(state: State, mover: Unit, ld: Leader, dice: Dice | None, events: list[Event]) -> None:
+    """A leader alone when an enemy unit moves next to him (000 §4.31; 003 §6.7): he goes to the
+    nearest friendly unit; against a mounted enemy (000) a roll of 3-9 kills or captures him; if he
+    cannot get through, he is lost."""
+    grid = state.field.grid
+    if state.spqr and mover.mounted and dice is not None:
+        roll = dice.d10(f"{ld.id} threatened by {mover.id}")
+        if roll >= 3:
+            ld.status = "eliminated"
+            ld.hex = -1
+            events.append(
+                Event(
+                    "leader_lost",
+                    f"{ld.id} is caught by {mover.id} (rolls {roll}) (000 §4.31).",
+                    {"leader": ld.id, "roll": roll},
+                )
+            )
+            return
+    dest = _nearest_friend(state, ld)
+    if dest < 0:
+        ld.status = "eliminated"
+        ld.hex = -1
+        events.append(
+            Event(
+                "leader_lost", f"{ld.id} cannot reach a friendly unit and is captured (000 §4.31).", {"leader": ld.id}
+            )
+        )
+        return
+    ld.hex = dest
+    events.append(
+        Event(
+            "leader_displaced",
+            f"{ld.id} rides to the nearest friendly unit at {grid.hex_id(dest)}.",
+            {"leader": ld.id, "hex": grid.hex_id(dest)},
+        )
+    )
+
+
+def _nearest_friend(state: State, ld: Leader) -> int:
+    """The hex of the nearest friendly combat unit a leader can reach without crossing enemy units
+    or enemy fronts (000 §4.31 #3); ties go to the unit named first; -1 if none."""
+    grid = state.field.grid
+    blocked: set[int] = set()
+    targets: dict[int, str] = {}
+    for u in state.units.values():
+        if not u.on_map:
+            continue
+        if u.side != ld.side:
+            blocked.update(u.hexes())
+            blocked.update(frontal_hexes(grid, u) if u.status != "routed" else ())
+        else:
+            for h in u.hexes():
+                if h not in targets or u.id < targets[h]:
+                    targets[h] = u.id
+    frontier = [ld.hex]
+    seen = {ld.hex}
+    while frontier:
+        found = [h for h in frontier if h in targets and h != ld.hex]
+        if found:
+            return min(found, key=lambda h: targets[h])
+        nxt: list[int] = []
+        for h in frontier:
+            for j in grid.neighbours(h):
+                if j in seen:
+                    continue
+                seen.add(j)
+                if j in targets or j not in blocked:
+                    nxt.append(j)
+        frontier = nxt
+    return -1
+
+
+# -- leaders ---------------------------------------------------------------------------------
+def _replace(state: State, action: Replace, dice: Dice, events: list[Event]) -> None:
+    """The overall commander uses his activation to bring back a dead leader (000 §3.1 A, §4.32):
+    tribunes and praefects come back as they were, any number of times; other leaders only while
+    replacement leaders remain; a dead overall commander is not replaced, except by a proconsul
+    taking over (000 §4.33, §5.35).  The activation then ends (docs §5.4)."""
+    seq = state.seq
+    if not state.spqr:
+        raise RuleError("Leader replacement is a Simple SPQR rule (000 §4.32).")
+    if seq.phase != "move" or seq.leader is None or seq.leader_done or seq.leader in state.moved:
+        raise RuleError("A leader is replaced by the overall commander at the start of his activation (000 §3.1).")
+    oc = state.leaders[seq.leader]
+    dead = state.leaders.get(action.leader)
+    if dead is None:
+        raise RuleError(f"There is no leader {action.leader}.")
+    if dead.side != oc.side or dead.status != "eliminated":
+        raise RuleError(f"{action.leader} is not a dead leader of side {oc.side}.")
+    grid = state.field.grid
+    try:
+        where = grid.index(action.hex)
+    except ValueError as exc:
+        raise RuleError(f"{exc}.") from None
+    if action.by is not None:
+        pro = state.leaders.get(action.by)
+        if not dead.overall or pro is None or pro.kind != "proconsul" or not pro.on_map or pro.side != oc.side:
+            raise RuleError("Only a proconsul on the field takes over from a dead overall commander (000 §5.35).")
+        pro.overall = True
+        events.append(Event("replace", f"{pro.id} takes over as overall commander (000 §5.35).", {"leader": pro.id}))
+        pass_turn(state, dice, events)
+        return
+    if not oc.overall:
+        raise RuleError(f"{oc.id} is not the overall commander and cannot replace leaders (000 §4.32).")
+    if dead.overall:
+        raise RuleError("A dead overall commander is not replaced (000 §4.33).")
+    if dead.kind == "general":
+        pool = [k for k, r in enumerate(state.replacements) if r.side == oc.side]
+        if not pool:
+            raise RuleError(f"Side {oc.side} has no replacement leaders left (000 §4.32).")
+        rep = state.replacements.pop(pool[0])
+        dead.initiative, dead.range, dead.elite, dead.replacement = rep.initiative, rep.range, False, True
+    units_here = [u for u in state.units_at(where) if u.side == oc.side]
+    if not any(_may_command(state, dead, u) for u in units_here):
+        raise RuleError(f"{action.leader} must be placed with a unit he can command.")
+    dead.status = "active"
+    dead.hex = where
+    dead.finished = "finished-leaders" in state.options
+    events.append(Event("replace", f"{dead.id} takes the field at {action.hex} (000 §4.32).", {"leader": dead.id}))
+    pass_turn(state, dice, events)
+
+
+def _may_command(state: State, leader: Leader, unit: Unit) -> bool:
+    kind = leader.kind
+    if kind in ("general", "proconsul"):
+        return True
+    if kind == "praefect_equitum":
+        return unit.roman and unit.cavalry
+    if not unit.roman or unit.mounted:
+        return False
+    if unit.skirmisher:
+        return True
+    return is_ala(unit) == (kind == "praefect_sociorum")

@@ -1,0 +1,495 @@
+"""Movement: the cost model (what a step costs and whether it is allowed) and the
+one search over (hex, facing) states that every caller uses.
+
+The search and the cost rules are separate (Wesnoth's ``pathfind`` and
+``cost_calculator``): ``MoveCosts`` knows the rules for one unit in one
+position, ``reachable`` is one Dijkstra (a bucket queue over small integer
+costs) over its ``successors``.  The legal-move generator (UI highlights, AI),
+and the validator (``walk_path`` in ``tactical.engine``) both go through
+``MoveCosts.successors``, so they cannot disagree.
+
+Movement points are counted in half points (``tables.HALF``).
+Rules implemented here (docs/rules/tactical.md §4):
+
+* a unit enters only its frontal hexes (000 §6.32, §7.1; 003 §7.1);
+* facing change costs by class: 1 MP per vertex for non-Roman foot and all
+  cavalry, 1 MP whatever the turn for Roman legionary and alae foot, nothing for
+  skirmishers (000 §7.12; 002 Change Facing), and not in an enemy ZOC (000 §7.12);
+* terrain, hexside and elevation costs (002 TEC as ``data/terrain.toml``;
+  000 §6.21, §6.24); no entry into prohibited terrain (000 §6.23);
+* no entry into a hex holding an enemy combat unit (000 §6.62); passing through
+  a friendly combat unit costs +1 MP (003 §6.92) and a unit may end its move
+  stacked only where the stacking rules allow (000 §6.61, Roman manipular
+  stacking §6.6, same facing §6.66);
+* entering a frontal hex of an enemy with an equal or higher MA ends the move
+  (003 §7.2, 000 §7.2);
+* cavalry may not move adjacent to an enemy elephant (003 §9.15);
+* a double-sized phalanx moves forward with both halves, pays the dearer of the
+  two hexes (000 §6.42), pivots one half around the other (front-to-flank /
+  wheel, clear terrain only, 2 MP: 003 §6.3-6.4, 000 §6.43, §6.45) and reverses
+  face for 3 MP (000 §6.44); in column it moves short end first into its frontal
+  hex or the two beside it and may not turn (000 §6.46-6.47);
+* leaders move with cavalry costs (000 §6.14), have no facing, pay +1 MP to enter
+  a hex holding a friendly combat unit (000 §6.64) and have MA 16 (000 §4.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tactical.hexes import frontal_dirs, vertex_turns
+from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.tables import CLASS_INDEX, HALF, NO, TERRAIN_INDEX, move_tables
+
+#: a path token: ("hex", index) — a hex entered (a double unit's new ``hex``, a
+#: column's new front), or ("face", f) — a facing change (a phalanx's pivot or
+#: reverse is written as the facing it ends with)
+Token = tuple[str, int]
+
+_CLEAR = TERRAIN_INDEX["clear"]
+_ROUGH = TERRAIN_INDEX["rough"]
+_COLUMN_MA = 6  # 000 §6.46
+
+
+def movement_allowance(unit: Unit) -> int:
+    """MA in whole points: printed, a phalanx 4 (003 §6.3-6.4, 000 §6.41), in column 6 (000 §6.46)."""
+    if unit.column:
+        return _COLUMN_MA
+    if unit.type == "PH":
+        return min(unit.ma, 4)
+    return unit.ma
+
+
+def organisation(group: str) -> str:
+    """The Roman organisation of a unit's group name: its leading numeral (000 §6.63:
+    the I Legion and the I Ala share a border colour), else the whole name."""
+    head = group.split()[0] if group.split() else ""
+    if head and all(ch in "IVXLC" for ch in head.upper()):
+        return head.upper()
+    return group
+
+
+def roman_foot(unit: Unit) -> bool:
+    """Roman legionary or alae foot (000 §7.12, §6.6): a Roman unit on foot that is not a skirmisher."""
+    return unit.roman and not unit.mounted and not unit.skirmisher
+
+
+class MoveCosts:
+    """The cost rules for one unit (or leader) in one position."""
+
+    __slots__ = (
+        "cls",
+        "double",
+        "el_adj",
+        "enemy",
+        "enemy_leaders",
+        "friends",
+        "is_leader",
+        "ma2",
+        "mover",
+        "nbr",
+        "start",
+        "state",
+        "static",
+        "t",
+        "zoc_any",
+        "zoc_stop",
+    )
+
+    def __init__(self, state: State, mover: Unit | Leader, origin: int | None = None) -> None:
+        """``origin``: the node the move started from, when the mover is part-way along a path
+        (leaving an enemy front one started in is free; entering one ends the move)."""
+        self.state = state
+        self.mover = mover
+        self.t = move_tables()
+        grid = state.field.grid
+        self.nbr = grid.nbr
+        self.is_leader = isinstance(mover, Leader)
+        if isinstance(mover, Leader):
+            # 000 §6.14 leaders use cavalry costs; sgboh uses 002's Leaders column (the same numbers)
+            self.cls = CLASS_INDEX["cavalry" if state.spqr else "leader"]
+            self.ma2 = mover.ma * HALF
+            self.double = False
+            side = mover.side
+            my_ma = mover.ma
+        else:
+            self.cls = mover.move_class()
+            self.ma2 = movement_allowance(mover) * HALF
+            self.double = mover.hex2 >= 0
+            side = mover.side
+            my_ma = movement_allowance(mover)
+        self.static = state.field.enter_costs(self.cls)
+        self.enemy: set[int] = set()
+        self.friends: dict[int, list[Unit]] = {}
+        self.zoc_any: set[int] = set()
+        self.zoc_stop: set[int] = set()
+        self.el_adj: set[int] = set()
+        for u in state.units.values():
+            if u is mover or not u.on_map:
+                continue
+            if u.side != side:
+                hexes = u.hexes()
+                self.enemy.update(hexes)
+                if u.status != "routed":
+                    z = frontal_hexes(grid, u)
+                    self.zoc_any.update(z)
+                    if movement_allowance(u) >= my_ma:
+                        self.zoc_stop.update(z)
+                if u.type == "EL":
+                    for h in hexes:
+                        self.el_adj.update(grid.neighbours(h))
+            else:
+                for h in u.hexes():
+                    self.friends.setdefault(h, []).append(u)
+        self.enemy_leaders = {ld.hex for ld in state.leaders.values() if ld.on_map and ld.side != side}
+        if origin is not None:
+            self.start = origin
+        elif self.is_leader:
+            self.start = mover.hex * 6
+        else:
+            assert isinstance(mover, Unit)
+            self.start = mover.hex * 6 + mover.facing
+
+    # -- single rules -----------------------------------------------------------
+    def enter(self, i: int, d: int) -> int:
+        """Cost (half MP) to step from ``i`` in direction ``d`` with every rule applied, or NO."""
+        j = self.nbr[i * 6 + d]
+        if j < 0:
+            return NO
+        c = self.static[i * 6 + d]
+        if c >= NO or j in self.enemy or j in self.enemy_leaders:
+            return NO
+        if self.is_leader:
+            if j in self.friends:
+                c += self.t.leader_enter_occupied  # 000 §6.64
+            return c
+        mover = self.mover
+        assert isinstance(mover, Unit)
+        if mover.cavalry and j in self.el_adj:
+            return NO  # 003 §9.15
+        if j in self.friends:
+            c += self.t.pass_through  # 003 §6.92
+        return c
+
+    def face_cost(self, i: int, f: int, g: int) -> int:
+        """Cost to pivot a single-hex unit in ``i`` from facing ``f`` to ``g`` (000 §7.12), or NO."""
+        if f == g or self.is_leader or self.double or i in self.zoc_any:
+            return NO
+        mover = self.mover
+        assert isinstance(mover, Unit)
+        if mover.column:
+            return NO
+        if mover.skirmisher:
+            return self.t.skirmisher_face
+        if roman_foot(mover) and self.state.spqr:
+            return self.t.roman_any
+        per = self.t.facing[self.cls]
+        return NO if per >= NO else per * vertex_turns(f, g)
+
+    def stops(self, node: int) -> bool:
+        """The move ends here: it entered an enemy's front with equal or higher MA (003 §7.2)."""
+        if node == self.start or self.is_leader:
+            return False
+        i = node // 6
+        if i in self.zoc_stop:
+            return True
+        if self.double:
+            return any(h in self.zoc_stop for h in self.hexes_of(node))
+        return False
+
+    def hexes_of(self, node: int) -> tuple[int, ...]:
+        i, f = divmod(node, 6)
+        if self.double:
+            mover = self.mover
+            assert isinstance(mover, Unit)
+            back = (f + 3) % 6 if mover.column else (f + 1) % 6
+            return (i, self.nbr[i * 6 + back])
+        return (i,)
+
+    def may_end(self, node: int) -> bool:
+        """A legal place to finish: stacking allows it (000 §6.61, §6.6, §6.66; 003 §6.91)."""
+        if self.is_leader:
+            return True
+        mover = self.mover
+        assert isinstance(mover, Unit)
+        for h in self.hexes_of(node):
+            here = self.friends.get(h)
+            if not here:
+                continue
+            if not self._may_stack(mover, here, node % 6):
+                return False
+        return True
+
+    def _may_stack(self, mover: Unit, here: list[Unit], facing: int) -> bool:
+        """Roman manipular stacking (000 §6.6): two Roman foot units of one organisation,
+        or Roman velites with one Roman foot unit, may share a hex, facing alike."""
+        if not self.state.spqr or len(here) != 1 or mover.double:
+            return False
+        other = here[0]
+        if other.double or not other.roman or other.mounted or not mover.roman or mover.mounted:
+            return False
+        if other.facing != facing:
+            return False
+        if mover.skirmisher or other.skirmisher:
+            return not (mover.skirmisher and other.skirmisher)
+        return organisation(mover.group) == organisation(other.group)
+
+    # -- the move generator -------------------------------------------------------
+    def successors(self, node: int) -> list[tuple[int, int, Token]]:
+        """Every single step from ``node``: (next node, cost, token)."""
+        if self.stops(node):
+            return []
+        i, f = divmod(node, 6)
+        out: list[tuple[int, int, Token]] = []
+        nbr = self.nbr
+        if self.is_leader:
+            for d in range(6):
+                c = self.enter(i, d)
+                if c < NO:
+                    out.append((nbr[i * 6 + d] * 6, c, ("hex", nbr[i * 6 + d])))
+            return out
+        mover = self.mover
+        assert isinstance(mover, Unit)
+        if mover.column:
+            return self._column_successors(i, f)
+        if self.double:
+            return self._double_successors(i, f)
+        for d in frontal_dirs(f):
+            c = self.enter(i, d)
+            if c < NO:
+                j = nbr[i * 6 + d]
+                out.append((j * 6 + f, c, ("hex", j)))
+        if i not in self.zoc_any:
+            for g in range(6):
+                if g != f:
+                    c = self.face_cost(i, f, g)
+                    if c < NO:
+                        out.append((i * 6 + g, c, ("face", g)))
+        return out
+
+    def _double_successors(self, i: int, f: int) -> list[tuple[int, int, Token]]:
+        nbr = self.nbr
+        t = self.t
+        i2 = nbr[i * 6 + (f + 1) % 6]
+        out: list[tuple[int, int, Token]] = []
+        # forward: both halves step the same way (000 §6.43), the dearer hex is paid (000 §6.42)
+        for d in frontal_dirs(f):
+            a, b = nbr[i * 6 + d], nbr[i2 * 6 + d]
+            if a < 0 or b < 0:
+                continue
+            ca, cb = self.enter(i, d), self.enter(i2, d)
+            if ca < NO and cb < NO:
+                out.append((a * 6 + f, max(ca, cb), ("hex", a)))
+        # pivots (front-to-flank / wheel): one half enters a frontal hex, the other turns in place;
+        # clear terrain only, 2 MP (003 §6.3-6.4; 000 §6.43, §6.45)
+        j = nbr[i * 6 + f]  # hex2 swings forward around hex: facing one vertex anticlockwise
+        if j >= 0 and self._wheel_ok(i, i2, j, f):
+            out.append((i * 6 + (f - 1) % 6, t.wheel_per_hex + self._pass(j), ("face", (f - 1) % 6)))
+        k = nbr[i2 * 6 + (f - 1) % 6]  # hex swings forward around hex2: facing one vertex clockwise
+        if k >= 0 and self._wheel_ok(i2, i, k, f):
+            out.append((k * 6 + (f + 1) % 6, t.wheel_per_hex + self._pass(k), ("face", (f + 1) % 6)))
+        # reverse face: 3 MP, not in an enemy ZOC or rough terrain (000 §6.44)
+        terr = self.state.field.terrain
+        if (
+            i not in self.zoc_any
+            and i2 not in self.zoc_any
+            and terr[i] != _ROUGH
+            and terr[i2] != _ROUGH
+            and self._stack_free(i)
+            and self._stack_free(i2)
+        ):
+            out.append((i2 * 6 + (f + 3) % 6, t.reverse_phalanx, ("face", (f + 3) % 6)))
+        return out
+
+    def _pass(self, j: int) -> int:
+        return self.t.pass_through if j in self.friends else 0
+
+    def _stack_free(self, h: int) -> bool:
+        return h not in self.friends
+
+    def _wheel_ok(self, pivot: int, swing: int, into: int, f: int) -> bool:
+        field = self.state.field
+        if into in self.enemy or into in self.enemy_leaders:
+            return False
+        if field.terrain[into] != _CLEAR or field.terrain[pivot] != _CLEAR or field.terrain[swing] != _CLEAR:
+            return False
+        lv = field.level
+        if lv[into] != lv[pivot] or lv[swing] != lv[pivot]:
+            return False
+        return field.hexside(swing, into) is None and field.hexside(pivot, into) is None
+
+    def _column_successors(self, i: int, f: int) -> list[tuple[int, int, Token]]:
+        """A column moves short end first into its frontal hex or the two beside it, keeping its
+        orientation (000 §6.47); the rear half follows."""
+        nbr = self.nbr
+        rear = nbr[i * 6 + (f + 3) % 6]
+        out: list[tuple[int, int, Token]] = []
+        for d in ((f - 1) % 6, f, (f + 1) % 6):
+            a = nbr[i * 6 + d]
+            if a < 0:
+                continue
+            ca = self.enter(i, d)
+            if ca >= NO:
+                continue
+            if d != f:
+                cb = self.enter(rear, d)
+                if cb >= NO:
+                    continue
+                ca = max(ca, cb)
+            out.append((a * 6 + f, ca, ("hex", a)))
+        return out
+
+
+@dataclass(slots=True)
+class Reach:
+    """Every (hex, facing) a mover can reach this activation, with least cost and a path."""
+
+    costs: MoveCosts
+    dist: dict[int, int]
+    parent: dict[int, tuple[int, Token] | None]
+
+    def ends(self) -> list[int]:
+        """Nodes the mover may finish on (stacking allowed), the start included."""
+        return [n for n in self.dist if self.costs.may_end(n)]
+
+    def cost(self, node: int) -> int:
+        return self.dist[node]
+
+    def tokens(self, node: int) -> list[Token]:
+        """The least-cost path to ``node``; consecutive facing changes merged into one."""
+        out: list[Token] = []
+        cur: int | None = node
+        while cur is not None:
+            step = self.parent[cur]
+            if step is None:
+                break
+            prev, tok = step
+            out.append(tok)
+            cur = prev
+        out.reverse()
+        if self.costs.double:
+            return out
+        merged: list[Token] = []
+        for tok in out:
+            if tok[0] == "face" and merged and merged[-1][0] == "face":
+                merged[-1] = tok
+            else:
+                merged.append(tok)
+        return merged
+
+
+def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None) -> Reach:
+    """One Dijkstra over (hex, facing) from the mover's position within its MA.
+
+    Costs are small integers (half MP), so the priority queue is an array of
+    buckets (Dial's algorithm): every node is settled in cost order exactly once.
+    """
+    mc = costs or MoveCosts(state, mover)
+    start = mc.start
+    ma2 = mc.ma2
+    dist: dict[int, int] = {start: 0}
+    parent: dict[int, tuple[int, Token] | None] = {start: None}
+    buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
+    buckets[0].append(start)
+    done: set[int] = set()
+    successors = mc.successors
+    for c in range(ma2 + 1):
+        bucket = buckets[c]
+        while bucket:
+            node = bucket.pop()
+            if node in done or dist[node] != c:
+                continue
+            done.add(node)
+            for nxt, step, tok in successors(node):
+                nc = c + step
+                if nc <= ma2 and nc < dist.get(nxt, NO):
+                    dist[nxt] = nc
+                    parent[nxt] = (node, tok)
+                    buckets[nc].append(nxt)
+    return Reach(mc, dist, parent)
+
+
+def reachable_fast(state: State, unit: Unit) -> dict[int, int]:
+    """The same search as ``reachable`` for a single-hex unit, with the cost model's
+    rules inlined (used where only costs are needed: the AI and the benchmark).
+
+    ``tests/tactical/test_movement.py`` proves it equal to ``reachable`` on random positions.
+    """
+    if unit.double or unit.column:
+        return dict(reachable(state, unit).dist)
+    mc = MoveCosts(state, unit)
+    nbr = mc.nbr
+    static = mc.static
+    enemy = mc.enemy | mc.enemy_leaders
+    el_adj = mc.el_adj if unit.cavalry else set()
+    friends = mc.friends
+    zoc_any = mc.zoc_any
+    zoc_stop = mc.zoc_stop
+    pt = mc.t.pass_through
+    start = mc.start
+    ma2 = mc.ma2
+    # facing edges: (delta, cost) pairs — all five for a flat cost, the two neighbours per vertex otherwise
+    if unit.skirmisher:
+        turns = [(k, mc.t.skirmisher_face) for k in range(1, 6)]
+    elif roman_foot(unit) and state.spqr:
+        turns = [(k, mc.t.roman_any) for k in range(1, 6)]
+    else:
+        per = mc.t.facing[mc.cls]
+        turns = [] if per >= NO else [(1, per), (5, per)]
+    dist = {start: 0}
+    buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
+    buckets[0].append(start)
+    done: set[int] = set()
+    for c in range(ma2 + 1):
+        bucket = buckets[c]
+        while bucket:
+            node = bucket.pop()
+            if node in done or dist[node] != c:
+                continue
+            done.add(node)
+            i = node // 6
+            if node != start and i in zoc_stop:
+                continue
+            f = node - i * 6
+            base = i * 6
+            for d in ((f + 5) % 6, f):
+                j = nbr[base + d]
+                if j < 0 or j in enemy or j in el_adj:
+                    continue
+                nc = static[base + d]
+                if nc >= NO:
+                    continue
+                if j in friends:
+                    nc += pt
+                nc += c
+                nxt = j * 6 + f
+                if nc <= ma2 and nc < dist.get(nxt, NO):
+                    dist[nxt] = nc
+                    buckets[nc].append(nxt)
+            if turns and i not in zoc_any:
+                for k, tc in turns:
+                    nc = c + tc
+                    nxt = base + (f + k) % 6
+                    if nc <= ma2 and nc < dist.get(nxt, NO):
+                        dist[nxt] = nc
+                        buckets[nc].append(nxt)
+    return dist
+
+
+def legal_destinations(state: State, mover: Unit | Leader) -> dict[int, int]:
+    """Every legal final (hex, facing) node with its least cost: what the UI highlights."""
+    reach = reachable(state, mover)
+    return {n: reach.dist[n] for n in reach.ends()}
+
+
+def mp_text(half: int) -> int | float:
+    """Half points back to movement points for reports (an int when whole)."""
+    return half // HALF if half % HALF == 0 else half / HALF
+
+
+def hexes_within(state: State, centre: int, radius: int) -> Iterable[int]:
+    grid = state.field.grid
+    for i in range(grid.size):
+        if grid.distance(centre, i) <= radius:
+            yield i

@@ -1,0 +1,359 @@
+"""The tactical position: battlefield, units, leaders and where the sequence stands.
+
+Fast internal dataclasses with slots; ``State.copy`` is the explicit copy every
+action is applied to (the original is never touched, so a refused action leaves
+the state exactly as it was).  Pydantic models for inputs live in
+``tactical.models``; ids appear only at the edges.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from tactical.hexes import Grid, frontal_dirs, hex2_dir
+from tactical.tables import CLASS_INDEX, HEXSIDE_FEATURES, NO, TERRAINS, move_tables, unit_types
+
+SIDES = ("A", "B")
+#: unit statuses on the map, and the two ways of leaving it
+STATUSES = ("full", "disordered", "routed")
+GONE = ("eliminated", "off_map")
+LEADER_KINDS = ("general", "tribune", "praefect_sociorum", "praefect_equitum", "proconsul")
+#: leaders' movement allowance (000 §4.1: 16 for every leader; the project uses it in sgboh too)
+LEADER_MA = 16
+#: rulesets: 003 core, 003 + 000, and the 002 chart set (on top of 003 + 000)
+RULESETS = ("sgboh", "simple-spqr", "charts-v1")
+#: optional rules by id (docs/rules/tactical.md §9)
+OPTIONS = frozenset({"finished-leaders"})
+
+
+def other(side: str) -> str:
+    return "B" if side == "A" else "A"
+
+
+def edge_key(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)
+
+
+class Battlefield:
+    """The map: grid, terrain, elevation, hexside features and roads (immutable).
+
+    ``enter_costs(cls)`` is the static part of the cost model for one movement
+    class: the cost (half MP) of stepping from each hex in each direction, with
+    terrain, hexside and elevation already added (``NO`` if prohibited).
+    """
+
+    __slots__ = ("_cache", "bridges", "era", "grid", "hexsides", "home", "level", "roads", "roman_roads", "terrain")
+
+    def __init__(
+        self,
+        grid: Grid,
+        terrain: list[int],
+        level: list[int],
+        hexsides: dict[tuple[int, int], str],
+        roads: frozenset[tuple[int, int]] = frozenset(),
+        roman_roads: frozenset[tuple[int, int]] = frozenset(),
+        bridges: frozenset[tuple[int, int]] = frozenset(),
+        home: dict[str, str] | None = None,
+        era: str = "alexander",
+    ) -> None:
+        self.grid = grid
+        self.terrain = tuple(terrain)
+        self.level = tuple(level)
+        self.hexsides = dict(hexsides)
+        self.roads = roads
+        self.roman_roads = roman_roads
+        self.bridges = bridges
+        self.home = dict(home or {"A": "bottom", "B": "top"})
+        self.era = era
+        self._cache: dict[int, list[int]] = {}
+
+    @classmethod
+    def clear(cls, columns: int, rows: int, era: str = "alexander") -> Battlefield:
+        n = columns * rows
+        return cls(Grid.make(columns, rows), [0] * n, [0] * n, {}, era=era)
+
+    def terrain_name(self, index: int) -> str:
+        return TERRAINS[self.terrain[index]]
+
+    def hexside(self, a: int, b: int) -> str | None:
+        return self.hexsides.get(edge_key(a, b))
+
+    def step_cost(self, cls: int, a: int, b: int) -> int:
+        """Half-MP cost for class ``cls`` to step from ``a`` into its neighbour ``b``."""
+        t = move_tables()
+        key = edge_key(a, b)
+        if key in self.roman_roads:
+            return t.roman_road  # 002 Roman road: ½ MP from road hex to road hex
+        cost = t.hex_cost[cls][self.terrain[b]]
+        if cost >= NO:
+            return NO
+        feature = self.hexsides.get(key)
+        if feature is not None and key not in self.bridges:
+            extra = t.hexside_cost[self.era][cls][HEXSIDE_FEATURES.index(feature)]
+            if extra >= NO:
+                return NO
+            cost += extra
+        delta = self.level[b] - self.level[a]
+        if delta:
+            extra = t.level(cls, delta)
+            if extra >= NO:
+                return NO
+            cost += extra
+        return cost
+
+    def enter_costs(self, cls: int) -> list[int]:
+        """Static step costs for one class per ``index * 6 + direction`` (cached)."""
+        table = self._cache.get(cls)
+        if table is None:
+            nbr = self.grid.nbr
+            table = [NO] * len(nbr)
+            for k, j in enumerate(nbr):
+                if j >= 0:
+                    table[k] = self.step_cost(cls, k // 6, j)
+            self._cache[cls] = table
+        return table
+
+
+@dataclass(slots=True)
+class Unit:
+    """A combat unit.  ``hex`` is -1 once it has left the map (``status`` says how)."""
+
+    id: str
+    side: str
+    type: str
+    size: int
+    tq: int
+    ma: int
+    hex: int
+    facing: int
+    hex2: int = -1
+    missile: str | None = None
+    status: str = "full"
+    missile_hits: int = 0
+    engaged: bool = False
+    cataphract: bool = False
+    roman: bool = False
+    group: str = ""
+    column: bool = False
+    # derived from the catalogue at build (tactical.tables.unit_types)
+    cls: int = 0
+    mounted: bool = False
+    cavalry: bool = False
+    skirmisher: bool = False
+
+    @property
+    def double(self) -> bool:
+        return self.hex2 >= 0
+
+    @property
+    def on_map(self) -> bool:
+        return self.hex >= 0 and self.status not in GONE
+
+    @property
+    def foot(self) -> bool:
+        return not self.mounted
+
+    def hexes(self) -> tuple[int, ...]:
+        return (self.hex, self.hex2) if self.hex2 >= 0 else (self.hex,)
+
+    def move_class(self) -> int:
+        return CLASS_INDEX["column"] if self.column else self.cls
+
+
+def make_unit(
+    uid: str, side: str, utype: str, size: int, tq: int, ma: int, hex_: int, facing: int, **kw: object
+) -> Unit:
+    """A unit with its catalogue-derived flags filled in."""
+    spec = unit_types()[utype]
+    unit = Unit(uid, side, utype, size, tq, ma, hex_, facing, **kw)  # type: ignore[arg-type]
+    unit.cls = CLASS_INDEX[spec.class_]
+    unit.mounted = spec.mounted
+    unit.cavalry = spec.cavalry
+    unit.skirmisher = spec.skirmisher
+    return unit
+
+
+@dataclass(slots=True)
+class Leader:
+    id: str
+    side: str
+    hex: int
+    initiative: int
+    range: int
+    elite: bool = False
+    overall: bool = False
+    kind: str = "general"
+    ma: int = LEADER_MA
+    status: str = "active"  # active | eliminated
+    finished: bool = False  # 000 §3.2 #3, option "finished-leaders"
+    replacement: bool = False
+
+    @property
+    def on_map(self) -> bool:
+        return self.status == "active" and self.hex >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """A replacement leader the overall commander may bring on (000 §4.32)."""
+
+    side: str
+    initiative: int
+    range: int
+
+
+@dataclass(slots=True)
+class Seq:
+    """Where the sequence of play stands (003 §3, 000 §3).
+
+    phase: ``start`` (nobody has gone yet), ``activation`` (``side`` designates a
+    leader or group without a roll), ``move`` / ``shock`` / ``rally`` (the
+    segments of an activation), ``continuity`` (``side`` designates and rolls),
+    ``over``.
+    """
+
+    side: str = "A"
+    phase: str = "start"
+    leader: str | None = None
+    group: tuple[str, ...] | None = None
+    last: str | None = None
+    last_count: int = 0
+    streak: int = 0
+    freebie: bool = False
+    #: this free activation comes from the three-in-succession rule: no Continuity after it
+    returns: bool = False
+    #: the order group fixed by the first unit to act (003 §4.2)
+    order: str | None = None
+    #: the activated leader has finished his own movement (a unit has acted, 003 §4.2)
+    leader_done: bool = False
+
+
+@dataclass(slots=True)
+class State:
+    field: Battlefield
+    ruleset: str
+    options: frozenset[str]
+    units: dict[str, Unit]
+    leaders: dict[str, Leader]
+    seq: Seq
+    #: units that moved or fired in this activation (003 §10.27, 000 §6.12)
+    moved: set[str] = dataclasses.field(default_factory=set)
+    #: units that shock attacked or were attacked in this activation
+    fought: set[str] = dataclasses.field(default_factory=set)
+    #: units that took their one reaction facing change in this phase (003 §7.16)
+    reacted: set[str] = dataclasses.field(default_factory=set)
+    replacements: list[Replacement] = dataclasses.field(default_factory=list)
+    rout_points: dict[str, int] = dataclasses.field(default_factory=lambda: {"A": 0, "B": 0})
+    #: movement points the last move spent (an outcome, not carried by ``copy``)
+    last_mp: int | float | None = None
+
+    def copy(self) -> State:
+        s = self.seq
+        return State(
+            self.field,
+            self.ruleset,
+            self.options,
+            {k: _copy_unit(u) for k, u in self.units.items()},
+            {k: _copy_leader(ld) for k, ld in self.leaders.items()},
+            Seq(
+                s.side,
+                s.phase,
+                s.leader,
+                s.group,
+                s.last,
+                s.last_count,
+                s.streak,
+                s.freebie,
+                s.returns,
+                s.order,
+                s.leader_done,
+            ),
+            set(self.moved),
+            set(self.fought),
+            set(self.reacted),
+            list(self.replacements),
+            dict(self.rout_points),
+        )
+
+    # -- queries ------------------------------------------------------------
+    @property
+    def spqr(self) -> bool:
+        """000's changes are in force (simple-spqr, and charts-v1 built on it)."""
+        return self.ruleset != "sgboh"
+
+    def live_units(self) -> list[Unit]:
+        return [u for u in self.units.values() if u.on_map]
+
+    def units_at(self, index: int) -> list[Unit]:
+        return [u for u in self.units.values() if u.on_map and (u.hex == index or u.hex2 == index)]
+
+    def leaders_at(self, index: int) -> list[Leader]:
+        return [ld for ld in self.leaders.values() if ld.on_map and ld.hex == index]
+
+    def zoc_hexes(self, unit: Unit) -> tuple[int, ...]:
+        """The hexes a unit's front covers (000 §7.2: its two, or three, frontal hexes)."""
+        if not unit.on_map or unit.status == "routed":
+            return ()
+        return frontal_hexes(self.field.grid, unit)
+
+
+def frontal_hexes(grid: Grid, unit: Unit) -> tuple[int, ...]:
+    """FORMAT.md frontal hexes; a column has one, the hex across its front hexside (000 §6.46)."""
+    nbr = grid.nbr
+    f = unit.facing
+    if unit.column:
+        j = nbr[unit.hex * 6 + f]
+        return (j,) if j >= 0 else ()
+    a, b = frontal_dirs(f)
+    out = [nbr[unit.hex * 6 + a], nbr[unit.hex * 6 + b]]
+    if unit.hex2 >= 0:
+        out.append(nbr[unit.hex2 * 6 + b])
+    return tuple(j for j in out if j >= 0)
+
+
+def double_hex2(grid: Grid, anchor: int, facing: int) -> int:
+    return grid.nbr[anchor * 6 + hex2_dir(facing)] if anchor >= 0 else -1
+
+
+def _copy_unit(u: Unit) -> Unit:
+    return Unit(
+        u.id,
+        u.side,
+        u.type,
+        u.size,
+        u.tq,
+        u.ma,
+        u.hex,
+        u.facing,
+        u.hex2,
+        u.missile,
+        u.status,
+        u.missile_hits,
+        u.engaged,
+        u.cataphract,
+        u.roman,
+        u.group,
+        u.column,
+        u.cls,
+        u.mounted,
+        u.cavalry,
+        u.skirmisher,
+    )
+
+
+def _copy_leader(ld: Leader) -> Leader:
+    return Leader(
+        ld.id,
+        ld.side,
+        ld.hex,
+        ld.initiative,
+        ld.range,
+        ld.elite,
+        ld.overall,
+        ld.kind,
+        ld.ma,
+        ld.status,
+        ld.finished,
+        ld.replacement,
+    )

@@ -1,0 +1,41 @@
+"""Shared fixtures.
+
+``window`` is one hidden arcade window for the whole test session (arcade
+allows one window per process).  It renders headless on Mesa EGL
+(``ARCADE_HEADLESS=1``), set here before arcade is imported.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_CASES = ROOT.parent / "shared" / "cases"
+OWN_CASES = ROOT / "tests" / "cases"
+
+
+@pytest.fixture(scope="session")
+def window() -> Iterator[Any]:
+    if not os.environ.get("DISPLAY"):
+        os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
+    win = arcade.Window(1280, 800, "Bellum Civile tests", visible=False)
+    yield win
+    win.close()
+
+
+def render(window: Any, view: Any) -> Any:
+    """Show ``view``, draw one frame and return the screenshot (a PIL image)."""
+    import arcade
+
+    window.show_view(view)
+    view.on_update(1 / 60)
+    window.clear()
+    view.on_draw()
+    return arcade.get_image(0, 0, window.width, window.height)

@@ -1,0 +1,184 @@
+"""Saves: exact round trip, atomic writes with a backup, refusal of bad files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import tomli_w
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bellum import saves
+from bellum.errors import InputError
+from bellum.saves import SaveData, read_save, state_checksum, write_save
+
+
+def sample(n: int = 3) -> SaveData:
+    return SaveData(
+        engine="tactical",
+        scenario="scenarios/tactical/pharsalus.toml",
+        seed=7,
+        dice={"seed": 7, "counter": 12},
+        state={
+            "turn": n,
+            "units": [{"id": f"A{i}", "hex": f"10{i:02d}", "tq": 7, "hits": 0.5} for i in range(n)],
+            "flags": {"started": True, "name": "Pharsalus"},
+        },
+        actions=[{"do": "move", "unit": "A1", "path": ["1104", "face:2"]}],
+        events=[{"kind": "move", "text": "A1 moves.", "data": {"mp": 2}}],
+    )
+
+
+def test_round_trip_is_exact(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    data = sample()
+    write_save(path, data)
+    back = read_save(path, "tactical")
+    assert back == data
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.text(max_size=20)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(min_size=1, max_size=8), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=8), json_values, max_size=5))
+def test_round_trip_any_state(tmp_path_factory: pytest.TempPathFactory, state: dict) -> None:
+    path = tmp_path_factory.mktemp("s") / "g.toml"
+    data = SaveData("campaign", "49bc", 1, {"seed": 1, "counter": 0}, state)
+    write_save(path, data)
+    back = read_save(path)
+    assert back.state == saves.plain(state)
+    assert state_checksum(back.state) == state_checksum(state)
+
+
+def test_previous_save_kept_as_backup(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    write_save(path, sample(1))
+    write_save(path, sample(2))
+    assert read_save(path).state["turn"] == 2
+    assert read_save(saves.backup_path(path)).state["turn"] == 1
+
+
+def test_interrupted_write_leaves_previous_save_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.toml"
+    write_save(path, sample(1))
+    before = path.read_bytes()
+
+    def crash(fd: int) -> None:
+        raise OSError("disk unplugged")
+
+    monkeypatch.setattr(os, "fsync", crash)
+    with pytest.raises(OSError):
+        write_save(path, sample(5))
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["game.toml"]  # no temp file left behind
+
+
+def test_interrupted_replace_leaves_previous_save_intact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.toml"
+    write_save(path, sample(1))
+    before = path.read_bytes()
+
+    def crash(src: object, dst: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(saves.os, "replace", crash)
+    with pytest.raises(KeyboardInterrupt):
+        write_save(path, sample(5))
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml", "game.toml.bak"]
+
+
+def refused(path: Path, text: str | bytes) -> str:
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8")
+    else:
+        path.write_bytes(text)
+    with pytest.raises(InputError) as info:
+        read_save(path)
+    message = str(info.value)
+    assert message.startswith(str(path)), message
+    assert "\n" not in message and "Traceback" not in message
+    return message
+
+
+def good_text(tmp_path: Path) -> str:
+    path = tmp_path / "good.toml"
+    write_save(path, sample())
+    return path.read_text(encoding="utf-8")
+
+
+def test_truncated_save_refused(tmp_path: Path) -> None:
+    text = good_text(tmp_path)
+    msg = refused(tmp_path / "cut.toml", text[: len(text) // 2])
+    assert "line" in msg or "checksum" in msg or "missing" in msg
+
+
+def test_damaged_state_fails_checksum(tmp_path: Path) -> None:
+    text = good_text(tmp_path).replace("tq = 7", "tq = 9", 1)
+    assert "checksum" in refused(tmp_path / "edited.toml", text)
+
+
+def test_foreign_file_refused(tmp_path: Path) -> None:
+    assert "not a Bellum Civile save" in refused(tmp_path / "foreign.toml", 'title = "some other game"\n')
+
+
+def test_binary_garbage_refused(tmp_path: Path) -> None:
+    assert "not a text file" in refused(tmp_path / "bin.toml", b"\x00\x01\x02garbage")
+
+
+def test_newer_version_refused(tmp_path: Path) -> None:
+    text = good_text(tmp_path).replace("version = 1", "version = 7", 1)
+    assert "newer" in refused(tmp_path / "future.toml", text)
+
+
+def test_wrong_types_refused(tmp_path: Path) -> None:
+    text = good_text(tmp_path).replace("seed = 7\n", 'seed = "seven"\n', 1)
+    msg = refused(tmp_path / "types.toml", text)
+    assert "save.seed" in msg
+
+
+def test_huge_number_refused(tmp_path: Path) -> None:
+    text = good_text(tmp_path).replace("turn = 3", "turn = 99999999999999999999999999", 1)
+    msg = refused(tmp_path / "huge.toml", text)
+    assert "state.turn" in msg and "too large" in msg
+
+
+def test_unknown_key_refused(tmp_path: Path) -> None:
+    text = good_text(tmp_path).replace("[dice]", "cheat = true\n\n[dice]", 1)
+    msg = refused(tmp_path / "extra.toml", text)
+    assert "save.cheat" in msg and "not a key" in msg
+
+
+def test_deep_nesting_refused(tmp_path: Path) -> None:
+    deep = "x = " + "[" * 5000 + "]" * 5000 + "\n"
+    refused(tmp_path / "deep.toml", deep)
+    nested: dict = {"v": 1}
+    for _ in range(60):
+        nested = {"n": nested}
+    doc = tomli_w.dumps({"save": {"format": "bellum-civile-save"}, "state": nested})
+    assert "nested" in refused(tmp_path / "deep2.toml", doc)
+
+
+def test_engine_mismatch_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    write_save(path, sample())
+    with pytest.raises(InputError, match="not a campaign save"):
+        read_save(path, "campaign")
+
+
+def test_missing_file_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        read_save(tmp_path / "nope.toml")

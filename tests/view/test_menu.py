@@ -1,0 +1,69 @@
+"""The main menu in a real (hidden, headless) window: screenshots and input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import arcade
+from PIL import Image
+
+from bellum.view.menu import GOLD, MenuView
+from tests.conftest import ROOT, render
+
+
+def distinct_colors(image: Any) -> int:
+    colors = image.convert("RGB").getcolors(maxcolors=1 << 20)
+    return len(colors)
+
+
+def test_menu_screenshot_is_not_blank(window: Any) -> None:
+    image = render(window, MenuView())
+    assert distinct_colors(image) > 20
+    # the gold title is drawn in the top third
+    top = image.convert("RGB").crop((0, 0, window.width, window.height // 3))
+    assert any(
+        abs(r - GOLD[0]) < 8 and abs(g - GOLD[1]) < 8 and abs(b - GOLD[2]) < 8
+        for _, (r, g, b) in top.getcolors(1 << 20)
+    )
+
+
+def test_keyboard_moves_the_highlight_and_redraws(window: Any) -> None:
+    view = MenuView()
+    first = render(window, view)
+    n = len(view.entries)
+    view.on_key_press(arcade.key.DOWN, 0)
+    assert view.selected == 1 % n
+    view.on_key_press(arcade.key.UP, 0)
+    view.on_key_press(arcade.key.UP, 0)
+    assert view.selected == (n - 1) % n
+    if n > 1:
+        second = render(window, view)
+        assert first.tobytes() != second.tobytes()
+
+
+def test_mouse_hover_selects_entry(window: Any) -> None:
+    view = MenuView()
+    render(window, view)
+    left, right, bottom, top = view.button_box(len(view.entries) - 1)
+    view.on_mouse_motion((left + right) / 2, (bottom + top) / 2, 0, 0)
+    assert view.selected == len(view.entries) - 1
+    assert view.entries[-1].label == "Quit"
+
+
+def test_bellum_shot_menu_writes_a_real_png(tmp_path: Path) -> None:
+    out = tmp_path / "menu.png"
+    r = subprocess.run(
+        [sys.executable, "-m", "bellum", "shot", "menu", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    image = Image.open(out)
+    assert image.size == (1280, 800)
+    assert distinct_colors(image) > 20
