@@ -64,6 +64,8 @@ EARTH_RADIUS_KM = 6371.0088
 
 _ID = r"^[a-z][a-z0-9_]*$"
 
+_KIND_PHRASE = {"city": "a city", "region": "a region", "off-map": "an off-map region"}
+
 #: how the checks report a problem: (place, problem)
 Report = Callable[[str, str], None]
 
@@ -551,12 +553,16 @@ def _check_space(s: Space, place: str, provinces: set[str], rivers: set[str], ow
     if len(set(s.rivers)) != len(s.rivers):
         bad(place, "names the same river twice")
     if s.kind != "city":
-        for flag, on in (("capital", s.capital), ("income", s.income), ("colony_site", s.colony_site)):
+        for flag, on, what in (
+            ("capital", s.capital, "a provincial capital"),
+            ("income", s.income, "an income city"),
+            ("colony_site", s.colony_site, "a colony site"),
+        ):
             if on:
-                bad(place, f"is a {s.kind} but has '{flag} = true'; only a city can be a {flag.replace('_', ' ')}")
+                bad(place, f"is {_KIND_PHRASE[s.kind]} but has '{flag} = true'; only a city can be {what}")
     if s.mountain_pass:
         if s.kind != "region":
-            bad(place, f"is a {s.kind} but has 'pass = true'; a mountain pass is a region")
+            bad(place, f"is {_KIND_PHRASE[s.kind]} but has 'pass = true'; a mountain pass is a region")
         if s.terrain != "mountains":
             bad(place, f"has 'pass = true' but its terrain is {s.terrain}; a pass is mountains")
 
