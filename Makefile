@@ -14,7 +14,7 @@ play: setup
 	$(VENV)/bin/bellum
 
 test: setup
-	$(MAKE) --no-print-directory lint typecheck unit
+	$(MAKE) -k --no-print-directory lint typecheck unit
 
 setup: system $(STAMP)
 

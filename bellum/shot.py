@@ -68,21 +68,29 @@ def shot(args: argparse.Namespace) -> int:
         raise InputError("bellum shot", "--out", f"{out} must end in .png")
     if not (320 <= args.width <= 4096 and 240 <= args.height <= 4096):
         raise InputError("bellum shot", "--width/--height", "the size must be between 320x240 and 4096x4096")
-    if not os.environ.get("DISPLAY") and "ARCADE_HEADLESS" not in os.environ and "arcade" not in sys.modules:
+    wants_xvfb = os.environ.get("BELLUM_SHOT_BACKEND") == "xvfb"
+    if not (os.environ.get("DISPLAY") or wants_xvfb or "ARCADE_HEADLESS" in os.environ or "arcade" in sys.modules):
         os.environ["ARCADE_HEADLESS"] = "1"
     factory = load_view_factory(args.view)
     try:
+        if os.environ.get("BELLUM_SHOT_BACKEND") == "xvfb" and not os.environ.get(_NO_FALLBACK):
+            raise HeadlessUnavailable("xvfb requested")
         render_to_png(factory, args, out)
     except HeadlessUnavailable as why:
-        xvfb = shutil.which("xvfb-run")
-        if xvfb is None or os.environ.get(_NO_FALLBACK):
-            raise BellumError(f"cannot render headless: {why}; install Mesa EGL or xvfb") from None
-        env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
-        env[_NO_FALLBACK] = "1"
-        cmd = [xvfb, "-a", sys.executable, "-m", "bellum", *_argv(args)]
-        return subprocess.run(cmd, env=env, check=False).returncode
+        return _render_under_xvfb(args, str(why))
     print(f"wrote {out}")
     return 0
+
+
+def _render_under_xvfb(args: argparse.Namespace, why: str) -> int:
+    """Run the same shot again on a virtual X display (the fallback for machines without EGL)."""
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None or os.environ.get(_NO_FALLBACK):
+        raise BellumError(f"cannot render headless: {why}; install Mesa EGL or xvfb")
+    env = {k: v for k, v in os.environ.items() if k not in ("ARCADE_HEADLESS", "BELLUM_SHOT_BACKEND")}
+    env[_NO_FALLBACK] = "1"
+    cmd = [xvfb, "-a", sys.executable, "-m", "bellum", *_argv(args)]
+    return subprocess.run(cmd, env=env, check=False).returncode
 
 
 def render_to_png(factory: Any, args: argparse.Namespace, out: Path) -> None:

@@ -62,6 +62,11 @@ LAT_MIN, LAT_MAX = 22.0, 53.0
 
 EARTH_RADIUS_KM = 6371.0088
 
+#: guards against a mistyped position: no land edge between two spaces on the map
+#: spans more than this, and no port lies farther than this from a zone's centre
+MAX_LAND_EDGE_KM = 600.0
+MAX_PORT_LANE_KM = 700.0
+
 _ID = r"^[a-z][a-z0-9_]*$"
 
 _KIND_PHRASE = {"city": "a city", "region": "a region", "off-map": "an off-map region"}
@@ -259,6 +264,11 @@ class CampaignMap:
         self.owners: dict[str, Owner] = {o.id: o for o in data.owner}
         self.rivers: dict[str, River] = {r.id: r for r in data.river}
         self.costs = data.costs
+        # the land-and-strait network, built once for the many route searches of the AI
+        land = nx.Graph()
+        land.add_nodes_from(self.spaces)
+        land.add_edges_from((u, v, d) for u, v, d in graph.edges(data=True) if d["kind"] != "sea_lane")
+        self._land: nx.Graph = nx.freeze(land)
 
     # -- places -------------------------------------------------------------
     def __contains__(self, place: object) -> bool:
@@ -419,10 +429,13 @@ class CampaignMap:
         if not wanted <= set(LAND_EDGE_KINDS):
             raise ValueError(f"a land route uses only {', '.join(LAND_EDGE_KINDS)} edges")
         banned = set(avoid) - {a, b}
+        if not banned and wanted == set(LAND_EDGE_KINDS):
+            return self._route(a, b, self._land)
+        land = self._land
         keep = nx.subgraph_view(
-            self.graph,
-            filter_node=lambda n: n in self.spaces and n not in banned,
-            filter_edge=lambda u, v: self.graph.edges[u, v]["kind"] in wanted,
+            land,
+            filter_node=lambda n: n not in banned,
+            filter_edge=lambda u, v: land.edges[u, v]["kind"] in wanted,
         )
         return self._route(a, b, keep)
 
@@ -606,6 +619,12 @@ def _add_land_edges(
             if any(s.kind == "off-map" for s in ends):
                 bad(place, "is a strait to an off-map region; off-map regions are reached by road or cross-country")
         km = great_circle_km(ends[0].lon, ends[0].lat, ends[1].lon, ends[1].lat)
+        if km > MAX_LAND_EDGE_KM and all(s.kind != "off-map" for s in ends):
+            bad(
+                place,
+                f"is {km:.0f} km long, more than the {MAX_LAND_EDGE_KM:.0f} km an edge on the map may span; "
+                "check the two positions",
+            )
         cost = land_edge_cost(data.costs, e.kind, ends, e.river, km)
         graph.add_edge(e.a, e.b, kind=e.kind, name=e.name, river=e.river, cost=cost, km=round(km, 1))
 
@@ -634,6 +653,12 @@ def _add_sea_lanes(
                 bad(place, f"lists the port '{p}' twice")
                 continue
             km = great_circle_km(z.lon, z.lat, s.lon, s.lat)
+            if km > MAX_PORT_LANE_KM:
+                bad(
+                    place,
+                    f"lists {s.name} as a port, but it lies {km:.0f} km from the zone's centre, more than "
+                    f"{MAX_PORT_LANE_KM:.0f} km; check the positions",
+                )
             graph.add_edge(z.id, p, kind="sea_lane", name="", river="", cost=data.costs.base.port, km=round(km, 1))
         for other in z.adjacent:
             if other in spaces:

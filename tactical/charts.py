@@ -907,9 +907,10 @@ def _compile_terrain(path: Path, data: dict[str, Any]) -> dict[str, TerrainTable
             _check_drm(path, f"{key}.hexside.{name}", v)
         for group, entries in (("terrain", ts.terrain), ("works", ts.works)):
             for name, e in entries.items():
-                for part, v in (("shock", e.shock), ("missile", e.missile)):
-                    if isinstance(v, int):
-                        _check_drm(path, f"{key}.{group}.{name}.{part}", v)
+                if isinstance(e.shock, int):
+                    _check_drm(path, f"{key}.{group}.{name}.shock", e.shock)
+                if isinstance(e.missile, int):
+                    _check_drm(path, f"{key}.{group}.{name}.missile", e.missile)
                 if isinstance(e.missile, dict):
                     missing = [c for c in ("J", "A", "S", "AT") if c not in e.missile]
                     if missing:

@@ -152,8 +152,8 @@ def _move(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
     _check_reactions(state, mover, reactions)
     # dry run: refuse anything illegal before a die is rolled
     trial = state.copy()
-    _walk(trial, _mover(trial, mover.id), tokens, reactions, None, [], strict=True)
-    spent = _walk(state, mover, tokens, reactions, dice, events, strict=False)
+    _walk(trial, _mover(trial, mover.id), tokens, reactions, None, [])
+    spent = _walk(state, mover, tokens, reactions, dice, events)
     if isinstance(mover, Unit):
         if key is not None and state.seq.order is None:
             state.seq.order = key
@@ -191,8 +191,6 @@ def _walk(
     reactions: list[Reaction],
     dice: Dice | None,
     events: list[Event],
-    *,
-    strict: bool,
 ) -> int | float:
     """Play the path one step at a time with the live cost model; return the MP spent."""
     grid = state.field.grid
@@ -215,7 +213,7 @@ def _walk(
         before = (mover.hex,) if isinstance(mover, Leader) else mover.hexes()
         options = {t: (n, c) for n, c, t in mc.successors(node)}
         if tok not in options:
-            if strict or not reacted_any:
+            if not reacted_any:
                 raise RuleError(_why_not(state, mc, mover, node, tok))
             events.append(
                 Event("move_stopped", f"{mover.id} can go no further after the enemy's reaction.", {"unit": mover.id})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import subprocess
 import sys
 import tomllib
@@ -238,12 +239,13 @@ def test_roman_roads(world: CampaignMap) -> None:
     assert rubicon is not None and rubicon.river == "rubico"
     egnatia = world.land_route("dyrrachium", "thessalonika", kinds=("road",))
     assert egnatia is not None
-    for u, v in zip(egnatia.path, egnatia.path[1:], strict=False):
+    for u, v in itertools.pairwise(egnatia.path):
         link = world.link(u, v)
         assert link is not None and link.name == "Via Egnatia"
     domitia = world.link("narbo", "summus_pyrenaeus")
     assert domitia is not None and domitia.name == "Via Domitia"
-    assert all(k == "road" for k in world.land_route("roma", "brundisium", kinds=("road",)).kinds)  # type: ignore[union-attr]
+    by_road = world.land_route("roma", "brundisium", kinds=("road",))
+    assert by_road is not None and set(by_road.kinds) == {"road"}
 
 
 def test_straits(world: CampaignMap) -> None:
@@ -274,16 +276,22 @@ def test_owners_of_january_49(world: CampaignMap) -> None:
 # ----------------------------------------------------------------------------- cost scale
 
 
+def _cost(world: CampaignMap, a: str, b: str) -> int:
+    link = world.link(a, b)
+    assert link is not None, (a, b)
+    return link.cost
+
+
 def test_cost_scale_on_the_map(world: CampaignMap) -> None:
-    assert world.link("roma", "capua").cost == 1  # type: ignore[union-attr]  # road, clear
-    assert world.link("spoletium", "apenninus").cost == 2  # type: ignore[union-attr]  # road into mountains
-    assert world.link("messana", "rhegium").cost == 1  # type: ignore[union-attr]  # strait
+    assert _cost(world, "roma", "capua") == 1  # road, clear
+    assert _cost(world, "spoletium", "apenninus") == 2  # road into mountains
+    assert _cost(world, "messana", "rhegium") == 1  # strait
     # cross-country into a pass: base 2 + mountains 2 + pass 1
-    assert world.link("toletum", "saltus_castulonensis").cost == 2 + 2 + 1 + 1  # type: ignore[union-attr]  # + Tagus
+    assert _cost(world, "toletum", "saltus_castulonensis") == 2 + 2 + 1 + 1  # + Tagus
     # a sea lane between zones costs the larger crossing
-    assert world.link("mare_ionium", "mare_adriaticum_inf").cost == 2  # type: ignore[union-attr]
-    assert world.link("mare_adriaticum_inf", "mare_adriaticum_sup").cost == 1  # type: ignore[union-attr]
-    assert world.link("brundisium", "mare_adriaticum_inf").cost == 1  # type: ignore[union-attr]
+    assert _cost(world, "mare_ionium", "mare_adriaticum_inf") == 2
+    assert _cost(world, "mare_adriaticum_inf", "mare_adriaticum_sup") == 1
+    assert _cost(world, "brundisium", "mare_adriaticum_inf") == 1
 
 
 def _space(terrain: str, **kw: Any) -> Space:
@@ -358,7 +366,7 @@ def test_route_totals(world: CampaignMap) -> None:
     r = world.land_route("roma", "brundisium")
     assert r is not None
     assert r.path[0] == "roma" and r.path[-1] == "brundisium"
-    assert r.cost == sum(world.link(u, v).cost for u, v in zip(r.path, r.path[1:], strict=False))  # type: ignore[union-attr]
+    assert r.cost == sum(_cost(world, u, v) for u, v in itertools.pairwise(r.path))
     assert r.km > world.distance_km("roma", "brundisium")
 
 
@@ -546,6 +554,13 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
     ("landmass joined by land", _set("henna", landmass="sicilia"), "space 'henna'", "joined by land to Roma"),
     ("mainland broken", _drop_edge("messana", "rhegium"), "space 'syracusa'", "no road, cross-country route or strait"),
     ("sea with no neighbour", _isolated_sea, "sea 'mare_nostrum'", "touches no other sea zone"),
+    (
+        "mistyped position",
+        _set("osca", lon=10.41),
+        "edge ilerda–osca",
+        "km an edge on the map may span",
+    ),
+    ("port far from its sea", _set_sea("sinus_corinthiacus", lon=12.0), "sea 'sinus_corinthiacus'", "km from the zone"),
     ("unknown key", _extra_key, "space[0].elephants", "is not a key this file may have"),
     ("bad terrain", _set("roma", terrain="swamp"), "space[0].terrain", "input should be"),
 ]

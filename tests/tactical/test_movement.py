@@ -1,0 +1,115 @@
+"""The cost model and the one search: the generator, the fast search and the validator agree."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bellum.dice import Dice
+from bellum.errors import RuleError
+from tactical.actions import Move
+from tactical.engine import apply
+from tactical.hexes import FACING_CLOCK, SIDE_CLOCK
+from tactical.movement import legal_destinations, movement_allowance, reachable, reachable_fast
+from tactical.tables import HALF, NO, move_tables, unit_types
+from tests.tactical.helpers import position, unit
+from tests.tactical.randpos import random_position
+
+
+def _path_text(state, mover, tokens) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
+    g = state.field.grid
+    out = []
+    for kind, v in tokens:
+        if kind == "hex":
+            out.append(g.hex_id(v))
+        else:
+            out.append(f"face:{SIDE_CLOCK[v] if mover.column else FACING_CLOCK[v]}")
+    return tuple(out)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000))
+def test_fast_search_equals_the_generator(seed: int) -> None:
+    state = random_position(seed)
+    for u in state.units.values():
+        if u.on_map and not u.double:
+            assert reachable_fast(state, u) == reachable(state, u).dist, u.id
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000))
+def test_every_generated_move_is_accepted_at_its_cost(seed: int) -> None:
+    """The validator accepts every path the generator offers, at exactly the generator's cost."""
+    state = random_position(seed)
+    for u in list(state.units.values()):
+        if u.side != "A" or not u.on_map:
+            continue
+        reach = reachable(state, u)
+        for node in reach.ends():
+            if node == reach.costs.start:
+                continue
+            path = _path_text(state, u, reach.tokens(node))
+            new, _ = apply(state, Move(u.id, path), Dice.forced([9] * 8))
+            want = reach.dist[node] / HALF
+            assert new.last_mp == want, (u.id, path)
+            moved = new.units[u.id]
+            assert moved.hex * 6 + moved.facing == node
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 50))
+def test_paths_the_generator_does_not_offer_are_refused(seed: int, pick: int) -> None:
+    """A random hex sequence is accepted only if every step is one the generator offers."""
+    state = random_position(seed)
+    mover = next(u for u in state.units.values() if u.side == "A" and u.on_map and not u.double)
+    g = state.field.grid
+    i = mover.hex
+    path = []
+    for k in range(3):
+        nbrs = [j for j in g.neighbours(i)]
+        i = nbrs[(pick + k) % len(nbrs)]
+        path.append(g.hex_id(i))
+    reach = reachable(state, mover)
+    try:
+        new, _ = apply(state, Move(mover.id, tuple(path)), Dice.forced([9] * 8))
+    except RuleError:
+        return
+    node = new.units[mover.id].hex * 6 + new.units[mover.id].facing
+    assert node in reach.dist and reach.costs.may_end(node)
+
+
+def test_benchmark_position_is_reached_within_ma() -> None:
+    state = position([unit("C", "A", "1010", utype="HC", ma=8)], columns=30, rows=20)
+    dest = legal_destinations(state, state.units["C"])
+    assert max(dest.values()) <= 8 * HALF
+    # every facing of the start hex, and hexes up to 8 away in the front
+    g = state.field.grid
+    assert all(g.index("1010") * 6 + f in dest for f in range(6))
+    assert any(g.distance(n // 6, g.index("1010")) == 8 for n in dest)
+
+
+def test_phalanx_ma_is_four_and_column_six() -> None:
+    st_ = position([unit("P", "A", "1010", utype="PH", ma=5, hex2="1110")])
+    assert movement_allowance(st_.units["P"]) == 4
+
+
+def test_tables_cover_every_class_and_type() -> None:
+    t = move_tables()
+    assert len(t.hex_cost) == 11 and all(len(r) == 6 for r in t.hex_cost)
+    assert t.hex_cost[0][0] == HALF and t.hex_cost[0][5] == NO
+    assert set(unit_types()) == {"PH", "HO", "HI", "LG", "CO", "MI", "BI", "LP", "LI", "SK", "SK*", "HC", "RC", "BC",
+                                 "LN", "LC", "EL", "CH", "AT"}
+
+
+def test_bad_terrain_table_is_one_clear_sentence(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from bellum.errors import InputError
+    from bellum.tomlio import load_model
+    from tactical.tables import DATA, TerrainFile
+
+    text = (DATA / "terrain.toml").read_text().replace("woods      = [ 2,", "woods      = [ -2,")
+    bad = tmp_path / "terrain.toml"
+    bad.write_text(text)
+    with pytest.raises(InputError) as err:
+        load_model(TerrainFile, bad)
+    assert "hex.woods" in str(err.value)
