@@ -14,6 +14,8 @@ from typing import Any
 import networkx as nx
 import pytest
 import tomli_w
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bellum.errors import InputError
 from campaign.map import (
@@ -179,7 +181,19 @@ def test_land_network_falls_apart_only_into_islands(world: CampaignMap) -> None:
     parts = list(nx.connected_components(land))
     masses = {s.landmass for s in world.spaces.values()}
     assert len(parts) == len(masses)
-    assert masses == {"mainland", "sardinia", "corsica", "baleares", "creta", "cyprus", "rhodus", "lesbos", "bosporus"}
+    assert masses == {
+        "mainland",
+        "sardinia",
+        "corsica",
+        "baleares",
+        "creta",
+        "cyprus",
+        "rhodus",
+        "lesbos",
+        "corcyra",
+        "curicta",
+        "bosporus",
+    }
     for part in parts:
         mass = {world.space(p).landmass for p in part}
         assert len(mass) == 1
@@ -607,3 +621,42 @@ def test_the_shipped_map_loads_cleanly() -> None:
     world = load_map(DEFAULT_MAP)
     assert world.source == DEFAULT_MAP
     assert world.data.map.version >= 1
+
+
+def test_route_edge_cases(world: CampaignMap) -> None:
+    here = world.land_route("roma", "roma")
+    assert here is not None and here.path == ("roma",) and here.cost == 0
+    with pytest.raises(ValueError, match="land route"):
+        world.land_route("roma", "capua", kinds=("sea_lane",))
+    with pytest.raises(KeyError):
+        world.land_route("roma", "mare_ionium")
+
+
+MAINLAND = sorted(s.id for s in roman_world().spaces.values() if s.landmass == "mainland")
+PORTS = sorted(roman_world().ports())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(MAINLAND), st.sampled_from(MAINLAND))
+def test_any_two_mainland_spaces_are_joined_by_land(a: str, b: str) -> None:
+    world = roman_world()
+    there = world.land_route(a, b)
+    back = world.land_route(b, a)
+    assert there is not None and back is not None
+    assert there.cost == back.cost
+    assert there.cost == sum(_cost(world, u, v) for u, v in itertools.pairwise(there.path))
+    # no route is cheaper than its own parts, and leaving a place out never makes a route cheaper
+    middle = list(there.path[1:-1])
+    if middle:
+        detour = world.land_route(a, b, avoid=middle[:1])
+        assert detour is None or detour.cost >= there.cost
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PORTS), st.sampled_from(PORTS))
+def test_any_two_ports_are_joined_by_sea(a: str, b: str) -> None:
+    world = roman_world()
+    voyage = world.sea_route(a, b)
+    assert voyage is not None
+    assert set(voyage.kinds) <= {"sea_lane"}
+    assert all(world.is_sea(p) for p in voyage.path[1:-1])

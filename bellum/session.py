@@ -1,0 +1,166 @@
+"""A game in progress: scenario + seed + action log, with undo, saves and replay.
+
+Every engine exposes the same small ``Engine`` protocol (new state from a
+scenario, apply an action with the dice, encode/decode actions and state).
+``Session`` wraps one game of any engine:
+
+- ``play(action)`` applies it through the engine (an illegal action raises
+  ``RuleError`` and changes nothing) and logs it;
+- ``undo()`` takes back the last action only if it rolled no die (dice are
+  never taken back) and the engine allows it;
+- ``save(path)`` writes the scenario, seed, dice state, action log, state and
+  events; ``Session.load`` replays the action log from the scenario and the seed
+  and checks the replayed state against the saved checksum, so a replay that
+  drifts is caught instead of silently loading a different game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+from bellum.dice import Dice
+from bellum.errors import BellumError, InputError, RuleError
+from bellum.events import Event, EventLog
+from bellum.saves import Engine as EngineName
+from bellum.saves import SaveData, read_save, state_checksum, write_save
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class Engine(Protocol[S, A]):
+    """What a rules engine offers a session."""
+
+    name: EngineName
+
+    def new_state(self, scenario: str, dice: Dice) -> S:
+        """The starting state of ``scenario`` (set-up rolls, if any, use ``dice``)."""
+        ...
+
+    def apply(self, state: S, action: A, dice: Dice) -> tuple[S, list[Event]]:
+        """The new state and what happened; ``RuleError`` (state untouched) if illegal."""
+        ...
+
+    def legal_actions(self, state: S) -> Sequence[A]:
+        """Every legal action now (the one generator UI, AI and validator share)."""
+        ...
+
+    def encode_action(self, action: A) -> dict[str, Any]: ...
+
+    def decode_action(self, raw: dict[str, Any]) -> A: ...
+
+    def encode_state(self, state: S) -> dict[str, Any]: ...
+
+    def may_undo(self, before: S, after: S) -> bool:
+        """Whether the engine lets this step be taken back (e.g. only within an activation)."""
+        ...
+
+
+@dataclass(frozen=True)
+class _Step:
+    state: S  # type: ignore[valid-type]
+    rolls: int
+    counter: int
+    events: int
+    rolled: bool
+
+
+class Session(Generic[S, A]):
+    """One game: the engine, the scenario, the seed, the dice, the log."""
+
+    def __init__(self, engine: Engine[S, A], scenario: str, seed: int) -> None:
+        self.engine = engine
+        self.scenario = scenario
+        self.seed = seed
+        self.dice = Dice(seed)
+        self.state: S = engine.new_state(scenario, self.dice)
+        self.actions: list[dict[str, Any]] = []
+        self.log = EventLog()
+        self._undo: list[_Step] = []
+
+    # -- play ---------------------------------------------------------
+    def legal_actions(self) -> Sequence[A]:
+        return self.engine.legal_actions(self.state)
+
+    def play(self, action: A) -> list[Event]:
+        """Apply ``action``; on ``RuleError`` nothing changes (dice included)."""
+        before_counter, before_rolls = self.dice.counter, len(self.dice.rolls)
+        try:
+            new_state, events = self.engine.apply(self.state, action, self.dice)
+        except RuleError:
+            self.dice.counter = before_counter
+            del self.dice.rolls[before_rolls:]
+            raise
+        rolled = len(self.dice.rolls) > before_rolls
+        self._undo.append(_Step(self.state, before_rolls, before_counter, len(self.log), rolled))
+        self.state = new_state
+        self.actions.append(self.engine.encode_action(action))
+        self.log.extend(events)
+        return events
+
+    def can_undo(self) -> bool:
+        if not self._undo:
+            return False
+        step = self._undo[-1]
+        return not step.rolled and self.engine.may_undo(step.state, self.state)
+
+    def undo(self) -> None:
+        """Take back the last action, if no die was rolled for it."""
+        if not self._undo:
+            raise RuleError("There is nothing to take back.")
+        step = self._undo[-1]
+        if step.rolled:
+            raise RuleError("Dice were rolled for that action; it cannot be taken back.")
+        if not self.engine.may_undo(step.state, self.state):
+            raise RuleError("That action cannot be taken back any more.")
+        self._undo.pop()
+        self.state = step.state
+        self.actions.pop()
+        self.log = EventLog(list(self.log)[: step.events])
+
+    # -- saves --------------------------------------------------------
+    def checksum(self) -> str:
+        return state_checksum(self.engine.encode_state(self.state))
+
+    def save(self, path: str | Path) -> Path:
+        return write_save(
+            path,
+            SaveData(
+                engine=self.engine.name,
+                scenario=self.scenario,
+                seed=self.seed,
+                dice=self.dice.state(),
+                state=self.engine.encode_state(self.state),
+                actions=list(self.actions),
+                events=self.log.to_list(),
+            ),
+        )
+
+    @classmethod
+    def load(cls, engine: Engine[S, A], path: str | Path) -> Session[S, A]:
+        """Replay a save from its scenario, seed and actions; refuse it if the replay drifts."""
+        data = read_save(path, engine.name)
+        session = cls.replay(engine, data.scenario, data.seed, data.actions, source=str(path))
+        if session.checksum() != state_checksum(data.state):
+            raise InputError(path, "state", "replaying the saved actions does not give the saved state (drift)")
+        if session.dice.state() != data.dice:
+            raise InputError(path, "dice", "replaying the saved actions does not reach the saved dice state")
+        return session
+
+    @classmethod
+    def replay(
+        cls, engine: Engine[S, A], scenario: str, seed: int, actions: Sequence[dict[str, Any]], source: str = "replay"
+    ) -> Session[S, A]:
+        session = cls(engine, scenario, seed)
+        for index, raw in enumerate(actions):
+            try:
+                action = engine.decode_action(raw)
+                session.play(action)
+            except BellumError as exc:
+                raise InputError(source, f"actions[{index}]", f"cannot be replayed: {exc}") from None
+            except (KeyError, TypeError, ValueError) as exc:
+                raise InputError(source, f"actions[{index}]", f"is not a valid action ({exc})") from None
+        return session
