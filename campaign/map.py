@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,7 +80,7 @@ Report = Callable[[str, str], None]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class MapHeader(_Model):
@@ -460,7 +461,11 @@ class CampaignMap:
 def load_map(path: str | Path = DEFAULT_MAP) -> CampaignMap:
     """Read, validate and build the map; a bad map raises one ``InputError``."""
     source = Path(path)
-    data = validate(MapFile, read_toml(source), source)
+    raw = read_toml(source)
+    try:
+        data = validate(MapFile, raw, source)
+    except InputError as exc:
+        raise InputError(source, _name_the_place(raw, exc.place), exc.problem) from None
     graph, problems = build_graph(data)
     if problems:
         place, problem = problems[0]
@@ -469,6 +474,29 @@ def load_map(path: str | Path = DEFAULT_MAP) -> CampaignMap:
             problem += f" (and {more} more problem{'s' if more > 1 else ''})"
         raise InputError(source, place, problem)
     return CampaignMap(source, data, nx.freeze(graph))
+
+
+_INDEXED = re.compile(r"^(space|sea|edge|province|river|owner)\[(\d+)\](.*)$")
+
+
+def _name_the_place(raw: dict[str, object], place: str) -> str:
+    """Turn ``space[12].terrain`` into ``space 'roma' (space[12].terrain)`` so a
+    reader finds the entry by its id."""
+    m = _INDEXED.match(place)
+    if not m:
+        return place
+    table, index = m.group(1), int(m.group(2))
+    items = raw.get(table)
+    if not isinstance(items, list) or index >= len(items) or not isinstance(items[index], dict):
+        return place
+    item = items[index]
+    if table == "edge":
+        a, b = item.get("a"), item.get("b")
+        if isinstance(a, str) and isinstance(b, str):
+            return f"edge {a}–{b} ({place})"
+        return place
+    ident = item.get("id")
+    return f"{table} '{ident}' ({place})" if isinstance(ident, str) else place
 
 
 @functools.cache

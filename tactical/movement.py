@@ -235,6 +235,16 @@ class MoveCosts:
             return not (mover.skirmisher and other.skirmisher)
         return organisation(mover.group) == organisation(other.group)
 
+    def token(self, prev: int, cur: int) -> Token:
+        """The path token of the step from node ``prev`` to node ``cur``."""
+        if prev // 6 == cur // 6 or (self.double and self._is_pivot(prev, cur)):
+            return ("face", cur % 6)
+        return ("hex", cur // 6)
+
+    def _is_pivot(self, prev: int, cur: int) -> bool:
+        mover = self.mover
+        return isinstance(mover, Unit) and not mover.column and prev % 6 != cur % 6
+
     # -- the move generator -------------------------------------------------------
     def successors(self, node: int) -> list[tuple[int, int, Token]]:
         """Every single step from ``node``: (next node, cost, token)."""
@@ -347,7 +357,8 @@ class Reach:
 
     costs: MoveCosts
     dist: dict[int, int]
-    parent: dict[int, tuple[int, Token] | None]
+    #: the node each node was reached from (-1 for the start)
+    parent: dict[int, int]
 
     def ends(self) -> list[int]:
         """Nodes the mover may finish on (stacking allowed), the start included."""
@@ -357,17 +368,14 @@ class Reach:
         return self.dist[node]
 
     def tokens(self, node: int) -> list[Token]:
-        """The least-cost path to ``node``; consecutive facing changes merged into one."""
+        """The least-cost path to ``node`` as tokens; consecutive facing changes merged into one."""
+        chain = [node]
+        while self.parent[chain[-1]] >= 0:
+            chain.append(self.parent[chain[-1]])
+        chain.reverse()
         out: list[Token] = []
-        cur: int | None = node
-        while cur is not None:
-            step = self.parent[cur]
-            if step is None:
-                break
-            prev, tok = step
-            out.append(tok)
-            cur = prev
-        out.reverse()
+        for prev, cur in zip(chain, chain[1:], strict=False):
+            out.append(self.costs.token(prev, cur))
         if self.costs.double:
             return out
         merged: list[Token] = []
@@ -380,82 +388,93 @@ class Reach:
 
 
 def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None) -> Reach:
-    """One Dijkstra over (hex, facing) from the mover's position within its MA.
+    """Every (hex, facing) the mover can reach within its MA, with least cost and a path.
 
-    Costs are small integers (half MP), so the priority queue is an array of
-    buckets (Dial's algorithm): every node is settled in cost order exactly once.
+    One Dijkstra over (hex, facing) nodes (``node = hex * 6 + facing``).  Costs are
+    small integers (half MP), so the priority queue is an array of buckets (Dial's
+    algorithm).  Single-hex units — nearly every query — go through ``_search_single``,
+    the same search with the cost model's rules inlined for speed; everything else
+    through ``search_generic`` over ``MoveCosts.successors``.  A test proves the two
+    equal on random positions.
     """
     mc = costs or MoveCosts(state, mover)
+    if isinstance(mover, Unit) and not mover.double and not mover.column:
+        dist, parent = _search_single(mc, mover)
+    else:
+        dist, parent = search_generic(mc)
+    return Reach(mc, dist, parent)
+
+
+def search_generic(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int]]:
+    """Dijkstra over ``MoveCosts.successors`` (every kind of mover)."""
     start = mc.start
     ma2 = mc.ma2
     dist: dict[int, int] = {start: 0}
-    parent: dict[int, tuple[int, Token] | None] = {start: None}
+    parent: dict[int, int] = {start: -1}
     buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
     buckets[0].append(start)
-    done: set[int] = set()
     successors = mc.successors
     for c in range(ma2 + 1):
         bucket = buckets[c]
         while bucket:
             node = bucket.pop()
-            if node in done or dist[node] != c:
+            if dist[node] != c:
                 continue
-            done.add(node)
-            for nxt, step, tok in successors(node):
+            for nxt, step, _tok in successors(node):
                 nc = c + step
                 if nc <= ma2 and nc < dist.get(nxt, NO):
                     dist[nxt] = nc
-                    parent[nxt] = (node, tok)
+                    parent[nxt] = node
                     buckets[nc].append(nxt)
-    return Reach(mc, dist, parent)
+    return dist, parent
 
 
-def reachable_fast(state: State, unit: Unit) -> dict[int, int]:
-    """The same search as ``reachable`` for a single-hex unit, with the cost model's
-    rules inlined (used where only costs are needed: the AI and the benchmark).
+_FRONT = tuple(((f + 5) % 6, f) for f in range(6))
 
-    ``tests/tactical/test_movement.py`` proves it equal to ``reachable`` on random positions.
-    """
-    if unit.double or unit.column:
-        return dict(reachable(state, unit).dist)
-    mc = MoveCosts(state, unit)
+
+def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int, int]]:
+    """``search_generic`` for a single-hex unit with ``MoveCosts.enter`` / ``face_cost`` / ``stops``
+    inlined (frontal entry, terrain, enemy and elephant-adjacent hexes, pass-through, ZOC stop,
+    no turning in an enemy front, facing costs by class)."""
     nbr = mc.nbr
     static = mc.static
-    enemy = mc.enemy | mc.enemy_leaders
-    el_adj = mc.el_adj if unit.cavalry else set()
+    blocked = mc.enemy | mc.enemy_leaders
+    if unit.cavalry:
+        blocked = blocked | mc.el_adj
     friends = mc.friends
     zoc_any = mc.zoc_any
     zoc_stop = mc.zoc_stop
     pt = mc.t.pass_through
     start = mc.start
     ma2 = mc.ma2
-    # facing edges: (delta, cost) pairs — all five for a flat cost, the two neighbours per vertex otherwise
+    turns: tuple[tuple[int, int], ...]
     if unit.skirmisher:
-        turns = [(k, mc.t.skirmisher_face) for k in range(1, 6)]
-    elif roman_foot(unit) and state.spqr:
-        turns = [(k, mc.t.roman_any) for k in range(1, 6)]
+        turns = tuple((k, mc.t.skirmisher_face) for k in range(1, 6))
+    elif roman_foot(unit) and mc.state.spqr:
+        turns = tuple((k, mc.t.roman_any) for k in range(1, 6))
     else:
         per = mc.t.facing[mc.cls]
-        turns = [] if per >= NO else [(1, per), (5, per)]
-    dist = {start: 0}
+        turns = () if per >= NO else ((1, per), (5, per))
+    dist: dict[int, int] = {start: 0}
+    parent: dict[int, int] = {start: -1}
+    get = dist.get
     buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
     buckets[0].append(start)
-    done: set[int] = set()
+    front = _FRONT
     for c in range(ma2 + 1):
         bucket = buckets[c]
         while bucket:
             node = bucket.pop()
-            if node in done or dist[node] != c:
+            if dist[node] != c:
                 continue
-            done.add(node)
             i = node // 6
-            if node != start and i in zoc_stop:
+            if i in zoc_stop and node != start:
                 continue
             f = node - i * 6
             base = i * 6
-            for d in ((f + 5) % 6, f):
+            for d in front[f]:
                 j = nbr[base + d]
-                if j < 0 or j in enemy or j in el_adj:
+                if j < 0 or j in blocked:
                     continue
                 nc = static[base + d]
                 if nc >= NO:
@@ -463,18 +482,22 @@ def reachable_fast(state: State, unit: Unit) -> dict[int, int]:
                 if j in friends:
                     nc += pt
                 nc += c
-                nxt = j * 6 + f
-                if nc <= ma2 and nc < dist.get(nxt, NO):
-                    dist[nxt] = nc
-                    buckets[nc].append(nxt)
+                if nc <= ma2:
+                    nxt = j * 6 + f
+                    if nc < get(nxt, NO):
+                        dist[nxt] = nc
+                        parent[nxt] = node
+                        buckets[nc].append(nxt)
             if turns and i not in zoc_any:
                 for k, tc in turns:
                     nc = c + tc
-                    nxt = base + (f + k) % 6
-                    if nc <= ma2 and nc < dist.get(nxt, NO):
-                        dist[nxt] = nc
-                        buckets[nc].append(nxt)
-    return dist
+                    if nc <= ma2:
+                        nxt = base + (f + k) % 6
+                        if nc < get(nxt, NO):
+                            dist[nxt] = nc
+                            parent[nxt] = node
+                            buckets[nc].append(nxt)
+    return dist, parent
 
 
 def legal_destinations(state: State, mover: Unit | Leader) -> dict[int, int]:

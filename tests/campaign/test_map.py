@@ -495,6 +495,10 @@ def _extra_key(raw: dict[str, Any]) -> None:
     raw["space"][0]["elephants"] = True
 
 
+def _bad_edge_kind(raw: dict[str, Any]) -> None:
+    _edge(raw, "roma", "capua")["kind"] = "ferry"
+
+
 def _adjacent_twice(raw: dict[str, Any]) -> None:
     _find(raw["sea"], "mare_adriaticum_sup")["adjacent"] = ["mare_adriaticum_inf"]
 
@@ -575,8 +579,11 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
         "km an edge on the map may span",
     ),
     ("port far from its sea", _set_sea("sinus_corinthiacus", lon=12.0), "sea 'sinus_corinthiacus'", "km from the zone"),
-    ("unknown key", _extra_key, "space[0].elephants", "is not a key this file may have"),
-    ("bad terrain", _set("roma", terrain="swamp"), "space[0].terrain", "input should be"),
+    ("unknown key", _extra_key, "space 'roma' (space[0].elephants)", "is not a key this file may have"),
+    ("bad terrain", _set("roma", terrain="swamp"), "space 'roma' (space[0].terrain)", "input should be"),
+    ("pass spelt out", _set("tempe", mountain_pass=True), "space 'tempe' (space[", "is not a key this file may have"),
+    ("bad edge kind", _bad_edge_kind, "edge roma–capua (edge[0].kind)", "input should be"),
+    ("bad crossing", _set_sea("propontis", crossing=0), "sea 'propontis' (sea[", "greater than or equal to 1"),
 ]
 
 

@@ -11,7 +11,9 @@ TYPES = ("HI", "LG", "MI", "LI", "SK", "HC", "LC", "EL", "BI", "PH")
 MA = {"HI": 6, "LG": 5, "MI": 6, "LI": 7, "SK": 8, "HC": 8, "LC": 9, "EL": 6, "BI": 6, "PH": 4}
 
 
-def random_position(seed: int, columns: int = 16, rows: int = 12, n_units: int = 14, rules: str = "simple-spqr") -> State:
+def random_position(
+    seed: int, columns: int = 16, rows: int = 12, n_units: int = 14, rules: str = "simple-spqr"
+) -> State:
     dice = Dice(seed)
     terrain: dict[str, str] = {}
     level: dict[str, int] = {}
@@ -41,9 +43,18 @@ def random_position(seed: int, columns: int = 16, rows: int = 12, n_units: int =
             c, r = dice.roll(columns - 1, "c"), dice.roll(rows, "r")
             hid = f"{c:02d}{r:02d}"
             f = dice.roll(6, "facing") - 1
-            spec = {"id": f"{side}{n}", "side": side, "type": utype, "size": 6, "tq": dice.roll(6, "tq") + 3,
-                    "ma": MA[utype], "hex": hid, "facing": FACING_CLOCK[f], "roman": utype == "LG",
-                    "group": "III Legion" if utype == "LG" else ""}
+            spec = {
+                "id": f"{side}{n}",
+                "side": side,
+                "type": utype,
+                "size": 6,
+                "tq": dice.roll(6, "tq") + 3,
+                "ma": MA[utype],
+                "hex": hid,
+                "facing": FACING_CLOCK[f],
+                "roman": utype == "LG",
+                "group": "III Legion" if utype == "LG" else "",
+            }
             hexes = {hid}
             if utype == "PH":
                 # hex2 a quarter-turn clockwise from the facing

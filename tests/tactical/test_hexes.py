@@ -38,9 +38,14 @@ def test_neighbours_follow_the_format_table(hex_id: str) -> None:
 
 
 def test_frontal_flank_rear_per_format() -> None:
-    named = {12: (("NW", "NE"), ("W", "E"), ("SW", "SE")), 2: (("NE", "E"), ("NW", "SE"), ("W", "SW")),
-             4: (("E", "SE"), ("NE", "SW"), ("NW", "W")), 6: (("SE", "SW"), ("E", "W"), ("NE", "NW")),
-             8: (("SW", "W"), ("SE", "NW"), ("E", "NE")), 10: (("W", "NW"), ("SW", "NE"), ("SE", "E"))}
+    named = {
+        12: (("NW", "NE"), ("W", "E"), ("SW", "SE")),
+        2: (("NE", "E"), ("NW", "SE"), ("W", "SW")),
+        4: (("E", "SE"), ("NE", "SW"), ("NW", "W")),
+        6: (("SE", "SW"), ("E", "W"), ("NE", "NW")),
+        8: (("SW", "W"), ("SE", "NW"), ("E", "NE")),
+        10: (("W", "NW"), ("SW", "NE"), ("SE", "E")),
+    }
     for f, clock in enumerate(FACING_CLOCK):
         front, flank, rear = named[clock]
         assert {NAMES[d] for d in frontal_dirs(f)} == set(front)

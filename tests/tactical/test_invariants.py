@@ -79,9 +79,16 @@ def test_random_move_sequences_keep_the_invariants(seed: int, rules: str) -> Non
             state, _ = apply(state, action, rules_dice)
             check_invariants(state)
             continue
-        movers = [u for u in state.units.values() if u.side == side and u.on_map and u.id not in state.moved
-                  and not u.engaged and u.status != "routed"
-                  and (state.seq.group is None or u.id in state.seq.group)]
+        movers = [
+            u
+            for u in state.units.values()
+            if u.side == side
+            and u.on_map
+            and u.id not in state.moved
+            and not u.engaged
+            and u.status != "routed"
+            and (state.seq.group is None or u.id in state.seq.group)
+        ]
         if not movers or chooser.roll(8, "pass") == 1:
             state, _ = apply(state, Pass(), rules_dice)
             check_invariants(state)

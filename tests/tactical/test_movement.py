@@ -11,7 +11,14 @@ from bellum.errors import RuleError
 from tactical.actions import Move
 from tactical.engine import apply
 from tactical.hexes import FACING_CLOCK, SIDE_CLOCK
-from tactical.movement import legal_destinations, movement_allowance, reachable, reachable_fast
+from tactical.movement import (
+    MoveCosts,
+    _search_single,
+    legal_destinations,
+    movement_allowance,
+    reachable,
+    search_generic,
+)
 from tactical.tables import HALF, NO, move_tables, unit_types
 from tests.tactical.helpers import position, unit
 from tests.tactical.randpos import random_position
@@ -34,7 +41,8 @@ def test_fast_search_equals_the_generator(seed: int) -> None:
     state = random_position(seed)
     for u in state.units.values():
         if u.on_map and not u.double:
-            assert reachable_fast(state, u) == reachable(state, u).dist, u.id
+            mc = MoveCosts(state, u)
+            assert _search_single(mc, u)[0] == search_generic(mc)[0], u.id
 
 
 @settings(max_examples=15, deadline=None)
@@ -98,8 +106,27 @@ def test_tables_cover_every_class_and_type() -> None:
     t = move_tables()
     assert len(t.hex_cost) == 11 and all(len(r) == 6 for r in t.hex_cost)
     assert t.hex_cost[0][0] == HALF and t.hex_cost[0][5] == NO
-    assert set(unit_types()) == {"PH", "HO", "HI", "LG", "CO", "MI", "BI", "LP", "LI", "SK", "SK*", "HC", "RC", "BC",
-                                 "LN", "LC", "EL", "CH", "AT"}
+    assert set(unit_types()) == {
+        "PH",
+        "HO",
+        "HI",
+        "LG",
+        "CO",
+        "MI",
+        "BI",
+        "LP",
+        "LI",
+        "SK",
+        "SK*",
+        "HC",
+        "RC",
+        "BC",
+        "LN",
+        "LC",
+        "EL",
+        "CH",
+        "AT",
+    }
 
 
 def test_bad_terrain_table_is_one_clear_sentence(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,150 @@
+"""Tactical benchmarks (issue 3 §8): reachable moves of an MA-8 cavalry unit on a 54×30 map
+with terrain and 100 other units — our search (target median ≤ 2 ms) against networkx's
+Dijkstra over the same (hex, facing) graph (target ratio ≥ 5×).  Run by ``bellum bench``."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Any
+
+import networkx as nx
+
+from bellum.dice import Dice
+from tactical.hexes import FACING_CLOCK
+from tactical.movement import MoveCosts, reachable
+from tactical.state import State
+from tests.tactical.helpers import position
+
+COLUMNS, ROWS = 54, 30
+
+
+def bench_position() -> tuple[State, str]:
+    """A 54×30 field: woods, rough, marsh, hills, streams; 100 units of both sides; one HC (MA 8)."""
+    dice = Dice(1234)
+    terrain: dict[str, str] = {}
+    level: dict[str, int] = {}
+    hexsides: dict[str, str] = {}
+    for c in range(1, COLUMNS + 1):
+        for r in range(1, ROWS + 1):
+            hid = f"{c:02d}{r:02d}"
+            k = dice.roll(20, "terrain")
+            if k <= 2:
+                terrain[hid] = "woods"
+            elif k == 3:
+                terrain[hid] = "rough"
+            elif k == 4:
+                terrain[hid] = "marsh"
+            if dice.roll(8, "level") == 1:
+                level[hid] = dice.roll(2, "h")
+            if c < COLUMNS and dice.roll(15, "side") == 1:
+                hexsides[f"{hid}/{c + 1:02d}{r:02d}"] = "stream"
+    units: list[dict[str, Any]] = [
+        {"id": "CAV", "side": "A", "type": "HC", "size": 4, "tq": 7, "ma": 8, "hex": "2715", "facing": 12}
+    ]
+    terrain["2715"] = "clear"
+    used = {"2715"}
+    n = 0
+    while len(units) < 101:
+        c, r = dice.roll(COLUMNS, "c"), dice.roll(ROWS, "r")
+        hid = f"{c:02d}{r:02d}"
+        if hid in used:
+            continue
+        used.add(hid)
+        side = "A" if n % 2 else "B"
+        utype = ("HI", "LI", "MI", "LC")[n % 4]
+        ma = {"HI": 6, "LI": 7, "MI": 6, "LC": 9}[utype]
+        units.append(
+            {
+                "id": f"U{n}",
+                "side": side,
+                "type": utype,
+                "size": 5,
+                "tq": 6,
+                "ma": ma,
+                "hex": hid,
+                "facing": FACING_CLOCK[dice.roll(6, "f") - 1],
+            }
+        )
+        n += 1
+    state = position(
+        units, rules="simple-spqr", columns=COLUMNS, rows=ROWS, terrain=terrain, level=level, hexsides=hexsides
+    )
+    return state, "CAV"
+
+
+def nx_graph(state: State, uid: str, radius: int | None = None) -> tuple[nx.DiGraph, int, int]:
+    """The same (hex, facing) graph as an explicit networkx graph, built from the same cost model:
+    the whole map, or only the hexes within ``radius`` of the mover (what one query needs)."""
+    mover = state.units[uid]
+    mc = MoveCosts(state, mover)
+    grid = state.field.grid
+    g = nx.DiGraph()
+    for i in range(grid.size):
+        if radius is not None and grid.distance(i, mover.hex) > radius:
+            continue
+        for f in range(6):
+            for nxt, cost, _tok in mc.successors(i * 6 + f):
+                g.add_edge(i * 6 + f, nxt, weight=cost)
+    return g, mc.start, mc.ma2
+
+
+def nx_query(state: State, uid: str) -> dict[int, int]:
+    """The whole query done with networkx: build this mover's graph (its costs depend on the
+    position: fronts, friends, enemies) within its MA, then Dijkstra."""
+    ma = state.units[uid].ma
+    g, start, ma2 = nx_graph(state, uid, radius=ma)
+    return dict(nx.single_source_dijkstra_path_length(g, start, cutoff=ma2))
+
+
+def test_bench_reachable(benchmark: Any) -> None:
+    state, uid = bench_position()
+    cav = state.units[uid]
+    result = benchmark(reachable, state, cav)
+    assert len(result.dist) > 100
+
+
+def test_bench_networkx_query(benchmark: Any) -> None:
+    state, uid = bench_position()
+    result = benchmark(nx_query, state, uid)
+    assert result == reachable(state, state.units[uid]).dist
+
+
+def test_bench_networkx_dijkstra_only(benchmark: Any) -> None:
+    state, uid = bench_position()
+    g, start, ma2 = nx_graph(state, uid)
+    result = benchmark(nx.single_source_dijkstra_path, g, start, cutoff=ma2)
+    assert set(result) == set(reachable(state, state.units[uid]).dist)
+
+
+def _median(fn: Any, *args: Any, n: int = 60) -> float:
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def test_side_by_side_ratio(benchmark: Any) -> None:
+    """Ours and networkx in one run; the ratios of medians are reported (target ≥ 5×)."""
+    state, uid = bench_position()
+    cav = state.units[uid]
+    g, start, ma2 = nx_graph(state, uid)
+    ours = _median(reachable, state, cav)
+    query = _median(nx_query, state, uid, n=15)
+    dijkstra = _median(nx.single_source_dijkstra_path, g, start, ma2)
+    benchmark.extra_info.update(
+        {
+            "ours_ms": ours * 1e3,
+            "networkx_query_ms": query * 1e3,
+            "networkx_dijkstra_only_ms": dijkstra * 1e3,
+            "ratio_query": query / ours,
+            "ratio_dijkstra_only": dijkstra / ours,
+        }
+    )
+    print(
+        f"\nreachable {ours * 1e3:.3f} ms; networkx query {query * 1e3:.3f} ms ({query / ours:.1f}x); "
+        f"networkx Dijkstra alone on a prebuilt graph {dijkstra * 1e3:.3f} ms ({dijkstra / ours:.1f}x)"
+    )
+    benchmark(reachable, state, cav)
