@@ -8,6 +8,7 @@ docs/rules/battleboard.md §2–§3.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from battleboard.tables import Tables
 
@@ -105,6 +106,19 @@ class Config:
     trigger: str  # land: "battle"; naval: mutual | supply | interception (004)
     options: frozenset[str]
     max_turns: int
+    #: derived lookups (terrain per unit class, modifiers), filled on first use
+    cache: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def terrain(self, cls: str) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+        """Per square: may a unit of ``cls`` enter it, and does entering end its move (§2.3)."""
+        key = ("terrain", cls)
+        found = self.cache.get(key)
+        if found is None:
+            feats = self.tables.boards.features
+            enter = tuple(cls in feats[f].passable for f in self.board.feature)
+            stop = tuple(feats[f].ends_move for f in self.board.feature)
+            found = self.cache[key] = (enter, stop)
+        return found
 
 
 @dataclass(slots=True)
@@ -185,11 +199,11 @@ class Leader:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One thing a player does.  ``verb``: command | move | attack | end_turn | double |
     stratagem | allocate | deploy.  Naval ram, fire and boarding are ``attack`` with mode
-    ``ram``, ``fire`` or a boarding mode (its ``unit`` the active ground unit)."""
+    ``ram``, ``fire`` or a boarding mode (its ``unit`` the active ground unit).
+    (A named tuple: the generator makes many of them, and they must be cheap.)"""
 
     verb: str
     unit: str = ""
@@ -226,6 +240,12 @@ class State:
     end_reason: str = ""
     allocations: dict[str, Action] = field(default_factory=dict)
     deployed: list[str] = field(default_factory=list)
+    #: squares next to the enemies of each side, cached until the grid or a side changes
+    adj_cache: dict[str, set[int]] = field(default_factory=dict)
+    naval: bool = False  # set from cfg.kind after construction
+
+    def __post_init__(self) -> None:
+        self.naval = self.cfg.kind == "naval"
 
     def clone(self) -> State:
         return State(
@@ -250,10 +270,6 @@ class State:
             dict(self.allocations),
             list(self.deployed),
         )
-
-    @property
-    def naval(self) -> bool:
-        return self.cfg.kind == "naval"
 
     @property
     def over(self) -> bool:

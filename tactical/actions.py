@@ -11,6 +11,10 @@ Every action can be written and read back::
     pass
     start
     replace LA3 1014        (000 §4.32; ``replace LA1 1014 by:LA4`` for a proconsul taking over)
+    move LA1 with:A1 1104   (the leader takes a unit stacked with him, 003 §4.2)
+    shock A1,A2 B1 weapon:HI reaction_fire:A1 pursue rbc:1007,1006 advance reduce_hits
+    fire A1 B1 hit_and_run return_fire
+    rally A2
 
 Hexes are ``CCRR`` ids and facings clock hours (``cases/FORMAT.md``).
 """
@@ -32,11 +36,13 @@ class Reaction:
     at: str
     face: int | None = None
     withdraw: tuple[str, ...] | None = None
+    #: a mounted archer fires as it withdraws (000 §6.55)
+    fire: bool = False
 
     def notation(self) -> str:
         if self.face is not None:
             return f"{self.unit}@{self.at} face:{self.face}"
-        return f"{self.unit}@{self.at} withdraw:{','.join(self.withdraw or ())}"
+        return f"{self.unit}@{self.at} withdraw:{','.join(self.withdraw or ())}" + (" fire" if self.fire else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +50,12 @@ class Move:
     unit: str
     path: tuple[str, ...]
     reactions: tuple[Reaction, ...] = ()
+    #: a combat unit stacked with the moving leader that moves with him (003 §4.2, 000 §4.2)
+    carry: str | None = None
 
     def notation(self) -> str:
-        text = f"move {self.unit} {' '.join(self.path)}".rstrip()
+        text = f"move {self.unit}" + (f" with:{self.carry}" if self.carry else "")
+        text = f"{text} {' '.join(self.path)}".rstrip()
         for r in self.reactions:
             text += f" | {r.notation()}"
         return text
@@ -111,7 +120,72 @@ class Replace:
         return f"replace {self.leader} {self.hex}" + (f" by:{self.by}" if self.by else "")
 
 
-Action = Move | Face | Activate | Continuity | Pass | Start | Replace
+@dataclass(frozen=True, slots=True)
+class Shock:
+    """``shock A1,A2 -> B1`` (003 §8.3) with the players' choices."""
+
+    attackers: tuple[str, ...]
+    defender: str
+    weapon: str | None = None
+    defender_weapon: str | None = None
+    reaction_fire: str | None = None
+    pursue: bool = False
+    #: the defending cavalry's two-hex retreat before combat (003 §8.3 Cavalry, §9.16)
+    retreat_before_combat: tuple[str, ...] | None = None
+    #: an attacker advances into the hex the defender left (003 §8.5)
+    advance: bool = False
+    #: option retreat-to-reduce-hits (001 10.37): the defender retreats to take one hit fewer
+    reduce_hits: bool = False
+
+    def notation(self) -> str:
+        text = f"shock {','.join(self.attackers)} {self.defender}"
+        if self.weapon:
+            text += f" weapon:{self.weapon}"
+        if self.defender_weapon:
+            text += f" defender_weapon:{self.defender_weapon}"
+        if self.reaction_fire:
+            text += f" reaction_fire:{self.reaction_fire}"
+        if self.pursue:
+            text += " pursue"
+        if self.retreat_before_combat:
+            text += f" rbc:{','.join(self.retreat_before_combat)}"
+        if self.advance:
+            text += " advance"
+        if self.reduce_hits:
+            text += " reduce_hits"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Fire:
+    """``fire A1 B1`` (003 §8.1, 000 §8.1)."""
+
+    unit: str
+    target: str
+    #: hit-and-run fire without moving (003 §9.3 SK/LI, §9.41 missile cavalry)
+    hit_and_run: bool = False
+    #: the target fires back after a hit and run (003 §9.3 "take return fire")
+    return_fire: bool = False
+
+    def notation(self) -> str:
+        return (
+            f"fire {self.unit} {self.target}"
+            + (" hit_and_run" if self.hit_and_run else "")
+            + (" return_fire" if self.return_fire else "")
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Rally:
+    """``rally A2`` (003 §10.27): a mandatory rally roll, or a voluntary removal of missile hits."""
+
+    unit: str
+
+    def notation(self) -> str:
+        return f"rally {self.unit}"
+
+
+Action = Move | Face | Activate | Continuity | Pass | Start | Replace | Shock | Fire | Rally
 
 
 def _target(leader: str | None, group: tuple[str, ...] | None) -> str:
@@ -141,7 +215,11 @@ def parse_action(text: str) -> Action:
         if not rest:
             raise RuleError("'move' needs a unit and a path")
         reactions = tuple(_parse_reaction(r) for r in reacts)
-        return Move(rest[0], tuple(rest[1:]), reactions)
+        carry = None
+        if len(rest) > 1 and rest[1].startswith("with:"):
+            carry = rest[1][5:]
+            rest = [rest[0], *rest[2:]]
+        return Move(rest[0], tuple(rest[1:]), reactions, carry)
     if reacts:
         raise RuleError("only a move may carry reactions")
     if verb == "face":
@@ -155,6 +233,12 @@ def parse_action(text: str) -> Action:
         return Pass()
     if verb == "start" and not rest:
         return Start()
+    if verb == "shock" and len(rest) >= 2:
+        return _parse_shock(rest)
+    if verb == "fire" and len(rest) >= 2 and set(rest[2:]) <= {"hit_and_run", "return_fire"}:
+        return Fire(rest[0], rest[1], "hit_and_run" in rest[2:], "return_fire" in rest[2:])
+    if verb == "rally" and len(rest) == 1:
+        return Rally(rest[0])
     if verb == "replace" and len(rest) in (2, 3):
         by = None
         if len(rest) == 3:
@@ -165,8 +249,27 @@ def parse_action(text: str) -> Action:
     raise RuleError(f"cannot read the action {text!r}")
 
 
+def _parse_shock(rest: list[str]) -> Shock:
+    attackers = tuple(x for x in rest[0].split(",") if x)
+    kw: dict[str, object] = {}
+    for word in rest[2:]:
+        key, _, value = word.partition(":")
+        if key in ("weapon", "reaction_fire", "defender_weapon") and value:
+            kw[key] = value
+        elif key == "rbc" and value:
+            kw["retreat_before_combat"] = tuple(value.split(","))
+        elif word in ("pursue", "advance", "reduce_hits"):
+            kw[word] = True
+        else:
+            raise RuleError(f"cannot read {word!r} in a shock")
+    return Shock(attackers, rest[1], **kw)  # type: ignore[arg-type]
+
+
 def _parse_reaction(text: str) -> Reaction:
     words = text.split()
+    fire = words[-1:] == ["fire"]
+    if fire:
+        words = words[:-1]
     if len(words) != 2 or "@" not in words[0]:
         raise RuleError(f"cannot read the reaction {text!r} (write UNIT@HEX face:F or withdraw:HEX,…)")
     unit, at = words[0].split("@", 1)
@@ -174,7 +277,7 @@ def _parse_reaction(text: str) -> Reaction:
     if kind == "face" and value.isdigit():
         return Reaction(unit, at, face=int(value))
     if kind == "withdraw":
-        return Reaction(unit, at, withdraw=tuple(x for x in value.split(",") if x))
+        return Reaction(unit, at, withdraw=tuple(x for x in value.split(",") if x), fire=fire)
     raise RuleError(f"cannot read the reaction {text!r}")
 
 

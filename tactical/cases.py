@@ -16,7 +16,20 @@ from typing import Any
 from bellum.cases import CaseFailure, NotBuilt
 from bellum.dice import Dice
 from bellum.tomlio import validate
-from tactical.actions import Action, Activate, Continuity, Face, Move, Pass, Reaction, Replace, Start
+from tactical.actions import (
+    Action,
+    Activate,
+    Continuity,
+    Face,
+    Fire,
+    Move,
+    Pass,
+    Rally,
+    Reaction,
+    Replace,
+    Shock,
+    Start,
+)
 from tactical.engine import apply
 from tactical.hexes import FACING_CLOCK
 from tactical.models import PositionIn, build_state
@@ -62,7 +75,7 @@ def _reactions(step: dict[str, Any]) -> tuple[Reaction, ...]:
         raise CaseFailure("reactions must be a list of tables")
     out = []
     for r in raw:
-        if not isinstance(r, dict) or set(r) - {"unit", "at", "face", "withdraw"}:
+        if not isinstance(r, dict) or set(r) - {"unit", "at", "face", "withdraw", "fire"}:
             raise CaseFailure("a reaction is { unit = ..., at = HEX, face = F } or { ..., withdraw = [HEX, ...] }")
         face = r.get("face")
         withdraw = r.get("withdraw")
@@ -70,7 +83,12 @@ def _reactions(step: dict[str, Any]) -> tuple[Reaction, ...]:
             raise CaseFailure("a reaction's face is a clock hour")
         if withdraw is not None and (not isinstance(withdraw, list) or not all(isinstance(x, str) for x in withdraw)):
             raise CaseFailure("a reaction's withdraw is a list of hexes")
-        out.append(Reaction(_str(r, "unit"), _str(r, "at"), face, tuple(withdraw) if withdraw is not None else None))
+        fire = r.get("fire", False)
+        if not isinstance(fire, bool):
+            raise CaseFailure("a reaction's fire is true or false")
+        out.append(
+            Reaction(_str(r, "unit"), _str(r, "at"), face, tuple(withdraw) if withdraw is not None else None, fire)
+        )
     return tuple(out)
 
 
@@ -78,7 +96,10 @@ def _move(step: dict[str, Any]) -> Action:
     path = step.get("path")
     if not isinstance(path, list) or not all(isinstance(p, str) for p in path):
         raise CaseFailure('\'move\' needs path = ["CCRR", "face:F", ...]')
-    return Move(_str(step, "unit"), tuple(path), _reactions(step))
+    carry = step.get("carry")
+    if carry is not None and not isinstance(carry, str):
+        raise CaseFailure("carry names the unit that moves with the leader")
+    return Move(_str(step, "unit"), tuple(path), _reactions(step), carry)
 
 
 def _face(step: dict[str, Any]) -> Action:
@@ -88,9 +109,72 @@ def _face(step: dict[str, Any]) -> Action:
     return Face(_str(step, "unit"), to)
 
 
+def _ids(step: dict[str, Any], key: str) -> tuple[str, ...]:
+    v = step.get(key)
+    if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
+        raise CaseFailure(f"'{step.get('do')}' needs {key} = [\"ID\", ...]")
+    return tuple(v)
+
+
+def _opt_str(step: dict[str, Any], key: str) -> str | None:
+    v = step.get(key)
+    if v is not None and not isinstance(v, str):
+        raise CaseFailure(f"{key} must be a unit or type id")
+    return v
+
+
+def _shock(step: dict[str, Any]) -> Action | Any:
+    pursue = step.get("pursue", False)
+    if not isinstance(pursue, bool):
+        raise CaseFailure("pursue must be true or false")
+    rbc = step.get("retreat_before_combat")
+    if rbc is not None and (not isinstance(rbc, list) or not all(isinstance(x, str) for x in rbc)):
+        raise CaseFailure("retreat_before_combat must be a list of two hexes")
+    advance = step.get("advance", False)
+    reduce_hits = step.get("reduce_hits", False)
+    if not isinstance(advance, bool) or not isinstance(reduce_hits, bool):
+        raise CaseFailure("advance and reduce_hits are true or false")
+    return Shock(
+        _ids(step, "attackers"),
+        _str(step, "defender"),
+        _opt_str(step, "weapon"),
+        _opt_str(step, "defender_weapon"),
+        _opt_str(step, "reaction_fire"),
+        pursue,
+        tuple(rbc) if rbc is not None else None,
+        advance,
+        reduce_hits,
+    )
+
+
+def _fire(step: dict[str, Any]) -> Action | Any:
+    flags = {k: step.get(k, False) for k in ("hit_and_run", "return_fire")}
+    if not all(isinstance(v, bool) for v in flags.values()):
+        raise CaseFailure("hit_and_run and return_fire are true or false")
+    return Fire(_str(step, "unit"), _str(step, "target"), flags["hit_and_run"], flags["return_fire"])
+
+
 VERBS.update(
     {
-        "move": (frozenset({"unit", "path", "reactions"}), _move),
+        "shock": (
+            frozenset(
+                {
+                    "attackers",
+                    "defender",
+                    "weapon",
+                    "defender_weapon",
+                    "reaction_fire",
+                    "pursue",
+                    "retreat_before_combat",
+                    "advance",
+                    "reduce_hits",
+                }
+            ),
+            _shock,
+        ),
+        "fire": (frozenset({"unit", "target", "hit_and_run", "return_fire"}), _fire),
+        "rally": (frozenset({"unit"}), lambda s: Rally(_str(s, "unit"))),
+        "move": (frozenset({"unit", "path", "reactions", "carry"}), _move),
         "face": (frozenset({"unit", "to"}), _face),
         "activate": (frozenset({"leader", "group"}), lambda s: Activate(*_target(s))),
         "continuity": (frozenset({"leader", "group"}), lambda s: Continuity(*_target(s))),
@@ -106,7 +190,7 @@ VERBS.update(
 
 class TacticalAdapter:
     engine = "tactical"
-    position_keys = frozenset({"map", "units", "leaders", "sequence", "replacements"})
+    position_keys = frozenset({"map", "units", "leaders", "sequence", "replacements", "withdrawal"})
 
     def build(self, doc: dict[str, Any], path: Path) -> Session:
         raw = {k: v for k, v in doc.items() if k in self.position_keys or k in ("rules", "options")}
@@ -147,6 +231,7 @@ class TacticalAdapter:
             "phase": seq.phase,
             "streak": seq.streak,
             "freebie": seq.freebie,
+            "winner": st.winner,
             "rout_points.A": st.rout_points["A"],
             "rout_points.B": st.rout_points["B"],
         }
@@ -164,6 +249,7 @@ class TacticalAdapter:
                 "missile_hits": u.missile_hits,
                 "engaged": u.engaged,
                 "formation": "column" if u.column else "line",
+                "reduced": u.reduced,
                 "tq": u.tq,
             }
             return values[attr]
@@ -193,8 +279,12 @@ def state_key(state: State) -> Any:
         tuple(sorted(state.moved)),
         tuple(sorted(state.fought)),
         tuple(sorted(state.reacted)),
+        tuple(sorted(state.fired)),
+        tuple(sorted(state.broke)),
+        tuple(sorted(state.rallied)),
         tuple(state.replacements),
         tuple(sorted(state.rout_points.items())),
+        state.winner,
     )
 
 

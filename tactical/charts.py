@@ -329,6 +329,13 @@ def _compile_v1(path: Path, data: dict[str, Any]) -> WeaponsMatrix:
     if len(set(f.columns)) != len(f.columns):
         raise _fail(path, "columns", "names a column twice")
     col_types = [expand(f"columns[{j}]", c) for j, c in enumerate(f.columns)]
+    _no_type_twice(path, "columns", f.columns, col_types)
+    _no_type_twice(
+        path,
+        "row",
+        [r.attacker for r in f.row],
+        [expand(f"row[{i}].attacker", r.attacker) for i, r in enumerate(f.row)],
+    )
     front: dict[tuple[str, str], int | None] = {}
     flank: dict[tuple[str, str], int | None] = {}
     uncertain: dict[tuple[str, str, Part], str] = {}
@@ -397,6 +404,15 @@ def _compile_v1(path: Path, data: dict[str, Any]) -> WeaponsMatrix:
     )
 
 
+def _no_type_twice(path: Path, place: str, names: list[str], members: list[tuple[str, ...]]) -> None:
+    seen: dict[str, str] = {}
+    for name, types in zip(names, members, strict=True):
+        for t in types:
+            if t in seen and seen[t] != name:
+                raise _fail(path, place, f"{t} belongs to both {seen[t]} and {name}")
+            seen[t] = name
+
+
 def _v1_alias(path: Path, place: str, aliases: Mapping[str, str], covered: set[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for key, target in aliases.items():
@@ -443,12 +459,26 @@ class _Engaged(_Strict):
     max: int
 
 
-class _SizeRatio(_Strict):
+class SizeRule(_Strict):
+    """The Size Ratio DRM: a side at least ``difference`` size points larger gets ``small``,
+    at least ``ratio`` times as large ``large``.  ``exempt_types`` switch it off:
+    ``any_involved`` (003 §8.3) — whenever one of them takes part, unless only they fight;
+    ``one_side_only`` (002) — when one whole side consists of them, unless both do."""
+
     difference: int = Field(ge=1)
     small: int
     ratio: int = Field(ge=2)
     large: int
-    ignored_types: list[str]
+    exempt_types: list[str]
+    exempt_rule: Literal["any_involved", "one_side_only"]
+
+
+class LeaderCasualty(_Strict):
+    """A leader in a shock combat dies when ``rolls`` successive die rolls all show
+    ``kill_on`` (003 §8.3: one roll of 0; 002: a 0, then another 0)."""
+
+    kill_on: int = Field(ge=0, le=9)
+    rolls: int = Field(ge=1, le=3)
 
 
 class _TqRatio(_Strict):
@@ -459,8 +489,9 @@ class _ShockFile(_Strict):
     source: str
     band: list[_ShockBand]
     engaged: _Engaged
-    size_ratio: _SizeRatio
+    size_ratio: SizeRule
     tq_ratio: _TqRatio
+    leader_casualty: LeaderCasualty
 
 
 @dataclass(frozen=True)
@@ -476,12 +507,9 @@ class ShockTable:
     source: str
     bands: tuple[tuple[int | None, int | None, ShockResult], ...]
     engaged: tuple[int, int]
-    size_difference: int
-    size_small: int
-    size_ratio: int
-    size_large: int
-    size_ignored: frozenset[str]
+    size: SizeRule
     tq_cap: int
+    leader: LeaderCasualty
 
     def lookup(self, roll: int) -> ShockOutcome:
         for lo, hi, result in self.bands:
@@ -499,19 +527,22 @@ def _compile_shock(path: Path, data: dict[str, Any]) -> ShockTable:
             raise _fail(path, "band", f"has no band for the result {r!r}")
     if f.engaged.min > f.engaged.max:
         raise _fail(path, "engaged", "min is above max")
-    for i, t in enumerate(f.size_ratio.ignored_types):
-        _check_type(path, f"size_ratio.ignored_types[{i}]", t)
+    _check_size(path, f.size_ratio)
     return ShockTable(
         source=f.source,
         bands=tuple((b.min, b.max, b.result) for b in f.band),
         engaged=(f.engaged.min, f.engaged.max),
-        size_difference=f.size_ratio.difference,
-        size_small=f.size_ratio.small,
-        size_ratio=f.size_ratio.ratio,
-        size_large=f.size_ratio.large,
-        size_ignored=frozenset(f.size_ratio.ignored_types),
+        size=f.size_ratio,
         tq_cap=f.tq_ratio.cap,
+        leader=f.leader_casualty,
     )
+
+
+def _check_size(path: Path, rule: SizeRule) -> None:
+    for i, t in enumerate(rule.exempt_types):
+        _check_type(path, f"size_ratio.exempt_types[{i}]", t)
+    _check_drm(path, "size_ratio.small", rule.small)
+    _check_drm(path, "size_ratio.large", rule.large)
 
 
 class V1Effect(_Strict):
@@ -568,6 +599,8 @@ class V1Constants(_Strict):
 class _V1ShockFile(_Strict):
     source: str
     constants: V1Constants
+    size_ratio: SizeRule
+    leader_casualty: LeaderCasualty
     row: list[V1ShockRow]
     uncertain: list[str] = Field(default_factory=list)
 
@@ -577,6 +610,8 @@ class V1ShockTable:
     source: str
     rows: tuple[V1ShockRow, ...]
     constants: V1Constants
+    size: SizeRule
+    leader: LeaderCasualty
     uncertain: tuple[str, ...]
 
     def lookup(self, roll: int) -> V1ShockRow:
@@ -598,7 +633,8 @@ def _compile_v1_shock(path: Path, data: dict[str, Any]) -> V1ShockTable:
             raise _fail(
                 path, f"row[{i}].stack", "a row with a rout, reduction or check must say which units of a stack"
             )
-    return V1ShockTable(f.source, tuple(f.row), f.constants, tuple(f.uncertain))
+    _check_size(path, f.size_ratio)
+    return V1ShockTable(f.source, tuple(f.row), f.constants, f.size_ratio, f.leader_casualty, tuple(f.uncertain))
 
 
 # ---------------------------------------------------------------------------------------
@@ -1103,24 +1139,64 @@ def v1_constants() -> V1Constants:
     return table.constants
 
 
-def size_ratio_drm(attacker_size: int, defender_size: int) -> int:
-    """003 §8.3 / 002 Size Ratio DRM from the total sizes (callers skip it where EL/CH
-    are involved, ``ShockTable.size_ignored``)."""
-    t = load_charts("sgboh").shock
+def _size_rule(ruleset: str) -> SizeRule:
+    ch = load_charts(_ruleset(ruleset))
+    return ch.shock_v1.size if ch.shock_v1 is not None else ch.shock.size
+
+
+def size_ratio_applies(ruleset: str, attacker_types: Iterable[str], defender_types: Iterable[str]) -> bool:
+    """Whether the Size Ratio DRM counts for these attacking and defending types.
+
+    003 §8.3: not when an EL or CH takes part, unless EL/CH fight only each other.
+    002 (charts-v1): not when all attackers or all defenders are EL, CH or SK/SK*, unless
+    both sides are.
+    """
+    rule = _size_rule(ruleset)
+    att = [_known(t) for t in attacker_types]
+    dfn = [_known(t) for t in defender_types]
+    ex = set(rule.exempt_types)
+    all_att, all_def = all(t in ex for t in att), all(t in ex for t in dfn)
+    if all_att and all_def:
+        return True
+    if rule.exempt_rule == "any_involved":
+        return not any(t in ex for t in att + dfn)
+    return not (all_att or all_def)
+
+
+def size_ratio_drm(
+    ruleset: str,
+    attacker_size: int,
+    defender_size: int,
+    *,
+    attacker_types: Iterable[str] = (),
+    defender_types: Iterable[str] = (),
+) -> int:
+    """003 §8.3 / 002 Size Ratio DRM from the total sizes of each side; 0 where the types
+    involved switch it off (``size_ratio_applies``; pass the types to have it checked)."""
+    rule = _size_rule(ruleset)
+    att, dfn = tuple(attacker_types), tuple(defender_types)
+    if (att or dfn) and not size_ratio_applies(ruleset, att, dfn):
+        return 0
     big, small = max(attacker_size, defender_size), min(attacker_size, defender_size)
-    if small > 0 and big >= t.size_ratio * small:
-        drm = t.size_large
-    elif big - small >= t.size_difference:
-        drm = t.size_small
+    if small > 0 and big >= rule.ratio * small:
+        drm = rule.large
+    elif big - small >= rule.difference:
+        drm = rule.small
     else:
         return 0
     return drm if attacker_size > defender_size else -drm
 
 
 def tq_ratio_drm(attacker_tq: int, defender_tq: int) -> int:
-    """003 §8.3 TQ Ratio DRM: the difference of the best TQs, capped."""
+    """003 §8.3 TQ Ratio DRM (every ruleset): the difference of the best TQs, capped."""
     cap = load_charts("sgboh").shock.tq_cap
     return max(-cap, min(cap, attacker_tq - defender_tq))
+
+
+def leader_casualty(ruleset: str) -> LeaderCasualty:
+    """How a leader in a shock combat is killed (003 §8.3 "Leaders"; 002's note)."""
+    ch = load_charts(_ruleset(ruleset))
+    return ch.shock_v1.leader if ch.shock_v1 is not None else ch.shock.leader
 
 
 # --- missile ---------------------------------------------------------------------------

@@ -13,13 +13,26 @@ no longer open, the mover stops where it stands (docs/rules/tactical.md §4.9).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
-from tactical.actions import Action, Activate, Continuity, Face, Move, Pass, Reaction, Replace, Start
+from tactical import combat
+from tactical.actions import (
+    Action,
+    Activate,
+    Continuity,
+    Face,
+    Fire,
+    Move,
+    Pass,
+    Rally,
+    Reaction,
+    Replace,
+    Shock,
+    Start,
+)
 from tactical.command import check_command, is_ala
 from tactical.hexes import CLOCK_FACING, CLOCK_SIDE, FACING_CLOCK, frontal_dirs, rear_dirs
 from tactical.movement import MoveCosts, Token, movement_allowance, mp_text, roman_foot
@@ -31,9 +44,6 @@ _WOODS = TERRAIN_INDEX["woods"]
 _MARSH = TERRAIN_INDEX["marsh"]
 _ROUGH = TERRAIN_INDEX["rough"]
 _RIVERS = ("minor_river", "major_river", "rocky_river_bed")
-
-#: verbs the combat layer adds (issue 4): action class -> handler(state, action, dice, events)
-EXTRA_HANDLERS: dict[type, Callable[[State, Any, Dice, list[Event]], None]] = {}
 
 
 class Outcome:
@@ -47,6 +57,8 @@ class Outcome:
 
 def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[Event]]:
     """Play ``action`` on a copy of ``state``; return the new state and what happened."""
+    if state.seq.phase == "over":
+        raise RuleError(f"The battle is over; side {state.winner} has won.")
     new = state.copy()
     events: list[Event] = []
     if isinstance(action, Move):
@@ -63,11 +75,61 @@ def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[E
         who_goes_first(new, dice, events)
     elif isinstance(action, Replace):
         _replace(new, action, dice, events)
-    elif type(action) in EXTRA_HANDLERS:
-        EXTRA_HANDLERS[type(action)](new, action, dice, events)
+    elif isinstance(action, Shock | Fire | Rally):
+        combat.handle(new, action, dice, events)
     else:
         raise RuleError(f"{action!r} is not an action of the tactical game.")
+    settle_leaders(new, events)
+    check_end(new, events)
     return new, events
+
+
+def settle_leaders(state: State, events: list[Event]) -> None:
+    """A leader left in a hex an enemy unit now holds (a rout, retreat, pursuit or advance ended
+    there) goes to the nearest friendly unit, or is captured if none can be reached
+    (003 §6.7; 000 §4.31 #1, #3; docs §4.10)."""
+    grid = state.field.grid
+    for ld in sorted(state.leaders.values(), key=lambda x: x.id):
+        if not ld.on_map or not any(u.side != ld.side for u in state.units_at(ld.hex)):
+            continue
+        dest = _nearest_friend(state, ld)
+        if dest < 0:
+            ld.status = "eliminated"
+            ld.hex = -1
+            events.append(Event("leader_lost", f"{ld.id} is overrun and captured.", {"leader": ld.id}))
+        else:
+            ld.hex = dest
+            events.append(Event("leader_displaced", f"{ld.id} escapes to {grid.hex_id(dest)}.", {"leader": ld.id}))
+
+
+def check_end(state: State, events: list[Event]) -> None:
+    """The battle ends when an army's rout points reach its withdrawal level (003 §10.4, docs §7.4)
+    or when a side has no combat unit left on the map."""
+    if state.seq.phase == "over":
+        return
+    for side in ("A", "B"):
+        level = state.withdrawal.get(side, 0)
+        mine = [u for u in state.units.values() if u.side == side]
+        gone = bool(mine) and all(u.status == "eliminated" for u in mine)
+        points = state.rout_points[side]
+        if "routed-count" in state.options:
+            # 001 10.32: routed units still on the map count as if eliminated
+            from tactical.rout import rout_value
+
+            points += sum(rout_value(u) for u in mine if u.on_map and u.status == "routed")
+        if (level > 0 and points >= level) or gone:
+            other_side = "B" if side == "A" else "A"
+            state.seq.phase = "over"
+            state.winner = other_side
+            why = f"its rout points reach {points}" if not gone else "it has no units left"
+            events.append(
+                Event(
+                    "withdrawal",
+                    f"Side {side}'s army withdraws ({why}); side {other_side} wins.",
+                    {"side": side, "winner": other_side},
+                )
+            )
+            return
 
 
 # -- movement -------------------------------------------------------------------------------
@@ -143,6 +205,9 @@ def check_may_move(state: State, mover: Unit | Leader) -> str | None:
 
 
 def _move(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
+    if action.carry is not None:
+        _move_with_leader(state, action, dice, events)
+        return
     mover = _mover(state, action.unit)
     key = check_may_move(state, mover)
     tokens = parse_path(state, mover, action.path)
@@ -159,6 +224,43 @@ def _move(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
             state.seq.order = key
         state.seq.leader_done = True
     state.moved.add(mover.id)
+    state.last_mp = spent
+
+
+def _move_with_leader(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
+    """003 §4.2 / 000 §4.2 exception: the activated leader moves with a combat unit stacked with
+    him.  The unit's path must be legal for the unit (its facing, costs and reactions) and the
+    same hexes within the leader's MP; the unit joins the leader's order group."""
+    leader = state.leaders.get(action.unit)
+    if leader is None:
+        raise RuleError(f"{action.unit} is not a leader; only a leader takes a unit with him.")
+    check_may_move(state, leader)
+    unit = state.units.get(action.carry or "")
+    if unit is None or unit.side != leader.side or not unit.on_map or leader.hex not in unit.hexes():
+        raise RuleError(f"{action.carry} is not a unit stacked with {leader.id} (003 §4.2).")
+    key = check_may_move(state, unit)
+    tokens = parse_path(state, unit, action.path)
+    if not tokens:
+        raise RuleError("A move needs at least one hex or facing change.")
+    reactions = list(action.reactions)
+    _check_reactions(state, unit, reactions)
+    trial = state.copy()
+    _walk(trial, trial.units[unit.id], tokens, reactions, None, [])
+    # the leader walks the same hexes, the unit beside him costing him nothing
+    lead_trial = state.copy()
+    lead_trial.units[unit.id].hex = -1
+    lead_trial.units[unit.id].hex2 = -1
+    lead_tokens = [t for t in tokens if t[0] == "hex"]
+    if lead_tokens:
+        _walk(lead_trial, lead_trial.leaders[leader.id], lead_tokens, [], None, [])
+    spent = _walk(state, unit, tokens, reactions, dice, events)
+    if unit.on_map:
+        leader.hex = unit.hex
+    events.append(Event("move", f"{leader.id} moves with {unit.id}.", {"unit": leader.id}))
+    if key is not None and state.seq.order is None:
+        state.seq.order = key
+    state.seq.leader_done = True
+    state.moved.update((unit.id, leader.id))
     state.last_mp = spent
 
 
@@ -199,6 +301,8 @@ def _walk(
     first = True
     reacted_any = False
     origin = _node(mover)
+    start_hex = mover.hex
+    left_start = False
     for tok in tokens:
         if tok[0] == "formation":
             if not first:
@@ -208,7 +312,7 @@ def _walk(
             first = False
             continue
         first = False
-        mc = MoveCosts(state, mover, origin)
+        mc = MoveCosts(state, mover, origin, start_hex)
         node = _node(mover)
         before = (mover.hex,) if isinstance(mover, Leader) else mover.hexes()
         options = {t: (n, c) for n, c, t in mc.successors(node)}
@@ -228,6 +332,10 @@ def _walk(
         _place(state, mover, nxt)
         if tok[0] == "hex":
             origin = -1  # only the hex the move began in is exempt from the ZOC stop
+            if not left_start and isinstance(mover, Unit):
+                left_start = True
+                if mc.leave_check and dice is not None:
+                    _leaving_check(state, mover, dice, events)
         if isinstance(mover, Unit) and tok[0] == "face" and not mover.double:
             _rough_facing_check(state, mover, dice, events)
         if tok[0] == "hex":
@@ -252,6 +360,14 @@ def _walk(
         text = f"{mover.id} moves to {where} ({mp_text(spent)} MP)."
     events.append(Event("move", text, {"unit": mover.id, "hex": where, "mp": mp_text(spent)}))
     return mp_text(spent)
+
+
+def _leaving_check(state: State, unit: Unit, dice: Dice, events: list[Event]) -> None:
+    """001 7.23: infantry leaving the front of an enemy with its very MA roll; over the TQ, the
+    difference in hits (the Simple rules' missile hits)."""
+    roll = dice.d10(f"{unit.id} leaves an enemy front")
+    if roll > unit.tq:
+        combat.add_hits(state, unit, roll - unit.tq, events, "leaving an enemy front (001 7.23)")
 
 
 def state_events_leader_moved(state: State, leader: Leader, events: list[Event]) -> None:
@@ -315,6 +431,8 @@ def _why_not(state: State, mc: MoveCosts, mover: Unit | Leader, node: int, tok: 
         return f"{target} is not next to {grid.hex_id(i)}."
     if j in mc.enemy or j in mc.enemy_leaders:
         return f"{target} holds an enemy unit, which no unit may enter (000 §6.62)."
+    if j in mc.no_entry:
+        return f"{name} left the front of an enemy as fast as itself and may not move next to an enemy (001 7.23)."
     if isinstance(mover, Unit) and mover.cavalry and j in mc.el_adj:
         return "Cavalry may not move next to an enemy elephant (003 §9.15)."
     d = grid.direction(i, j)
@@ -512,6 +630,10 @@ def _withdraw(
             raise RuleError(f"{r.unit} is routed or engaged and may not withdraw (000 §6.51).")
         if who.double:
             raise RuleError(f"{r.unit} is double-sized and does not withdraw (docs §4.8).")
+        if who.type == "CH":
+            raise RuleError("Chariots do not withdraw (003 §9.21).")
+        if r.fire and who.missile != "MA":
+            raise RuleError(f"Only mounted archers fire as they withdraw, and {r.unit} is not one (000 §6.55).")
         if who.hex in costs.zoc_any:
             raise RuleError(f"{r.unit} is in an enemy unit's front and may not withdraw (000 §6.55).")
     budget = (my_ma - their_ma) * HALF
@@ -548,6 +670,8 @@ def _withdraw(
     events.append(Event("withdraw", f"{r.unit} withdraws to {grid.hex_id(cur)}.", {"unit": r.unit}))
     if isinstance(who, Unit):
         _withdrawal_penalty(state, who, mover, dice, events)
+        if r.fire and dice is not None and who.status == "full":
+            combat.fire_as(state, who, mover, 2, dice, events)  # 000 §6.55: always at two hexes
 
 
 def _withdrawal_penalty(state: State, unit: Unit, mover: Unit, dice: Dice | None, events: list[Event]) -> None:

@@ -72,6 +72,8 @@ class Grid:
     nbr: tuple[int, ...] = field(repr=False, compare=False, default=())
     #: axial (q, r) per index, for distances and lines
     axial: tuple[tuple[int, int], ...] = field(repr=False, compare=False, default=())
+    #: the ``CCRR`` id of every index
+    ids: tuple[str, ...] = field(repr=False, compare=False, default=())
 
     @classmethod
     def make(cls, columns: int, rows: int) -> Grid:
@@ -86,7 +88,8 @@ class Grid:
                 for dc, dr in table:
                     cc, rr = c + dc, r + dr
                     nbr.append((rr - 1) * columns + (cc - 1) if 1 <= cc <= columns and 1 <= rr <= rows else -1)
-        return cls(columns, rows, tuple(nbr), tuple(axial))
+        ids = tuple(f"{c:02d}{r:02d}" for r in range(1, rows + 1) for c in range(1, columns + 1))
+        return cls(columns, rows, tuple(nbr), tuple(axial), ids)
 
     @property
     def size(self) -> int:
@@ -103,8 +106,7 @@ class Grid:
         return (r - 1) * self.columns + (c - 1)
 
     def hex_id(self, index: int) -> str:
-        r, c = divmod(index, self.columns)
-        return f"{c + 1:02d}{r + 1:02d}"
+        return self.ids[index]
 
     def col_row(self, index: int) -> tuple[int, int]:
         r, c = divmod(index, self.columns)

@@ -74,6 +74,8 @@ class UnitIn(_In):
     roman: bool = False
     group: str = ""
     formation: Literal["line", "column"] = "line"
+    reduced_side: bool = False
+    reduced: bool = False
 
 
 class LeaderIn(_In):
@@ -119,6 +121,7 @@ class PositionIn(_In):
     leaders: list[LeaderIn] = []
     sequence: SequenceIn | None = None
     replacements: list[ReplacementIn] = []
+    withdrawal: dict[Side, int] = {}
 
 
 def _hex(grid: Grid, raw: str, source: str | Path, place: str) -> int:
@@ -222,6 +225,8 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
             roman=u.roman,
             group=u.group,
             column=column,
+            reduced_side=u.reduced_side or u.reduced,
+            reduced=u.reduced,
         )
         for x in unit.hexes():
             if field.terrain[x] in (TERRAIN_INDEX["impassable"], TERRAIN_INDEX["town"]):
@@ -244,7 +249,19 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
         )
     seq = _sequence(pos, units, leaders, source)
     reps = [Replacement(r.side, r.initiative, r.range) for r in pos.replacements]
-    state = State(field, pos.rules, frozenset(pos.options), units, leaders, seq, replacements=reps)
+    for side, wl in pos.withdrawal.items():
+        if wl < 1:
+            raise InputError(source, f"withdrawal.{side}", "a withdrawal level is a positive number of rout points")
+    state = State(
+        field,
+        pos.rules,
+        frozenset(pos.options),
+        units,
+        leaders,
+        seq,
+        replacements=reps,
+        withdrawal={str(k): v for k, v in pos.withdrawal.items()},
+    )
     _check_static_costs(state, source)
     return state
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from tactical.hexes import frontal_dirs, vertex_turns
 from tactical.state import Leader, State, Unit, frontal_hexes
@@ -86,10 +87,13 @@ class MoveCosts:
         "enemy_leaders",
         "friends",
         "is_leader",
+        "leave_check",
         "ma2",
         "mover",
         "nbr",
+        "no_entry",
         "start",
+        "start_turn",
         "state",
         "static",
         "t",
@@ -97,9 +101,12 @@ class MoveCosts:
         "zoc_stop",
     )
 
-    def __init__(self, state: State, mover: Unit | Leader, origin: int | None = None) -> None:
+    def __init__(
+        self, state: State, mover: Unit | Leader, origin: int | None = None, start_hex: int | None = None
+    ) -> None:
         """``origin``: the node the move started from, when the mover is part-way along a path
-        (leaving an enemy front one started in is free; entering one ends the move)."""
+        (leaving an enemy front one started in is free; entering one ends the move);
+        ``start_hex``: the hex the move began in (for option ``leaving-zoc``)."""
         self.state = state
         self.mover = mover
         self.t = move_tables()
@@ -143,6 +150,12 @@ class MoveCosts:
                 for h in u.hexes():
                     self.friends.setdefault(h, []).append(u)
         self.enemy_leaders = {ld.hex for ld in state.leaders.values() if ld.on_map and ld.side != side}
+        self.start_turn = False
+        self.leave_check = False
+        #: hexes closed to this move by a rule rather than by a unit (001 7.23)
+        self.no_entry: set[int] = set()
+        if "leaving-zoc" in state.options and isinstance(mover, Unit) and not self.double:
+            self._leaving_zoc(state, mover, mover.hex if start_hex is None else start_hex, my_ma)
         if origin is not None:
             self.start = origin
         elif self.is_leader:
@@ -151,6 +164,26 @@ class MoveCosts:
             assert isinstance(mover, Unit)
             self.start = mover.hex * 6 + mover.facing
 
+    def _leaving_zoc(self, state: State, mover: Unit, start_hex: int, my_ma: int) -> None:
+        """001 7.23 (option ``leaving-zoc``): a unit that begins in the front of enemies none faster
+        than itself may turn there before moving; if one of them has its very MA, it may not move
+        next to any enemy after leaving, and infantry make a TQ check as they leave."""
+        grid = state.field.grid
+        covering = [
+            u
+            for u in state.units.values()
+            if u.on_map and u.side != mover.side and u.status != "routed" and start_hex in frontal_hexes(grid, u)
+        ]
+        if not covering or any(movement_allowance(u) > my_ma for u in covering):
+            return
+        self.start_turn = True
+        if any(movement_allowance(u) == my_ma for u in covering):
+            self.leave_check = mover.foot
+            for u in state.units.values():
+                if u.on_map and u.side != mover.side:
+                    for h in u.hexes():
+                        self.no_entry.update(j for j in grid.neighbours(h) if j != start_hex)
+
     # -- single rules -----------------------------------------------------------
     def enter(self, i: int, d: int) -> int:
         """Cost (half MP) to step from ``i`` in direction ``d`` with every rule applied, or NO."""
@@ -158,7 +191,7 @@ class MoveCosts:
         if j < 0:
             return NO
         c = self.static[i * 6 + d]
-        if c >= NO or j in self.enemy or j in self.enemy_leaders:
+        if c >= NO or j in self.enemy or j in self.enemy_leaders or j in self.no_entry:
             return NO
         if self.is_leader:
             if j in self.friends:
@@ -174,7 +207,9 @@ class MoveCosts:
 
     def face_cost(self, i: int, f: int, g: int) -> int:
         """Cost to pivot a single-hex unit in ``i`` from facing ``f`` to ``g`` (000 §7.12), or NO."""
-        if f == g or self.is_leader or self.double or i in self.zoc_any:
+        if f == g or self.is_leader or self.double:
+            return NO
+        if i in self.zoc_any and not (self.start_turn and i * 6 + f == self.start):
             return NO
         mover = self.mover
         assert isinstance(mover, Unit)
@@ -191,6 +226,8 @@ class MoveCosts:
         """The move ends here: it entered an enemy's front with equal or higher MA (003 §7.2)."""
         if node == self.start or self.is_leader:
             return False
+        if self.start_turn and node // 6 == self.start // 6:
+            return False  # turning in the hex it starts in (001 7.23)
         i = node // 6
         if i in self.zoc_stop:
             return True
@@ -270,7 +307,7 @@ class MoveCosts:
             if c < NO:
                 j = nbr[i * 6 + d]
                 out.append((j * 6 + f, c, ("hex", j)))
-        if i not in self.zoc_any:
+        if i not in self.zoc_any or (self.start_turn and node == self.start):
             for g in range(6):
                 if g != f:
                     c = self.face_cost(i, f, g)
@@ -367,6 +404,47 @@ class Reach:
     def cost(self, node: int) -> int:
         return self.dist[node]
 
+    def notations(self, nodes: Iterable[int]) -> dict[int, tuple[str, ...]]:
+        """The written path (``cases/FORMAT.md``) to each of ``nodes``, built once over the
+        search tree: each node's path is its parent's plus one step (facing changes merged)."""
+        from tactical.hexes import FACING_CLOCK, SIDE_CLOCK
+
+        ids = self.costs.state.field.grid.ids
+        mover = self.costs.mover
+        clock = SIDE_CLOCK if isinstance(mover, Unit) and mover.column else FACING_CLOCK
+        merge = not self.costs.double
+        token = self.costs.token
+        parent = self.parent
+        paths: dict[int, tuple[str, ...]] = {}
+        last_face: dict[int, bool] = {}
+
+        def build(node: int) -> tuple[str, ...]:
+            chain = []
+            cur = node
+            while cur not in paths:
+                chain.append(cur)
+                prev = parent[cur]
+                if prev < 0:
+                    paths[cur] = ()
+                    last_face[cur] = False
+                    chain.pop()
+                    break
+                cur = prev
+            for n in reversed(chain):
+                p = parent[n]
+                kind, v = token(p, n)
+                base = paths[p]
+                if kind == "face":
+                    step = f"face:{clock[v]}"
+                    paths[n] = (*base[:-1], step) if merge and last_face[p] else (*base, step)
+                    last_face[n] = True
+                else:
+                    paths[n] = (*base, ids[v])
+                    last_face[n] = False
+            return paths[node]
+
+        return {n: build(n) for n in nodes}
+
     def tokens(self, node: int) -> list[Token]:
         """The least-cost path to ``node`` as tokens; consecutive facing changes merged into one."""
         chain = [node]
@@ -374,7 +452,7 @@ class Reach:
             chain.append(self.parent[chain[-1]])
         chain.reverse()
         out: list[Token] = []
-        for prev, cur in zip(chain, chain[1:], strict=False):
+        for prev, cur in pairwise(chain):
             out.append(self.costs.token(prev, cur))
         if self.costs.double:
             return out
@@ -438,7 +516,7 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
     no turning in an enemy front, facing costs by class)."""
     nbr = mc.nbr
     static = mc.static
-    blocked = mc.enemy | mc.enemy_leaders
+    blocked = mc.enemy | mc.enemy_leaders | mc.no_entry
     if unit.cavalry:
         blocked = blocked | mc.el_adj
     friends = mc.friends
@@ -446,6 +524,7 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
     zoc_stop = mc.zoc_stop
     pt = mc.t.pass_through
     start = mc.start
+    start_turn = mc.start_turn
     ma2 = mc.ma2
     turns: tuple[tuple[int, int], ...]
     if unit.skirmisher:
@@ -468,7 +547,7 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
             if dist[node] != c:
                 continue
             i = node // 6
-            if i in zoc_stop and node != start:
+            if i in zoc_stop and node != start and not (start_turn and i == start // 6):
                 continue
             f = node - i * 6
             base = i * 6
@@ -488,7 +567,7 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
                         dist[nxt] = nc
                         parent[nxt] = node
                         buckets[nc].append(nxt)
-            if turns and i not in zoc_any:
+            if turns and (i not in zoc_any or (start_turn and node == start)):
                 for k, tc in turns:
                     nc = c + tc
                     if nc <= ma2:

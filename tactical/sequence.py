@@ -10,20 +10,15 @@ does not roll: play returns to the side that had gone three times.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
+from tactical.combat import engaged_must_attack, mandatory_rally, pursuers_return
 from tactical.command import check_group
 from tactical.rout import rout_all
 from tactical.state import Leader, State, other
 
 FINISHED = "finished-leaders"
-#: the rally segment's mandatory rallies, filled in by the combat layer (issue 4)
-MANDATORY_RALLY: list[Callable[[State, Dice, list[Event]], None]] = []
-#: off-map pursuers coming back on a Continuity roll of 0-1 (003 §8.3), filled in by the combat layer
-PURSUIT_RETURN: list[Callable[[State, str, str | None, list[Event]], None]] = []
 
 
 def _leader(state: State, lid: str, side: str) -> Leader:
@@ -84,9 +79,7 @@ def _begin(state: State, side: str, leader: str | None, group: tuple[str, ...] |
     seq.freebie = free
     seq.order = None
     seq.leader_done = False
-    state.moved.clear()
-    state.fought.clear()
-    state.reacted.clear()
+    state.clear_activation()
     if leader is not None and FINISHED in state.options:
         state.leaders[leader].finished = True  # 000 §3.2 #3
 
@@ -154,8 +147,7 @@ def continuity(
         rout_all(state, side, events)
     # 003 §8.3: a roll of 0-1 brings off-map pursuing cavalry back
     if adjusted <= 1:
-        for hook in PURSUIT_RETURN:
-            hook(state, side, leader, events)
+        pursuers_return(state, side, leader, events)
     if ok:
         _begin(state, side, leader, group, free=False)
     else:
@@ -175,17 +167,18 @@ def _hand_over(state: State, returns: bool) -> None:
     seq.order = None
 
 
-def end_activation(state: State, dice: Dice, events: list[Event]) -> None:
+def end_activation(state: State, dice: Dice, events: list[Event], *, declined: bool = False) -> None:
     """The activation ends: mandatory rally (003 §10.27), then Continuity — or, after the free
     go of the three-in-succession rule, play returns to the other side, who rolls (003 §3.2 #1)."""
     seq = state.seq
-    for rally in MANDATORY_RALLY:
-        rally(state, dice, events)
+    if not declined:
+        must = engaged_must_attack(state)
+        if must:
+            raise RuleError(f"{must[0].id} is engaged and must shock attack before the activation ends (003 §7.3).")
+        mandatory_rally(state, dice, events)
     side = seq.side
     _refresh_finished(state, other(side))
-    state.moved.clear()
-    state.fought.clear()
-    state.reacted.clear()
+    state.clear_activation()
     seq.order = None
     seq.leader_done = False
     if seq.returns:
@@ -232,6 +225,6 @@ def pass_turn(state: State, dice: Dice, events: list[Event]) -> None:
         # declining a free activation: as if an empty activation had been played
         seq.phase = "move"
         seq.streak += 1
-        end_activation(state, dice, events)
+        end_activation(state, dice, events, declined=True)
     else:
         raise RuleError("There is nothing to pass now.")

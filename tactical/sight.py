@@ -25,7 +25,4 @@ def line_of_sight(state: State, a: int, b: int) -> bool:
     grid = state.field.grid
     top = max(state.field.level[a], state.field.level[b])
     occupied = {h for u in state.units.values() if u.on_map for h in u.hexes()}
-    for cell in grid.line(a, b)[1:-1]:
-        if all(h < 0 or blocks(state, h, top, occupied) for h in cell):
-            return False
-    return True
+    return not any(all(h < 0 or blocks(state, h, top, occupied) for h in cell) for cell in grid.line(a, b)[1:-1])

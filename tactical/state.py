@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from tactical.hexes import Grid, frontal_dirs, hex2_dir
+from tactical.hexes import Grid, hex2_dir
 from tactical.tables import CLASS_INDEX, HEXSIDE_FEATURES, NO, TERRAINS, move_tables, unit_types
 
 SIDES = ("A", "B")
@@ -24,7 +24,15 @@ LEADER_MA = 16
 #: rulesets: 003 core, 003 + 000, and the 002 chart set (on top of 003 + 000)
 RULESETS = ("sgboh", "simple-spqr", "charts-v1")
 #: optional rules by id (docs/rules/tactical.md §9)
-OPTIONS = frozenset({"finished-leaders"})
+OPTIONS = frozenset(
+    {
+        "finished-leaders",  # 000 §3.2 #3
+        "no-pilum",  # 001 No Pilum Variant
+        "leaving-zoc",  # 001 7.23
+        "routed-count",  # 001 10.32
+        "retreat-to-reduce-hits",  # 001 10.37 (charts-v1)
+    }
+)
 
 
 def other(side: str) -> str:
@@ -141,6 +149,9 @@ class Unit:
     mounted: bool = False
     cavalry: bool = False
     skirmisher: bool = False
+    #: charts-v1 (002 Shock Results): the counter has a reduced side / shows it now
+    reduced_side: bool = False
+    reduced: bool = False
 
     @property
     def double(self) -> bool:
@@ -243,8 +254,17 @@ class State:
     fought: set[str] = dataclasses.field(default_factory=set)
     #: units that took their one reaction facing change in this phase (003 §7.16)
     reacted: set[str] = dataclasses.field(default_factory=set)
+    #: units that fired in this activation (000 §8.11)
+    fired: set[str] = dataclasses.field(default_factory=set)
+    #: units disordered or routed in this activation: they do not rally in it (003 §10.27)
+    broke: set[str] = dataclasses.field(default_factory=set)
+    #: units that made their rally attempt in this activation
+    rallied: set[str] = dataclasses.field(default_factory=set)
     replacements: list[Replacement] = dataclasses.field(default_factory=list)
     rout_points: dict[str, int] = dataclasses.field(default_factory=lambda: {"A": 0, "B": 0})
+    #: army withdrawal levels (003 §10.4): a side whose rout points reach its level withdraws
+    withdrawal: dict[str, int] = dataclasses.field(default_factory=dict)
+    winner: str | None = None
     #: movement points the last move spent (an outcome, not carried by ``copy``)
     last_mp: int | float | None = None
 
@@ -272,9 +292,19 @@ class State:
             set(self.moved),
             set(self.fought),
             set(self.reacted),
+            set(self.fired),
+            set(self.broke),
+            set(self.rallied),
             list(self.replacements),
             dict(self.rout_points),
+            dict(self.withdrawal),
+            self.winner,
         )
+
+    def clear_activation(self) -> None:
+        """Forget what units did in the activation that has ended."""
+        for name in ("moved", "fought", "reacted", "fired", "broke", "rallied"):
+            getattr(self, name).clear()
 
     # -- queries ------------------------------------------------------------
     @property
@@ -302,14 +332,18 @@ def frontal_hexes(grid: Grid, unit: Unit) -> tuple[int, ...]:
     """FORMAT.md frontal hexes; a column has one, the hex across its front hexside (000 §6.46)."""
     nbr = grid.nbr
     f = unit.facing
+    base = unit.hex * 6
     if unit.column:
-        j = nbr[unit.hex * 6 + f]
+        j = nbr[base + f]
         return (j,) if j >= 0 else ()
-    a, b = frontal_dirs(f)
-    out = [nbr[unit.hex * 6 + a], nbr[unit.hex * 6 + b]]
+    a = nbr[base + (f + 5) % 6]
+    b = nbr[base + f]
     if unit.hex2 >= 0:
-        out.append(nbr[unit.hex2 * 6 + b])
-    return tuple(j for j in out if j >= 0)
+        c = nbr[unit.hex2 * 6 + f]
+        return tuple(j for j in (a, b, c) if j >= 0)
+    if a >= 0 and b >= 0:
+        return (a, b)
+    return tuple(j for j in (a, b) if j >= 0)
 
 
 def double_hex2(grid: Grid, anchor: int, facing: int) -> int:
@@ -339,6 +373,8 @@ def _copy_unit(u: Unit) -> Unit:
         u.mounted,
         u.cavalry,
         u.skirmisher,
+        u.reduced_side,
+        u.reduced,
     )
 
 

@@ -148,3 +148,33 @@ def test_side_by_side_ratio(benchmark: Any) -> None:
         f"networkx Dijkstra alone on a prebuilt graph {dijkstra * 1e3:.3f} ms ({dijkstra / ours:.1f}x)"
     )
     benchmark(reachable, state, cav)
+
+
+def _shock_position() -> State:
+    from tests.tactical.helpers import unit as u_
+
+    raw = position(
+        [u_("A1", "A", "1009", tq=7), u_("B1", "B", "1008", facing=6, utype="LI", ma=7, size=4, tq=5)],
+        rules="sgboh",
+        sequence={"side": "A", "phase": "shock"},
+    )
+    return raw
+
+
+def test_bench_shock_odds_exact(benchmark: Any) -> None:
+    """Every outcome of one shock through the real resolver (issue 4 §7: median ≤ 0.5 ms)."""
+    from tactical.combat import Shock
+    from tactical.odds import shock_odds
+
+    state = _shock_position()
+    result = benchmark(shock_odds, state, Shock(("A1",), "B1"))
+    assert sum(result.values()) == 1
+
+
+def test_bench_shock_result_preview(benchmark: Any) -> None:
+    from tactical.combat import Shock
+    from tactical.odds import shock_result_odds
+
+    state = _shock_position()
+    result = benchmark(shock_result_odds, state, Shock(("A1",), "B1"))
+    assert sum(result.values()) == 1

@@ -140,3 +140,17 @@ def test_bad_terrain_table_is_one_clear_sentence(tmp_path) -> None:  # type: ign
     with pytest.raises(InputError) as err:
         load_model(TerrainFile, bad)
     assert "hex.woods" in str(err.value)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000))
+def test_written_paths_equal_the_token_paths(seed: int) -> None:
+    state = random_position(seed)
+    for u in state.units.values():
+        if not u.on_map:
+            continue
+        reach = reachable(state, u)
+        nodes = list(reach.dist)
+        paths = reach.notations(nodes)
+        for n in nodes:
+            assert paths[n] == _path_text(state, u, reach.tokens(n))

@@ -1,0 +1,276 @@
+"""The battleboard AI, for either side, land and naval.
+
+It only ever plays actions from ``rules.legal_actions`` and weighs attacks with the
+exact odds of the real resolver (``battleboard.odds``).  ``choose`` picks one action
+(the window's AI opponent); ``play_turn`` plays a whole player turn in place (the
+auto-resolve), asking the generator one unit at a time so it stays fast.
+"""
+
+from __future__ import annotations
+
+from battleboard.model import OFF, Action, State, Unit, other
+from battleboard.odds import expectations
+from battleboard.rules import Chance, active_ground, attack_setup, legal_actions, on_board, play, scores
+from bellum.events import Event
+
+FLIP_WEIGHT = 0.45  # a disrupted unit is most of the way to being lost
+CAPTURE_BONUS = 1.0  # a captured ship is also a ship gained
+
+
+def unit_value(s: State, u: Unit) -> float:
+    """What losing ``u`` costs its side: a ship takes all aboard with it."""
+    if u.kind == "fleet":
+        return u.strength + sum(s.units[p].strength for p in u.cargo)
+    return float(u.strength)
+
+
+def attack_value(s: State, a: Action) -> float:
+    """Expected SP gained minus expected SP lost, over the exact outcome distribution."""
+    setup, uids = attack_setup(s, a)
+    att_dead, att_flip, defs = expectations(setup)
+    units = s.units
+    total = 0.0
+    for uid, (dead, flip) in zip(uids[1:], defs, strict=True):
+        val = unit_value(s, units[uid])
+        total += dead * val + flip * FLIP_WEIGHT * val
+    if a.capture and s.naval and a.mode not in ("ram", "fire"):  # a ship taken is also a ship gained
+        total += defs[-1][0] * CAPTURE_BONUS * units[uids[-1]].strength
+    cost = unit_value(s, units[uids[0]])  # a ship risks all aboard; a boarding unit only itself
+    return total - att_dead * cost - att_flip * FLIP_WEIGHT * cost
+
+
+def _distance_map(s: State, side: str) -> list[int]:
+    """Steps (Manhattan) from every square to the nearest enemy unit: a breadth-first sweep."""
+    board = s.cfg.board
+    n = board.columns * board.rows
+    out = [99] * n
+    frontier = [sq for sq, uid in s.grid.items() if s.units[uid].side != side]
+    for sq in frontier:
+        out[sq] = 0
+    nbs = board.neighbors
+    d = 0
+    while frontier:
+        d += 1
+        nxt = []
+        for sq in frontier:
+            for q in nbs[sq]:
+                if out[q] > d:
+                    out[q] = d
+                    nxt.append(q)
+        frontier = nxt
+    return out
+
+
+def _enemy_reach(s: State, side: str) -> int:
+    kinds = s.cfg.tables.units.kinds
+    return max((kinds[e.kind].movement for e in s.units.values() if e.side != side and on_board(e)), default=0)
+
+
+def _wants_to_leave(s: State, u: Unit) -> bool:
+    if u.side not in s.panicked:
+        return False
+    sc = scores(s)
+    return u.flipped or sc[u.side] < sc[other(u.side)]
+
+
+def _pick_move(s: State, u: Unit, dist: list[int], reach: int) -> Action | None:
+    board = s.cfg.board
+    sq0 = u.square
+    if (
+        sq0 is not None
+        and board.row(sq0) != board.home_row(other(u.side))
+        and not (s.naval and s.cfg.trigger == "interception" and u.side == s.active_side)
+        and not _wants_to_leave(s, u)
+    ):
+        # cheap reasons to stay put, before asking the generator for the unit's moves
+        spec0 = s.cfg.tables.units.kinds[u.kind]
+        want0 = 2 if ("fire" in spec0.modes and u.kind != "fleet") else 1
+        cur0 = dist[sq0]
+        if cur0 == want0 or (cur0 <= 1 and want0 == 1) or (u.flipped and cur0 > 1 and s.turn > 1):
+            return None
+        if s.side == s.superior and not s.double_used and not s.double_now and cur0 == reach + 2:
+            return None
+    acts = legal_actions(s, u.id, "move")
+    moves = [a for a in acts if a.verb == "move"]
+    if not moves:
+        return None
+    leave = [a for a in moves if a.to == OFF]
+    if leave:
+        a = leave[0]
+        sq = u.square
+        assert sq is not None
+        if board.row(sq) == board.home_row(other(u.side)):
+            return a  # break through (004 Escape)
+        if _wants_to_leave(s, u):
+            return a
+    squares = [a for a in moves if a.to != OFF]
+    if not squares:
+        return None
+    if s.naval and s.cfg.trigger == "interception" and u.side == s.active_side:
+        goal = board.home_row(other(u.side))
+        cur = abs(board.row(u.square) - goal) if u.square is not None else 99
+        best = min(squares, key=lambda a: (abs(board.row(a.to or 0) - goal), dist[a.to or 0] <= 1, a.to))
+        return best if abs(board.row(best.to or 0) - goal) < cur else None
+    spec = s.cfg.tables.units.kinds[u.kind]
+    want = 2 if ("fire" in spec.modes and u.kind != "fleet") else 1
+    cur = dist[u.square] if u.square is not None else 99
+    if u.square is not None and (cur == want or (cur <= 1 and want == 1)):
+        return None  # already where it wants to be
+    if u.flipped and u.square is not None and cur > 1 and s.turn > 1:
+        return None  # a disrupted unit holds back
+    if _wants_to_leave(s, u):
+        home = board.home_row(u.side)
+        return min(squares, key=lambda a: (abs(board.row(a.to or 0) - home), a.to))
+
+    if s.side == s.superior and not s.double_used and not s.double_now and u.square is not None:
+        # hold just outside the enemy's reach until the double move can strike first (§5.5)
+        safe = reach + 2
+        if cur == safe:
+            return None
+        if cur > safe:
+            want = safe
+
+    cols = board.columns
+    col = (u.square if u.square is not None else 0) % cols
+    # nearest to the wanted distance, then keeping to its own file so the line holds together
+    best = min(squares, key=lambda a: (abs(dist[a.to or 0] - want), abs((a.to or 0) % cols - col), a.to or 0))
+    if u.square is not None and abs(dist[best.to or 0] - want) >= abs(cur - want):
+        return None
+    return best
+
+
+def _unit_order(s: State, side: str) -> list[Unit]:
+    """Front units first, so the line advances without blocking itself."""
+    board = s.cfg.board
+    mine = [u for u in s.units.values() if u.side == side and (on_board(u) or u.status == "reserve")]
+    sign = -1 if side == "A" else 1
+    return sorted(
+        mine, key=lambda u: (u.status == "reserve", sign * board.row(u.square) if u.square is not None else 0)
+    )
+
+
+def _best_attack(s: State, u: Unit) -> tuple[Action | None, float]:
+    acts: list[Action] = []
+    if s.naval and u.kind == "fleet":
+        acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
+        g = active_ground(s, u)
+        if g is not None:
+            acts.extend(a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture)
+    else:
+        acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
+    best: Action | None = None
+    best_v = 0.05
+    for a in acts:
+        v = attack_value(s, a)
+        if v > best_v:
+            best, best_v = a, v
+    return best, best_v
+
+
+def _should_double(s: State, side: str, dist: list[int] | None = None) -> bool:
+    if s.side != s.superior or s.double_used or s.moved_any or s.phase != "move" or s.turn < 2:
+        return False
+    if dist is None:
+        dist = _distance_map(s, side)
+    near = min(
+        (dist[u.square] for u in s.units.values() if u.side == side and on_board(u) and u.square is not None),
+        default=99,
+    )
+    return near >= 4
+
+
+def _stratagems(s: State, side: str, chance: Chance, ev: list[Event] | None) -> None:
+    for ld in list(s.leaders.values()):
+        if ld.side != side or ld.status != "active":
+            continue
+        for a in legal_actions(s, ld.id, "stratagem"):
+            if a.verb == "stratagem" and a.effect == "rally":
+                play(s, a, chance, ev)
+                break
+
+
+def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
+    """Play the phasing side's whole player turn in place (set-up phases: one action)."""
+    if s.phase in ("allocate", "deploy"):
+        play(s, choose(s), chance, ev)
+        return
+    side = s.side
+    if s.phase == "command":
+        play(s, Action("command"), chance, ev)
+        if s.phase == "over":
+            return
+    # distances to the enemy stay valid all turn: enemies never move in one's own turn
+    dist = _distance_map(s, side)
+    if _should_double(s, side, dist):
+        play(s, Action("double"), chance, ev)
+    if s.phase == "move":
+        reach = _enemy_reach(s, side)
+        for u in _unit_order(s, side):
+            if s.phase != "move":
+                break
+            if u.status not in ("active", "reserve") or (s.naval and u.kind != "fleet"):
+                continue
+            if u.square is not None and dist[u.square] <= 1 and side not in s.panicked and not s.naval:
+                continue  # in contact: it stays and fights (what _pick_move would decide)
+            a = _pick_move(s, u, dist, reach)
+            if a is not None:
+                play(s, a, chance, ev)
+                if s.phase == "over":
+                    return
+    _stratagems(s, side, chance, ev)
+    for u in _unit_order(s, side):
+        if s.phase == "over":
+            return
+        if not on_board(u) or (s.naval and u.kind != "fleet"):
+            continue
+        if u.square is not None and dist[u.square] > 2:
+            continue  # nothing within reach of any attack (enemies only leave during one's own turn)
+        a, v = _best_attack(s, u)
+        if a is None:
+            continue
+        if v > 1.0:
+            _inspire(s, u, chance, ev)
+        play(s, a, chance, ev)
+    if s.phase != "over":
+        play(s, Action("end_turn"), chance, ev)
+
+
+def _inspire(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
+    for ld in list(s.leaders.values()):
+        if ld.side == u.side and ld.status == "active":
+            for a in legal_actions(s, ld.id, "stratagem"):
+                if a.effect == "inspire" and (ld.aboard == u.id or (ld.square is not None and ld.square == u.square)):
+                    play(s, a, chance, ev)
+                    return
+
+
+def choose(s: State) -> Action:
+    """One good legal action for the side to act (the window's AI opponent)."""
+    acts = legal_actions(s)
+    if not acts:
+        raise ValueError("the battle is over: there is nothing to choose")
+    if s.phase in ("allocate", "deploy", "command"):
+        return acts[0]
+    side = s.side
+    if _should_double(s, side):
+        return Action("double")
+    if s.phase == "move":
+        dist = _distance_map(s, side)
+        reach = _enemy_reach(s, side)
+        for u in _unit_order(s, side):
+            if u.moved or (s.naval and u.kind != "fleet"):
+                continue
+            a = _pick_move(s, u, dist, reach)
+            if a is not None:
+                return a
+    for a in acts:
+        if a.verb == "stratagem" and a.effect == "rally":
+            return a
+    best: Action | None = None
+    best_v = 0.05
+    for u in _unit_order(s, side):
+        if on_board(u) and not (s.naval and u.kind != "fleet"):
+            a, v = _best_attack(s, u)
+            if a is not None and v > best_v:
+                best, best_v = a, v
+    return best if best is not None else Action("end_turn")

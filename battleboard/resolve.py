@@ -1,0 +1,214 @@
+"""Auto-resolve, odds and the campaign contract (docs/rules/battleboard.md §12, §14).
+
+Auto-resolve is the same rules played by two AIs with no window.  ``outcome`` turns a
+finished battle into the campaign's ``Outcome``: every unit's fate, reconstitution and
+promotion (§12), captured fleets converted (004 Victory), supply and movement (004
+Victory).  ``odds`` plays an engagement N times and reports the distribution.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from battleboard.ai import play_turn
+from battleboard.model import State, other
+from battleboard.position import BattleIn, LeaderIn, Position, UnitIn, build_state
+from battleboard.rules import Chance, sp_lost
+from bellum.dice import Dice
+from bellum.engagement import (
+    CapturedFleet,
+    Engagement,
+    LeaderFate,
+    Outcome,
+    Promotion,
+    UnitFate,
+)
+from bellum.errors import BellumError
+from bellum.events import Event
+
+MAX_ACTIONS = 20_000
+PROMOTE = {"R": "V", "V": "I"}
+
+
+def autoplay(s: State, dice: Dice, ev: list[Event] | None = None, *, max_actions: int = MAX_ACTIONS) -> State:
+    """Play ``s`` to the end with the AI on both sides; returns the finished copy."""
+    s = s.clone()
+    chance = Chance(dice)
+    for _ in range(max_actions):
+        if s.phase == "over":
+            return s
+        play_turn(s, chance, ev)
+    raise BellumError("the battle did not end (the AI made no progress)")
+
+
+def state_from_engagement(eng: Engagement) -> State:
+    """The battle an engagement asks for: forces off the board, set-up (and allocation at sea) to come."""
+    naval = eng.kind == "naval"
+    superior = eng.tactical_superiority()
+    pos = Position(
+        battle=BattleIn(
+            kind=eng.kind,
+            terrain=eng.terrain,
+            trigger=eng.trigger,
+            superior=superior,
+            active=eng.active,
+            stratagems={s: eng.sides[s].battle_stratagems for s in ("A", "B")},
+        ),
+        units=[
+            UnitIn(id=u.id, side=u.side, kind=u.kind, discipline=u.discipline, strength=u.strength, name=u.name)
+            for u in eng.units
+        ],
+        leaders=[
+            LeaderIn(id=ld.id, side=ld.side, rating=ld.rating, discipline=ld.discipline, name=ld.name)
+            for ld in eng.leaders
+        ],
+    )
+    s = build_state(pos, f"engagement {eng.id}", list(eng.options))
+    if naval:
+        s.phase = "allocate"
+    return s
+
+
+def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
+    """The campaign's view of a finished battle, with the after-battle rolls (§12)."""
+    if s.phase != "over":
+        raise BellumError("the battle is not over yet")
+    t = s.cfg.tables.battle
+    winner = s.winner
+    fates: list[UnitFate] = []
+    promotions: list[Promotion] = []
+    captured: list[CapturedFleet] = []
+    heavy_killed = {"A": 0, "B": 0}
+    # 004 Victory: captured fleets are converted with free counters, else eliminated;
+    # when both sides hold captures, each first hands the other's back (net effect: free counters
+    # count the ones returned)
+    held = {
+        side: [
+            u
+            for u in s.units.values()
+            if u.kind == "fleet" and u.side == side and u.side != u.owner and u.status in ("active", "broken_through")
+        ]
+        for side in ("A", "B")
+    }
+    free = {}
+    for side in ("A", "B"):
+        limit = eng.sides[side].free_fleet_counters
+        free[side] = None if limit is None else limit + len(held[other(side)])
+    for side in ("A", "B"):
+        for f in held[side]:
+            ok = free[side] is None or free[side] > 0  # type: ignore[operator]
+            if ok and free[side] is not None:
+                free[side] -= 1  # type: ignore[operator]
+            captured.append(CapturedFleet(id=f.id, from_side=f.owner, to_side=side, converted=ok))
+    # §12.2 promotion candidates: the winner's surviving units with kills, most first
+    promoted: dict[str, str] = {}
+    if winner is not None:
+        enemy_lost = sp_lost(s, other(winner), for_victory=False)
+        quota = min(t.promotion.max, 1 + enemy_lost // t.promotion.per_sp) if enemy_lost else 0
+        candidates = sorted(
+            (
+                u
+                for u in s.units.values()
+                if u.owner == winner
+                and u.status == "active"
+                and u.kills > 0
+                and u.kind != "fleet"
+                and u.discipline in PROMOTE
+            ),
+            key=lambda u: (-u.kills, -u.strength, u.id),
+        )
+        for u in candidates:
+            if len(promoted) >= quota:
+                break
+            new = PROMOTE[u.discipline]
+            if new == "I" and u.kind != "legion":
+                continue  # only legions become Imperator
+            promoted[u.id] = new
+            promotions.append(Promotion(id=u.id, side=u.owner, before=u.discipline, after=new))
+    for u in s.units.values():
+        if u.side != u.owner and u.status in ("active", "broken_through"):
+            fate = "captured"
+        elif u.status in ("active", "reserve"):
+            fate = "survived"
+        elif u.status == "escaped":
+            fate = "fled_returned" if u.returns else "fled_lost"
+        else:
+            fate = u.status
+        if fate == "eliminated" and u.owner == winner and u.kind != "fleet":
+            roll = dice.d10(f"reconstitution {u.id}")  # §12.1
+            if roll >= t.reconstitution[u.discipline]:  # type: ignore[index]
+                fate = "reconstituted"
+        if fate in ("eliminated", "drowned") and u.strength == 5 and u.kind in ("legion", "heavy_infantry"):
+            heavy_killed[u.owner] += 1
+        fates.append(
+            UnitFate(
+                id=u.id,
+                side=u.owner,
+                fate=fate,
+                strength=u.strength,
+                discipline=promoted.get(u.id, u.discipline),
+                flipped=u.flipped,
+            )
+        )
+    leaders = [
+        LeaderFate(
+            id=ld.id,
+            side=ld.side,
+            fate={"active": "survived", "eliminated": "executed"}.get(ld.status, ld.status),
+        )
+        for ld in s.leaders.values()
+    ]
+    lost = {"A": sp_lost(s, "A", for_victory=False), "B": sp_lost(s, "B", for_victory=False)}
+    continuing = [u.id for u in s.units.values() if u.kind == "fleet" and u.status == "broken_through"]
+    supply = movement = None
+    if eng.trigger == "supply":
+        supply = winner == eng.active  # the winner decides; with no winner supply is cut (004 Victory)
+    if eng.trigger == "interception":
+        movement = winner == eng.active  # with no winner the moving force stops (004 Victory)
+    loser = other(winner) if winner is not None else None
+    retreats = loser is not None and not (s.naval and eng.sides[loser].friendly_port)  # type: ignore[index]
+    return Outcome(
+        engagement=eng.id,
+        winner=winner,
+        reason=s.end_reason,
+        turns=s.turn,
+        units=fates,
+        leaders=leaders,
+        strength_lost=lost,
+        captured_fleets=captured,
+        promotions=promotions,
+        loser_retreats=retreats,
+        supply_passes=supply,
+        movement_continues=movement,
+        continuing_fleets=continuing,
+        heavy_infantry_killed=heavy_killed,
+        fratricide=5 * (heavy_killed["A"] + heavy_killed["B"]),
+    )
+
+
+def resolve_engagement(eng: Engagement, seed: int) -> Outcome:
+    """Auto-resolve: set up, fight and conclude an engagement with two AIs."""
+    dice = Dice(seed, record=False)
+    final = autoplay(state_from_engagement(eng), dice)
+    return outcome(final, eng, dice)
+
+
+def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:
+    """The distribution of winners over ``n`` auto-resolved battles, and the mean SP lost."""
+    if n < 1:
+        raise ValueError("odds need at least one battle")
+    wins: Counter[str] = Counter()
+    lost = {"A": 0, "B": 0}
+    start = state_from_engagement(eng)
+    for i in range(n):
+        final = autoplay(start, Dice(seed + i * 7919, record=False))
+        wins[final.winner or "draw"] += 1
+        for side in ("A", "B"):
+            lost[side] += sp_lost(final, side, for_victory=False)
+    return {
+        "A": wins["A"] / n,
+        "B": wins["B"] / n,
+        "draw": wins["draw"] / n,
+        "A_lost": lost["A"] / n,
+        "B_lost": lost["B"] / n,
+    }

@@ -1,0 +1,1 @@
+"""The battleboard's window (the only battleboard package that imports arcade)."""

@@ -1,0 +1,475 @@
+"""The battleboard window: the board, units and fleets with their passengers, the
+attack-mode choice with exact odds, results, panic and the log; hotseat or against
+the AI.  The view only reads the model (``State``) and sends actions through
+``rules.apply`` — every highlight comes from ``rules.legal_actions``.
+
+Drawing is batched: the board is one shape list (rebuilt only when the layout
+changes), units and markers one sprite list, every text one pyglet batch; all are
+re-synced from the model after each action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import arcade
+from arcade import shape_list
+from pyglet.graphics import Batch
+
+from battleboard.ai import choose
+from battleboard.model import OFF, Action, State, Unit
+from battleboard.odds import summary
+from battleboard.rules import active_ground, apply, legal_actions, on_board, scores
+from bellum.dice import Dice
+from bellum.errors import RuleError
+
+BG = (24, 20, 18)
+PANEL = (44, 36, 30)
+INK = (236, 222, 190)
+DIM = (170, 150, 130)
+GOLD = (222, 184, 96, 255)
+SIDE_COLORS = {"A": (176, 36, 40), "B": (112, 48, 128)}  # Caesarian red, Senatorial purple
+FEATURE_COLORS = {
+    "clear": (128, 146, 92),
+    "rough": (120, 104, 72),
+    "river": (70, 120, 168),
+    "walls": (96, 92, 88),
+    "impassable": (60, 56, 50),
+    "sea": (40, 86, 130),
+}
+MOVE_HL = (240, 220, 120, 110)
+TARGET_HL = (250, 60, 40, 150)
+SELECT_HL = (255, 240, 160, 255)
+MODE_NAMES = {
+    "phalanx": "Phalanx",
+    "fire": "Fire",
+    "wedge": "Wedge",
+    "quincunx": "Quincunx",
+    "testudo": "Testudo",
+    "chariot": "Chariot",
+    "elephant": "Elephant",
+    "ram": "Ram",
+}
+LOG_LINES = 16
+
+
+@dataclass
+class Button:
+    key: str
+    label: str
+    left: float
+    bottom: float
+    width: float
+    height: float
+    action: Action | None = None
+
+    def hit(self, x: float, y: float) -> bool:
+        return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
+
+
+class BattleView(arcade.View):
+    """One battle.  ``ai`` is the set of sides the AI plays; ``menu`` the view to return to."""
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        title: str = "Battleboard",
+        side_names: dict[str, str] | None = None,
+        ai: frozenset[str] = frozenset(),
+        seed: int = 1,
+        menu: arcade.View | None = None,
+    ) -> None:
+        super().__init__()
+        self.state = state
+        self.title = title
+        self.side_names = side_names or {"A": "Side A", "B": "Side B"}
+        self.ai = ai
+        self.dice = Dice(seed)
+        self.menu = menu
+        self.selected: str | None = None
+        self.options: list[Action] = []  # the attacks offered for the chosen target
+        self.log: list[str] = [f"{title}."]
+        self.message = ""
+        self.forced: list[str] | None = None  # test seam: combat results for the next action
+        self.ai_delay = 0.12
+        self._ai_clock = 0.0
+        self.buttons: list[Button] = []
+        self._layout_size: tuple[int, int] = (0, 0)
+        self.board_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.hl_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.sprites: arcade.SpriteList[arcade.SpriteSolidColor] = arcade.SpriteList()
+        self.batch = Batch()
+        self._texts: list[arcade.Text] = []
+        self.cell = 48.0
+        self.origin = (20.0, 20.0)
+        self.dirty = True
+
+    # -- geometry ------------------------------------------------------
+    def _layout(self) -> None:
+        w, h = self.window.width, self.window.height
+        if (w, h) == self._layout_size:
+            return
+        self._layout_size = (w, h)
+        b = self.state.cfg.board
+        area_w, area_h = w * 0.62 - 40, h - 80
+        self.cell = max(16.0, min(area_w / b.columns, area_h / b.rows))
+        self.origin = (20 + (area_w - self.cell * b.columns) / 2, 30 + (area_h - self.cell * b.rows) / 2)
+        self.board_shapes = shape_list.ShapeElementList()
+        for sq in range(b.columns * b.rows):
+            x, y = self.square_center(sq)
+            color = FEATURE_COLORS.get(b.feature[sq], (128, 128, 128))
+            self.board_shapes.append(
+                shape_list.create_rectangle_filled(x, y, self.cell - 2, self.cell - 2, (*color, 255))
+            )
+            self.board_shapes.append(
+                shape_list.create_rectangle_outline(x, y, self.cell, self.cell, (30, 26, 22, 255), 2)
+            )
+        for side in ("A", "B"):  # the home edges in the side's colour
+            row = b.home_row(side)
+            x0 = self.origin[0] + b.columns * self.cell / 2
+            y0 = self.origin[1] + row * self.cell + (0 if side == "A" else self.cell)
+            self.board_shapes.append(
+                shape_list.create_rectangle_filled(x0, y0, b.columns * self.cell, 5, (*SIDE_COLORS[side], 255))
+            )
+        self.dirty = True
+
+    def square_center(self, sq: int) -> tuple[float, float]:
+        b = self.state.cfg.board
+        r, c = divmod(sq, b.columns)
+        return self.origin[0] + (c + 0.5) * self.cell, self.origin[1] + (r + 0.5) * self.cell
+
+    def square_at(self, x: float, y: float) -> int | None:
+        b = self.state.cfg.board
+        c = int((x - self.origin[0]) // self.cell)
+        r = int((y - self.origin[1]) // self.cell)
+        if 0 <= c < b.columns and 0 <= r < b.rows and x >= self.origin[0] and y >= self.origin[1]:
+            return r * b.columns + c
+        return None
+
+    # -- model ---------------------------------------------------------
+    def human_to_act(self) -> bool:
+        s = self.state
+        if s.phase == "over":
+            return False
+        if s.phase == "allocate":
+            return any(a.side not in self.ai for a in legal_actions(s))
+        return s.side not in self.ai
+
+    def act(self, action: Action) -> bool:
+        """Send an action to the rules; a refusal is shown, never raised."""
+        try:
+            self.state, events, _ = apply(self.state, action, self.dice, self.forced)
+        except RuleError as no:
+            self.message = str(no)
+            return False
+        self.forced = None
+        for e in events:
+            if e.kind == "allocate" and e.data.get("side") is not None:
+                self.log.append(f"Side {e.data['side']} has allocated in secret.")
+            else:
+                self.log.append(e.text)
+        self.message = ""
+        self.selected = None
+        self.options = []
+        self.dirty = True
+        return True
+
+    def select(self, uid: str | None) -> None:
+        self.selected = uid
+        self.options = []
+        self.dirty = True
+
+    def selectable(self, u: Unit) -> bool:
+        return (u.side == self.state.side and on_board(u)) or (u.status == "reserve" and u.side == self.state.side)
+
+    def unit_actions(self, uid: str) -> list[Action]:
+        s = self.state
+        acts = legal_actions(s, uid)
+        u = s.units.get(uid)
+        if u is not None and s.naval and u.kind == "fleet":
+            g = active_ground(s, u)
+            if g is not None:
+                acts += [a for a in legal_actions(s, g.id) if a.capture]
+        return acts
+
+    # -- input ---------------------------------------------------------
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        self._layout()
+        for b in self.buttons:
+            if b.hit(x, y):
+                self.press(b.key)
+                return
+        if not self.human_to_act():
+            return
+        sq = self.square_at(x, y)
+        s = self.state
+        if sq is None:
+            return
+        uid = s.grid.get(sq)
+        if self.selected is not None:
+            acts = self.unit_actions(self.selected)
+            moves = [a for a in acts if a.verb == "move" and a.to == sq]
+            if moves:
+                self.act(moves[0])
+                return
+            if uid is not None:
+                attacks = [a for a in acts if a.verb == "attack" and a.target == uid]
+                if attacks:
+                    self.options = attacks
+                    self.dirty = True
+                    return
+        if uid is not None and self.selectable(s.units[uid]):
+            self.select(uid)
+        else:
+            self.select(None)
+
+    def press(self, key: str) -> None:
+        """A panel button or its key."""
+        s = self.state
+        if key == "menu":
+            if self.menu is not None:
+                self.window.show_view(self.menu)
+            return
+        if key.startswith("option"):
+            i = int(key[6:])
+            if i < len(self.options):
+                self.act(self.options[i])
+            return
+        if key == "ai":
+            if s.phase != "over":
+                self.act(choose(s))
+            return
+        for b in self.buttons:
+            if b.key == key and b.action is not None:
+                self.act(b.action)
+                return
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        keys = {
+            arcade.key.ESCAPE: "menu",
+            arcade.key.ENTER: "end_turn",
+            arcade.key.C: "command",
+            arcade.key.D: "double",
+            arcade.key.SPACE: "ai",
+            arcade.key.L: "allocate",
+            arcade.key.S: "deploy",
+            arcade.key.O: "off",
+        }
+        numbers = {getattr(arcade.key, f"KEY_{i}"): f"option{i - 1}" for i in range(1, 10)}
+        self._layout()
+        self._sync_panel()
+        if symbol in keys:
+            self.press(keys[symbol])
+        elif symbol in numbers:
+            self.press(numbers[symbol])
+
+    def on_update(self, delta_time: float) -> None:
+        self._layout()
+        s = self.state
+        if s.phase == "over" or self.human_to_act():
+            return
+        self._ai_clock += delta_time
+        if self._ai_clock >= self.ai_delay:
+            self._ai_clock = 0.0
+            self.act(choose(s))
+
+    # -- drawing -------------------------------------------------------
+    def _sync(self) -> None:
+        s = self.state
+        self.sprites = arcade.SpriteList()
+        self.hl_shapes = shape_list.ShapeElementList()
+        self.batch = Batch()
+        self._texts = []
+        cell = self.cell
+        for u in s.units.values():
+            if u.square is None:
+                continue
+            x, y = self.square_center(u.square)
+            color = SIDE_COLORS[u.side]
+            if u.flipped:
+                color = tuple((c + 255) // 2 for c in color)  # type: ignore[assignment]
+            if u.id == self.selected:
+                self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.9), int(cell * 0.9), x, y, SELECT_HL))
+            self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.78), int(cell * 0.78), x, y, (*color, 255)))
+            if u.captured:  # a captured ship flies the captor's colours over the owner's hull
+                owner = SIDE_COLORS[u.owner]
+                self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.3), int(cell * 0.3), x, y, (*owner, 255)))
+            label = u.id if u.kind != "fleet" else f"{u.id}"
+            self._text(label, x, y + cell * 0.08, INK, max(7, cell * 0.2), center=True)
+            if u.kind == "fleet":  # passengers: one chip each, the active one gold-edged
+                g = active_ground(s, u)
+                for i, pid in enumerate(u.cargo):
+                    px = x - cell * 0.25 + i * cell * 0.26
+                    py = y - cell * 0.22
+                    if g is not None and pid == g.id:
+                        self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.24), int(cell * 0.2), px, py, GOLD))
+                    p = s.units[pid]
+                    pc = (236, 222, 190) if not p.flipped else (150, 140, 130)  # parchment; grey when flipped
+                    self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.18), int(cell * 0.14), px, py, (*pc, 255)))
+            else:
+                self._text(
+                    _kind_tag(u.kind) + str(u.strength), x, y - cell * 0.25, INK, max(6, cell * 0.16), center=True
+                )
+        for ld in s.leaders.values():
+            sq = ld.square if ld.aboard is None else s.units[ld.aboard].square
+            if ld.status != "active" or sq is None:
+                continue
+            x, y = self.square_center(sq)
+            self.sprites.append(
+                arcade.SpriteSolidColor(int(cell * 0.16), int(cell * 0.16), x + cell * 0.3, y + cell * 0.3, GOLD)
+            )
+        if self.selected is not None and self.human_to_act():
+            for a in self.unit_actions(self.selected):
+                if a.verb == "move" and a.to is not None and a.to != OFF:
+                    x, y = self.square_center(a.to)
+                    self.hl_shapes.append(shape_list.create_rectangle_filled(x, y, cell - 6, cell - 6, MOVE_HL))
+                elif a.verb == "attack":
+                    t = s.units[a.target]
+                    if t.square is not None:
+                        x, y = self.square_center(t.square)
+                        self.hl_shapes.append(
+                            shape_list.create_rectangle_outline(x, y, cell - 4, cell - 4, TARGET_HL, 4)
+                        )
+        self._sync_panel()
+        self.dirty = False
+
+    def _text(
+        self, text: str, x: float, y: float, color: Any, size: float, *, center: bool = False, bold: bool = False
+    ) -> None:
+        self._texts.append(
+            arcade.Text(
+                text,
+                x,
+                y,
+                color,
+                size,
+                batch=self.batch,
+                anchor_x="center" if center else "left",
+                anchor_y="center" if center else "baseline",
+                bold=bold,
+            )
+        )
+
+    def _sync_panel(self) -> None:
+        s = self.state
+        w, h = self.window.width, self.window.height
+        px = w * 0.62 + 10
+        pw = w - px - 16
+        y = h - 34
+        self._text(self.title, px, y, GOLD, 15, bold=True)
+        y -= 24
+        sc = scores(s)
+        phase = "the battle is over" if s.phase == "over" else f"turn {s.turn}: {self.side_names[s.side]} — {s.phase}"
+        if s.phase == "allocate":
+            phase = "secret allocation of units to fleets"
+        self._text(phase, px, y, INK, 12)
+        y -= 18
+        pan = ", ".join(self.side_names[p] for p in s.panicked) or "nobody"
+        self._text(f"SP eliminated: A {sc['A']}  B {sc['B']}   panicked: {pan}", px, y, DIM, 11)
+        y -= 18
+        if s.phase == "over":
+            who = self.side_names[s.winner] if s.winner else "nobody (a draw)"
+            self._text(f"Winner: {who} — {s.end_reason}", px, y, GOLD, 11)
+            y -= 18
+        if self.selected is not None and self.selected in s.units:
+            u = s.units[self.selected]
+            extra = ""
+            if u.kind == "fleet":
+                extra = " carrying " + (", ".join(u.cargo) or "nobody")
+            flags = " flipped" if u.flipped else ""
+            flags += " failed command" if u.failed else ""
+            self._text(f"{u.id}: {u.kind} {u.discipline}{u.strength}{flags}{extra}", px, y, INK, 11)
+            y -= 18
+        if self.message:
+            self._text(self.message[:90], px, y, (250, 140, 120), 10)
+            y -= 18
+        # buttons: the phase's actions from the generator
+        self.buttons = []
+        bw, bh = (pw - 10) / 3, 26
+        row_y = y - bh - 4
+        acts = legal_actions(s) if s.phase != "over" else []
+        wanted: list[tuple[str, str, Action | None]] = []
+        for a in acts:
+            if a.verb == "command":
+                wanted.append(("command", "Command checks [C]", a))
+            elif a.verb == "double":
+                wanted.append(("double", "Double move [D]", a))
+            elif a.verb == "end_turn":
+                wanted.append(("end_turn", "End turn [Enter]", a))
+            elif a.verb == "allocate" and a.side not in self.ai and not any(k == "allocate" for k, _, _ in wanted):
+                wanted.append(("allocate", f"Allocate {a.side} [L]", a))
+            elif a.verb == "deploy" and not any(k == "deploy" for k, _, _ in wanted):
+                wanted.append(("deploy", "Set up [S]", a))
+        if self.selected is not None:
+            off = [a for a in self.unit_actions(self.selected) if a.verb == "move" and a.to == OFF]
+            if off:
+                wanted.append(("off", "Leave the board [O]", off[0]))
+        if s.phase != "over":
+            wanted.append(("ai", "AI move [Space]", None))
+        wanted.append(("menu", "Menu [Esc]", None))
+        for i, (key, label, action) in enumerate(wanted):
+            col = i % 3
+            if col == 0 and i:
+                row_y -= bh + 6
+            self.buttons.append(Button(key, label, px + col * (bw + 5), row_y, bw, bh, action))
+            self._text(label, px + col * (bw + 5) + bw / 2, row_y + bh / 2, INK, 9, center=True)
+        y = row_y - 22
+        # the attack-mode choice, with exact odds
+        if self.options:
+            self._text("Attack — choose a mode:", px, y, GOLD, 11)
+            y -= 18
+            for i, a in enumerate(self.options[:9]):
+                o = summary(s, a)
+                name = MODE_NAMES.get(a.mode, a.mode)
+                if s.naval and a.mode not in ("ram", "fire"):
+                    name = f"Board ({name}), capture"
+                text = (
+                    f"[{i + 1}] {name}: target flipped {o['target_flipped']:.0%}, lost {o['target_eliminated']:.0%},"
+                    f" attacker hurt {o['attacker_hurt']:.0%}"
+                )
+                self.buttons.append(Button(f"option{i}", text, px, y - 4, pw, 18))
+                self._text(text, px, y, INK, 9)
+                y -= 18
+        # the log
+        y -= 6
+        self._text("Log", px, y, GOLD, 11)
+        y -= 16
+        for line in self.log[-LOG_LINES:]:
+            if y < 12:
+                break
+            self._text(line[:88], px, y, DIM, 9)
+            y -= 14
+
+    def on_draw(self) -> None:
+        self._layout()
+        if self.dirty:
+            self._sync()
+        self.clear(color=BG)
+        w, h = self.window.width, self.window.height
+        arcade.draw_lrbt_rectangle_filled(w * 0.62, w, 0, h, PANEL)
+        for b in self.buttons:
+            if not b.key.startswith("option"):
+                arcade.draw_lrbt_rectangle_filled(b.left, b.left + b.width, b.bottom, b.bottom + b.height, (84, 66, 52))
+        self.board_shapes.draw()
+        self.hl_shapes.draw()
+        self.sprites.draw()
+        self.batch.draw()
+
+
+def _kind_tag(kind: str) -> str:
+    return {
+        "legion": "Lg",
+        "heavy_infantry": "HI",
+        "auxiliary": "Ax",
+        "cavalry": "Cv",
+        "heavy_cavalry": "HC",
+        "light_cavalry": "LC",
+        "phalanx": "Ph",
+        "mob": "Mb",
+        "elephant": "El",
+        "chariot": "Ch",
+        "civis": "Cs",
+        "impeditus": "Im",
+    }.get(kind, kind[:2])

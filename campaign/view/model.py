@@ -1,0 +1,93 @@
+"""What the campaign window asks of the game: the ``MapModel`` interface.
+
+The window only reads the model and tells it what the player picked; it never
+changes the game state itself.  The rules engine (turns, marches, supply,
+battles) plugs in by providing an object with this shape; until then
+``PlainMapModel`` shows the map of January 49 BC with no forces on it.
+
+No arcade here: the AI and the tests may build models without a window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from campaign.map import CampaignMap, roman_world
+
+
+@dataclass(frozen=True, slots=True)
+class ForceMarker:
+    """One force (stack) drawn on the map.
+
+    ``id`` is stable across turns; ``place`` is a land space, an off-map region or a
+    sea zone; ``owner`` is an owner id of the map (``caesarian``, ``senatorial``, a
+    client…) and picks the counter's colour; ``label`` is the counter's text (the
+    commander, say ``Caesar``); ``detail`` its size (``7 L · 2 C``); ``leader``
+    marks a force under a named commander (drawn with a banner).
+    """
+
+    id: str
+    place: str
+    owner: str
+    label: str
+    detail: str = ""
+    leader: bool = True
+
+
+@runtime_checkable
+class MapModel(Protocol):
+    """The game as the map window sees it.
+
+    * ``world`` — the map (positions, spaces, links);
+    * ``selected`` — the place the player picked (a land space, an off-map region or a
+      sea zone), ``None`` for nothing; the window sets it through ``select``;
+    * ``date_label`` / ``turn_label`` / ``phase_label`` — the top bar's text;
+    * ``owners`` — who holds each land space now (space id -> owner id; a space not in
+      the mapping keeps the map's owner of January 49 BC);
+    * ``forces`` — the forces to draw (empty for a bare map).
+    """
+
+    world: CampaignMap
+    selected: str | None
+
+    def date_label(self) -> str: ...
+
+    def turn_label(self) -> str: ...
+
+    def phase_label(self) -> str: ...
+
+    def owners(self) -> Mapping[str, str]: ...
+
+    def forces(self) -> Sequence[ForceMarker]: ...
+
+    def select(self, place: str | None) -> None: ...
+
+
+class PlainMapModel:
+    """The bare map: January 49 BC, the owners of the map file, no forces."""
+
+    def __init__(self, world: CampaignMap | None = None) -> None:
+        self.world = world or roman_world()
+        self.selected: str | None = None
+
+    def date_label(self) -> str:
+        return "January 49 BC"
+
+    def turn_label(self) -> str:
+        return "Turn —"
+
+    def phase_label(self) -> str:
+        return "The map"
+
+    def owners(self) -> Mapping[str, str]:
+        return {s.id: s.owner for s in self.world.data.space}
+
+    def forces(self) -> Sequence[ForceMarker]:
+        return ()
+
+    def select(self, place: str | None) -> None:
+        if place is not None and place not in self.world:
+            raise KeyError(f"there is no place called {place!r} on the map")
+        self.selected = place

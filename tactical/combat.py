@@ -1,0 +1,1140 @@
+"""Combat: shock (003 §8.3), missile and reaction fire (003 §8.1-8.2, 000 §8.1), rally
+(003 §10.27), with the charts of ``tactical.charts`` (the other half of the data).
+
+Every DRM is computed by ``shock_drms`` and listed by name, so the UI can show the
+sum and its parts and the cases can check ``drm``.  ``tactical.odds`` runs these same
+resolvers over every die face for exact odds.
+
+Registered with the engine (``engine.EXTRA_HANDLERS``), the case adapter
+(``cases.VERBS``) and the sequence (mandatory rally at the end of an activation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bellum.dice import Dice
+from bellum.errors import RuleError
+from bellum.events import Event
+from tactical import charts
+from tactical.actions import Fire as Fire
+from tactical.actions import Rally as Rally
+from tactical.actions import Shock as Shock
+from tactical.command import in_range
+from tactical.hexes import flank_dirs, frontal_dirs, rear_dirs
+from tactical.rout import eliminate, home_distance, rout_move
+from tactical.sight import line_of_sight
+from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.tables import NO, TERRAINS
+
+RESULT_TEXT = {
+    "attacker_routs": "the attackers rout",
+    "attacker_disordered": "the attackers are disordered",
+    "no_effect": "no effect",
+    "defender_disordered": "the defender is disordered",
+    "defender_disordered_retreats": "the defender is disordered and retreats",
+    "defender_routs": "the defender routs",
+}
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def _unit(state: State, uid: str) -> Unit:
+    u = state.units.get(uid)
+    if u is None:
+        raise RuleError(f"There is no unit {uid}.")
+    return u
+
+
+def _adjacent_dirs(state: State, unit: Unit, other_hexes: tuple[int, ...]) -> set[int]:
+    """The directions from ``unit``'s hexes in which ``other_hexes`` lie next to it."""
+    grid = state.field.grid
+    out: set[int] = set()
+    for h in unit.hexes():
+        for d in range(6):
+            if grid.nbr[h * 6 + d] in other_hexes:
+                out.add(d)
+    return out
+
+
+def attack_position(state: State, attacker: Unit, defender: Unit) -> str:
+    """Where the attacker stands relative to the defender: front, flank or rear (FORMAT.md)."""
+    grid = state.field.grid
+    att = set(attacker.hexes())
+    front = set(frontal_hexes(grid, defender))
+    if att & front:
+        return "front"
+    flank: set[int] = set()
+    rear: set[int] = set()
+    if defender.column:
+        f = defender.facing
+        flank = {
+            grid.nbr[h * 6 + d] for h in defender.hexes() for d in ((f - 1) % 6, (f + 1) % 6, (f - 2) % 6, (f + 2) % 6)
+        }
+        rear = {grid.nbr[defender.hex2 * 6 + (f + 3) % 6]}
+    elif defender.double:
+        f = defender.facing
+        a, b = flank_dirs(f)
+        flank = {grid.nbr[defender.hex * 6 + a], grid.nbr[defender.hex2 * 6 + b]}
+        ra, rb = rear_dirs(f)
+        rear = {grid.nbr[defender.hex * 6 + ra], grid.nbr[defender.hex * 6 + rb], grid.nbr[defender.hex2 * 6 + rb]}
+    else:
+        flank = {grid.nbr[defender.hex * 6 + d] for d in flank_dirs(defender.facing)}
+        rear = {grid.nbr[defender.hex * 6 + d] for d in rear_dirs(defender.facing)}
+    if att & rear:
+        return "rear"
+    if att & flank:
+        return "flank"
+    return "none"
+
+
+def leader_with(state: State, unit: Unit) -> list[Leader]:
+    return [ld for ld in state.leaders.values() if ld.on_map and ld.side == unit.side and ld.hex in unit.hexes()]
+
+
+def _disorder(state: State, unit: Unit, events: list[Event], why: str) -> None:
+    """A disorder result: full → disordered; disordered → routs (003 §8.3); chariots rout (§9.22)."""
+    if not unit.on_map:
+        return
+    if unit.status == "disordered" or unit.type == "CH":
+        _rout(state, unit, events, f"{why}; already disordered" if unit.type != "CH" else f"{why} (chariots rout)")
+        return
+    if unit.type == "AT" and len(state.units_at(unit.hex)) == 1:
+        eliminate(state, unit, events, "artillery alone in its hex is eliminated when disordered (003 §9.5)")
+        return
+    unit.status = "disordered"
+    state.broke.add(unit.id)
+    events.append(Event("disorder", f"{unit.id} is disordered ({why}).", {"unit": unit.id}))
+
+
+def _rout(state: State, unit: Unit, events: list[Event], why: str) -> None:
+    """A rout: skirmishers and chariots are eliminated (003 §9.3, §9.22); others rout and move."""
+    if not unit.on_map:
+        return
+    if unit.skirmisher or (unit.type == "CH" and unit.status == "routed"):
+        eliminate(state, unit, events, f"{why}: skirmishers do not survive a rout (003 §9.3)")
+        return
+    unit.status = "routed"
+    unit.engaged = False
+    state.broke.add(unit.id)
+    events.append(Event("rout", f"{unit.id} routs ({why}).", {"unit": unit.id}))
+    rout_move(state, unit, events)
+
+
+def _shock_disorder(state: State, unit: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
+    """A Disorder shock result; an elephant rampages instead (003 §9.14)."""
+    if unit.type == "EL" and unit.on_map:
+        rampage(state, unit, cause, dice, events)
+        return
+    _disorder(state, unit, events, "shock")
+
+
+def _retreat(state: State, unit: Unit, attackers: list[Unit], events: list[Event], *, v1: bool = False) -> None:
+    """One hex back, away from the attackers, keeping facing (003 §8.3); skirmishers are
+    eliminated instead (§9.3); with nowhere to go the unit routs (docs §8.4) — in charts-v1
+    it takes 002's hits instead."""
+    if unit.skirmisher:
+        eliminate(state, unit, events, "a skirmisher made to retreat is eliminated (003 §9.3)")
+        return
+    grid = state.field.grid
+    att_hexes = [h for a in attackers if a.on_map for h in a.hexes()]
+    enemy: set[int] = set()
+    fronts: set[int] = set()
+    friends: set[int] = set()
+    for u in state.units.values():
+        if not u.on_map or u is unit:
+            continue
+        if u.side != unit.side:
+            enemy.update(u.hexes())
+            fronts.update(frontal_hexes(grid, u))
+        else:
+            friends.update(u.hexes())
+
+    def dist(h: int) -> int:
+        return min((grid.distance(h, a) for a in att_hexes), default=0)
+
+    here = dist(unit.hex)
+    rear = set(rear_dirs(unit.facing))
+    best: tuple[tuple[int, int, int, int], int] | None = None
+    for d in range(6):
+        new: tuple[int, ...]
+        if unit.double:
+            new = (grid.nbr[unit.hex * 6 + d], grid.nbr[unit.hex2 * 6 + d])
+        else:
+            new = (grid.nbr[unit.hex * 6 + d],)
+        if any(j < 0 or j in enemy or j in friends for j in new):
+            continue
+        if any(state.field.step_cost(unit.cls, h, j) >= NO for h, j in zip(unit.hexes(), new, strict=True)):
+            continue
+        if min(dist(j) for j in new) <= here:
+            continue
+        key = (int(any(j in fronts for j in new)), 0 if d in rear else 1, home_distance(state, unit.side, new[0]), d)
+        if best is None or key < best[0]:
+            best = (key, d)
+    if best is None:
+        if v1:
+            add_hits(state, unit, charts.v1_constants().no_retreat_hits, events, "it could not retreat (002)")
+            return
+        _rout(state, unit, events, "it could not retreat")
+        return
+    d = best[1]
+    unit.hex = grid.nbr[unit.hex * 6 + d]
+    if unit.double:
+        unit.hex2 = grid.nbr[unit.hex2 * 6 + d]
+    unit.engaged = False
+    events.append(Event("retreat", f"{unit.id} retreats to {grid.hex_id(unit.hex)}.", {"unit": unit.id}))
+
+
+def refresh_engaged(state: State) -> None:
+    """A unit stays engaged only while an enemy stands in its front or it in an enemy's (003 §8.3)."""
+    grid = state.field.grid
+    fronts: dict[str, set[int]] = {"A": set(), "B": set()}
+    hexes: dict[str, set[int]] = {"A": set(), "B": set()}
+    for u in state.units.values():
+        if u.on_map:
+            hexes[u.side].update(u.hexes())
+            if u.status != "routed":
+                fronts[u.side].update(frontal_hexes(grid, u))
+    for u in state.units.values():
+        if not u.engaged:
+            continue
+        if not u.on_map or u.status == "routed":
+            u.engaged = False
+            continue
+        enemy = "B" if u.side == "A" else "A"
+        mine = set(u.hexes())
+        if not (set(frontal_hexes(grid, u)) & hexes[enemy] or mine & fronts[enemy]):
+            u.engaged = False
+
+
+# -- shock ------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class ShockPlan:
+    attackers: list[Unit]
+    defender: Unit
+    weapon: str
+    defender_weapon: str
+    drms: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.drms.values())
+
+
+def _weapon_choice(state: State, attackers: list[Unit], defender: Unit, choice: str | None) -> Unit:
+    types = {a.type: a for a in attackers}
+    if choice is not None:
+        if choice not in types:
+            raise RuleError(f"No attacking unit is of type {choice} (003 §8.3 Weapons System).")
+        return types[choice]
+    # the attacker chooses first: by default the type that gives him most
+    best = max(attackers, key=lambda a: (_weapons_value(state, a, defender), a.id))
+    return best
+
+
+def _weapons_value(state: State, attacker: Unit, defender: Unit) -> int:
+    pos = attack_position(state, attacker, defender)
+    value = charts.weapons_drm(
+        _rules(state),
+        attacker.type,
+        defender.type,
+        frontal_moving=not attacker.engaged and pos == "front",
+        flank_or_rear=pos in ("flank", "rear"),
+        cataphract=defender.cataphract,
+    )
+    return -99 if value is None else value
+
+
+def _rules(state: State) -> str:
+    return state.ruleset
+
+
+def plan_shock(state: State, action: Shock) -> ShockPlan:
+    """Check a shock is allowed and compute every DRM (003 §8.3); RuleError if not allowed."""
+    seq = state.seq
+    if seq.phase not in ("move", "shock"):
+        raise RuleError("Shock attacks come after movement, before the Rally segment (003 §3.1).")
+    if not action.attackers:
+        raise RuleError("A shock needs at least one attacking unit.")
+    if len(set(action.attackers)) != len(action.attackers):
+        raise RuleError("An attacking unit is named twice.")
+    defender = _unit(state, action.defender)
+    if not defender.on_map:
+        raise RuleError(f"{defender.id} is no longer on the map.")
+    if defender.side == seq.side:
+        raise RuleError(f"{defender.id} is one of side {seq.side}'s own units.")
+    attackers = [_unit(state, a) for a in action.attackers]
+    grid = state.field.grid
+    for a in attackers:
+        if a.side != seq.side:
+            raise RuleError(f"{a.id} is not one of side {seq.side}'s units.")
+        if not a.on_map or a.status == "routed":
+            raise RuleError(f"{a.id} cannot attack: it is routed or gone (003 §10.25).")
+        if a.id in state.fought:
+            raise RuleError(f"{a.id} has already attacked in this activation.")
+        _check_shock_command(state, a)
+        if not set(frontal_hexes(grid, a)) & set(defender.hexes()):
+            raise RuleError(f"{defender.id} is not in a frontal hex of {a.id} (003 §8.3).")
+        refusal = charts.attack_refusal(_rules(state), a.type, defender.type)
+        if refusal is not None:
+            raise RuleError(refusal)
+    if defender.status == "routed":
+        return ShockPlan(attackers, defender, attackers[0].type, defender.type, {})
+    weapon_unit = _weapon_choice(state, attackers, defender, action.weapon)
+    if action.defender_weapon not in (None, defender.type):
+        raise RuleError(f"{defender.id} is of type {defender.type}; it has no other weapons system to choose.")
+    drms = shock_drms(state, attackers, defender, weapon_unit)
+    return ShockPlan(attackers, defender, weapon_unit.type, defender.type, drms)
+
+
+def _check_shock_command(state: State, unit: Unit) -> None:
+    """Units that moved this activation, or stand in the activated leader's range (003 §8.3;
+    000 §5.36: ranges count for shock whatever the leader's kind), or the activated group."""
+    seq = state.seq
+    if unit.id in state.moved:
+        return
+    if seq.group is not None:
+        if unit.id not in seq.group:
+            raise RuleError(f"{unit.id} is not in the activated group.")
+        return
+    if seq.leader is None:
+        return
+    leader = state.leaders[seq.leader]
+    if not in_range(state, leader, unit):
+        raise RuleError(f"{unit.id} is beyond {leader.id}'s Command Range and did not move (003 §8.3).")
+
+
+def shock_drms(state: State, attackers: list[Unit], defender: Unit, weapon_unit: Unit) -> dict[str, int]:
+    """Every modifier of 003 §8.3, by name (zeros left out)."""
+    rules = _rules(state)
+    field = state.field
+    positions = {a.id: attack_position(state, a, defender) for a in attackers}
+    d: dict[str, int] = {}
+    d["size"] = charts.size_ratio_drm(
+        rules,
+        sum(a.size for a in attackers),
+        defender.size,
+        attacker_types=[a.type for a in attackers],
+        defender_types=[defender.type],
+    )
+    d["tq"] = charts.tq_ratio_drm(max(a.tq for a in attackers), defender.tq)
+    weapons = charts.weapons_drm(
+        rules,
+        weapon_unit.type,
+        defender.type,
+        frontal_moving=not weapon_unit.engaged and positions[weapon_unit.id] == "front",
+        flank_or_rear=positions[weapon_unit.id] in ("flank", "rear"),
+        cataphract=defender.cataphract,
+    )
+    assert weapons is not None
+    d["weapons"] = weapons
+    d["missile_hits"] = defender.missile_hits - sum(a.missile_hits for a in attackers)
+    separate = charts.load_charts(rules).weapons.separate_flank_drm
+    if separate and "flank" in positions.values():
+        d["flank"] = 2
+    if separate and "rear" in positions.values():
+        d["rear"] = 3
+    terr = []
+    for a in attackers:
+        sides = sorted({f for h in a.hexes() for j in defender.hexes() if (f := field.hexside(h, j)) is not None})
+        v = charts.terrain_shock_drm(
+            rules,
+            terrain=_combat_terrain(TERRAINS[field.terrain[defender.hex]]),
+            level_difference=max(field.level[h] for h in defender.hexes()) - max(field.level[h] for h in a.hexes()),
+            hexsides=sides,
+        )
+        if v is None:
+            raise RuleError(f"{defender.id} may not be shock attacked there (003 terrain table).")
+        terr.append(v)
+    d["terrain"] = min(terr)  # the value most favourable to the defender (002 note)
+    d["disorder"] = (1 if defender.status == "disordered" else 0) - sum(a.status == "disordered" for a in attackers)
+    if any(not a.engaged for a in attackers):
+        d["moving"] = 1
+    if any(leader_with(state, a) for a in attackers):
+        d["leader"] = 1
+    if leader_with(state, defender):
+        d["leader"] = d.get("leader", 0) - 1
+    if state.spqr and "no-pilum" not in state.options:
+        pila = [a for a in attackers if a.roman and a.type in ("LG", "CO") and not a.engaged and a.missile == "J"]
+        if pila:
+            d["pilum"] = 1  # 000 §8.14: legion javelins as a shock bonus (docs §8.6)
+    return {k: v for k, v in d.items() if v}
+
+
+def _combat_terrain(name: str) -> str:
+    return "clear" if name == "impassable" else name
+
+
+def resolve_shock(
+    state: State, action: Shock, dice: Dice, events: list[Event], drms: dict[str, int] | None = None
+) -> None:
+    """003 §8.3: reaction fire, one roll, the result, engagement, pursuit, leader casualties.
+
+    ``drms``: the modifiers ``plan_shock`` already gave for this very position (the odds
+    enumerator passes them so as not to recompute them for every die face)."""
+    if drms is None:
+        plan = plan_shock(state, action)
+    else:
+        atts = [state.units[a] for a in action.attackers]
+        plan = ShockPlan(atts, state.units[action.defender], action.weapon or atts[0].type, "", dict(drms))
+    seq = state.seq
+    seq.phase = "shock"
+    seq.leader_done = True
+    attackers, defender = plan.attackers, plan.defender
+    for a in attackers:
+        state.fought.add(a.id)
+    if defender.status == "routed":
+        eliminate(state, defender, events, "a routed unit that is shock attacked is eliminated (003 §8.3)")
+        events.append(Event("shock", f"{defender.id} was routed and is cut down.", {"result": None}))
+        return
+    if action.retreat_before_combat is not None:
+        _retreat_before_combat(state, attackers, defender, action.retreat_before_combat, events)
+        return
+    if any(a.type == "EL" for a in attackers) and defender.cavalry and defender.status == "full":
+        # 003 §9.16: cavalry attacked by elephants that does not retreat before combat is disordered first
+        _disorder(state, defender, events, "cavalry facing elephants without retreating (003 §9.16)")
+        weapon_unit = next((a for a in attackers if a.type == plan.weapon), attackers[0])
+        plan = ShockPlan(
+            attackers,
+            defender,
+            weapon_unit.type,
+            plan.defender_weapon,
+            shock_drms(state, attackers, defender, weapon_unit),
+        )
+    if action.reaction_fire is not None:
+        target = next((a for a in attackers if a.id == action.reaction_fire), None)
+        if target is None:
+            raise RuleError(f"{action.reaction_fire} is not one of the attackers.")
+        _check_reaction_fire(state, defender, target)
+        _fire(state, defender, target, dice, events, reaction=True)
+        attackers = [a for a in attackers if a.on_map]
+        if not attackers:
+            return
+        weapon_unit = next((a for a in attackers if a.type == plan.weapon), attackers[0])
+        plan = ShockPlan(
+            attackers,
+            defender,
+            weapon_unit.type,
+            plan.defender_weapon,
+            shock_drms(state, attackers, defender, weapon_unit),
+        )
+    roll = dice.d10("shock")
+    total = plan.total
+    modified = roll + total
+    if state.ruleset == "charts-v1":
+        _resolve_v1(state, action, plan, roll, dice, events)
+        return
+    outcome = charts.shock_result(_rules(state), modified)
+    result = outcome.result
+    parts = ", ".join(f"{k} {v:+d}" for k, v in plan.drms.items()) or "no modifiers"
+    events.append(
+        Event(
+            "shock",
+            f"{'+'.join(a.id for a in attackers)} shock {defender.id}: roll {roll} {total:+d} ({parts}) = {modified}: "
+            f"{RESULT_TEXT[result]}.",
+            {"roll": roll, "drm": total, "modified": modified, "result": result, "drms": dict(plan.drms)},
+        )
+    )
+    was_moving = {a.id: not a.engaged for a in attackers}
+    defender_hex = defender.hex
+    if outcome.engaged:
+        for u in [*attackers, defender]:
+            u.engaged = True
+    if result == "attacker_routs":
+        for a in attackers:
+            _rout(state, a, events, "shock")
+    elif result == "attacker_disordered":
+        for a in attackers:
+            _shock_disorder(state, a, defender, dice, events)
+    elif result == "defender_disordered":
+        _shock_disorder(state, defender, attackers[0], dice, events)
+    elif result == "defender_disordered_retreats":
+        # a disordered unit (or a chariot) disordered again routs; otherwise disorder and one hex back;
+        # elephants do not rampage on this result (003 §9.14)
+        already = defender.status == "disordered" or defender.type == "CH"
+        _disorder(state, defender, events, "shock")
+        if not already and defender.on_map and defender.status == "disordered":
+            _retreat(state, defender, attackers, events)
+    elif result == "defender_routs":
+        _rout(state, defender, events, "shock")
+    if result in ("defender_routs", "defender_disordered", "defender_disordered_retreats") and (
+        defender.status == "routed" or not defender.on_map
+    ):
+        _pursuit(state, action, attackers, defender, defender_hex, was_moving, dice, events)
+    if action.advance and result in ("defender_routs", "defender_disordered_retreats"):
+        _advance(state, attackers, defender_hex, events)
+    _leader_casualties(state, attackers, defender, dice, events)
+    refresh_engaged(state)
+
+
+def _pursuit(
+    state: State,
+    action: Shock,
+    attackers: list[Unit],
+    defender: Unit,
+    vacated: int,
+    was_moving: dict[str, bool],
+    dice: Dice,
+    events: list[Event],
+) -> None:
+    """003 §8.3 Pursuit: moving cavalry that routs its enemy may pursue (not against SK)."""
+    if not action.pursue or defender.skirmisher:
+        return
+    pursuers = [
+        a
+        for a in attackers
+        if a.on_map and a.cavalry and was_moving[a.id] and a.type in charts.pursuing_types() and a.status != "routed"
+    ]
+    if not pursuers:
+        return
+    cav = pursuers[0]
+    leader = bool(leader_with(state, cav))
+    roll = dice.d10(f"{cav.id} pursuit")
+    if not charts.pursues(cav.type, max(1, cav.tq), roll, leader=leader):
+        events.append(Event("pursuit", f"{cav.id} rolls {roll} and does not pursue.", {"unit": cav.id}))
+        return
+    if defender.on_map:
+        eliminate(state, defender, events, f"cut down by {cav.id}'s pursuit (003 §8.3)")
+    if not cav.double and not any(u.on_map and u is not cav and vacated in u.hexes() for u in state.units.values()):
+        cav.hex = vacated  # the hex the defender held when attacked (003 §8.3)
+    cav.engaged = False
+    second = dice.d10(f"{cav.id} pursuit return")
+    if second > cav.tq:
+        cav.status = "off_map"
+        cav.hex = -1
+        events.append(Event("pursuit", f"{cav.id} pursues off the map (rolls {second}).", {"unit": cav.id}))
+    else:
+        if cav.status == "full":
+            cav.status = "disordered"
+            state.broke.add(cav.id)
+        events.append(Event("pursuit", f"{cav.id} pursues and is disordered (rolls {second}).", {"unit": cav.id}))
+
+
+def _leader_casualties(state: State, attackers: list[Unit], defender: Unit, dice: Dice, events: list[Event]) -> None:
+    """003 §8.3 Leaders: one roll per leader in the combat, attacker's first; a 0 kills."""
+    rule = charts.leader_casualty(_rules(state))
+    seen: list[Leader] = []
+    for a in attackers:
+        for ld in leader_with(state, a):
+            if ld not in seen:
+                seen.append(ld)
+    for ld in leader_with(state, defender) if defender.on_map else []:
+        if ld not in seen:
+            seen.append(ld)
+    for ld in seen:
+        dead = True
+        for k in range(rule.rolls):
+            r = dice.d10(f"{ld.id} casualty" + (f" #{k + 1}" if k else ""))
+            if r != rule.kill_on:
+                dead = False
+                break
+        if dead:
+            ld.status = "eliminated"
+            ld.hex = -1
+            events.append(Event("leader_lost", f"{ld.id} falls in the fighting (003 §8.3).", {"leader": ld.id}))
+
+
+# -- missile fire ---------------------------------------------------------------------------
+def _fire_arc_ok(state: State, firer: Unit, target: Unit) -> bool:
+    """The target lies beyond the firer's frontal or flank hexes (000 §8.13), not behind it."""
+    grid = state.field.grid
+    f = firer.facing
+    allowed = set(frontal_dirs(f)) | set(flank_dirs(f)) if not firer.column else {f}
+    for th in target.hexes():
+        line = grid.line(firer.hex, th)
+        first = line[1] if len(line) > 1 else line[0]
+        if any(grid.direction(firer.hex, h) in allowed for h in first if h >= 0):
+            return True
+    return False
+
+
+def _fire_capable(firer: Unit) -> None:
+    if not charts.may_fire(firer.type, firer.missile):
+        raise RuleError(f"{firer.id} has no missile fire (002 Missile chart; 000 §8.14).")
+    if firer.status != "full" or firer.engaged:
+        raise RuleError(f"{firer.id} is disordered, routed or engaged and may not fire (003 §8.11).")
+
+
+def fire_check(state: State, firer: Unit, target: Unit) -> int:
+    """Whether ``firer`` may fire at ``target`` now; returns the range in hexes."""
+    if not firer.on_map or not target.on_map:
+        raise RuleError("Both units must be on the map.")
+    if firer.side == target.side:
+        raise RuleError(f"{target.id} is a friendly unit.")
+    _fire_capable(firer)
+    grid = state.field.grid
+    rng = min(grid.distance(a, b) for a in firer.hexes() for b in target.hexes())
+    assert firer.missile is not None
+    if rng > charts.missile_range(firer.missile):
+        raise RuleError(f"{target.id} is {rng} hexes away, beyond {firer.id}'s missile range.")
+    if not _fire_arc_ok(state, firer, target):
+        raise RuleError(f"{target.id} is behind {firer.id}: fire goes out through frontal and flank hexes (000 §8.13).")
+    if rng > 1 and not any(line_of_sight(state, a, b) for a in firer.hexes() for b in target.hexes()):
+        raise RuleError(f"{firer.id} has no line of sight to {target.id} (000 §8.13).")
+    return rng
+
+
+def _check_reaction_fire(state: State, defender: Unit, target: Unit) -> None:
+    """003 §8.2: the defender may fire at one attacker before shock, unless engaged."""
+    fire_check(state, defender, target)
+
+
+def _fire(
+    state: State,
+    firer: Unit,
+    target: Unit,
+    dice: Dice,
+    events: list[Event],
+    *,
+    reaction: bool = False,
+    as_range: int | None = None,
+    hit_and_run: bool = False,
+) -> None:
+    """One volley; ``as_range`` fires as if at that range (hit and run, its return fire, a
+    mounted archer's withdrawal fire), skipping the range, arc and sight checks."""
+    if as_range is None:
+        rng = fire_check(state, firer, target)
+    else:
+        _fire_capable(firer)
+        rng = as_range
+    assert firer.missile is not None
+    field = state.field
+    hit_no = charts.missile_hit_number(firer.missile, rng, target_type=target.type)
+    if hit_no is None:
+        raise RuleError(f"{firer.id}'s {firer.missile} missiles cannot reach {target.id} at {rng} hexes.")
+    grid = field.grid
+    adjacent_frontal = rng == 1 and bool(set(firer.hexes()) & set(frontal_hexes(grid, target)))
+    drm = charts.missile_drms(
+        firer.missile,
+        target.type,
+        firer_hits=firer.missile_hits,
+        firer_moved=firer.id in state.moved or hit_and_run,
+        firer_mounted=firer.mounted,
+        hit_and_run=hit_and_run,
+        target_cataphract=target.cataphract,
+        target_missile=target.missile,
+        adjacent_frontal=adjacent_frontal,
+    )
+    terr = charts.terrain_missile_drm(
+        _rules(state),
+        terrain=_combat_terrain(TERRAINS[field.terrain[target.hex]]),
+        level_difference=field.level[target.hex] - field.level[firer.hex],
+        missile_type=firer.missile,
+    )
+    if terr is None:
+        raise RuleError(f"{target.id} cannot be fired on there.")
+    roll = dice.d10(f"{firer.id} fires at {target.id}")
+    modified = roll + drm + terr
+    hit = modified <= hit_no
+    what = "reaction fire" if reaction else "fires"
+    events.append(
+        Event(
+            "fire",
+            f"{firer.id} {what} at {target.id} ({rng} hex{'es' if rng > 1 else ''}): roll {roll} "
+            f"{drm + terr:+d} = {modified} against {hit_no}: {'a hit' if hit else 'no effect'}.",
+            {"roll": roll, "drm": drm + terr, "hit": hit},
+        )
+    )
+    if not hit:
+        return
+    if target.type == "EL":
+        # 003 §8.15: an elephant takes no missile hits: it may rampage instead
+        check = dice.d10(f"{target.id} rampage check")
+        if check > target.tq:
+            rampage(state, target, firer, dice, events)
+        return
+    target.missile_hits += 1
+    if target.missile_hits > target.tq:
+        eliminate(state, target, events, "more missile hits than its TQ (003 §8.15)")
+
+
+def resolve_fire(state: State, action: Fire, dice: Dice, events: list[Event]) -> None:
+    """Missile fire by an activated unit (000 §8.11-8.13), once per activation, before or after its move."""
+    from tactical.command import check_command
+
+    seq = state.seq
+    if seq.phase != "move":
+        raise RuleError("Missile fire belongs to the Move/Fire segment (003 §3.1).")
+    firer = _unit(state, action.unit)
+    target = _unit(state, action.target)
+    if firer.side != seq.side:
+        raise RuleError(f"{firer.id} is not one of side {seq.side}'s units.")
+    if firer.id in state.fired:
+        raise RuleError(f"{firer.id} has already fired in this activation.")
+    key = check_command(state, firer)
+    if action.hit_and_run:
+        hit_and_run_check(state, firer, target)
+        if action.return_fire and not _pilum_reaction(state, target, firer):
+            _fire_capable(target)
+    else:
+        if action.return_fire:
+            raise RuleError("Return fire answers a hit and run only (003 §9.3).")
+        fire_check(state, firer, target)
+    if key is not None and seq.order is None:
+        seq.order = key
+    seq.leader_done = True
+    state.fired.add(firer.id)
+    if action.hit_and_run:
+        state.moved.add(firer.id)  # the hit and run is its move: it stays where it is
+        _fire(state, firer, target, dice, events, as_range=1, hit_and_run=True)
+        if action.return_fire and target.on_map and firer.on_map and target.status == "full" and not target.engaged:
+            if _pilum_reaction(state, target, firer):
+                # 001 No Pilum #5: a legion answers a light cavalry hit and run, hitting on 3 or less
+                r = dice.d10(f"{target.id} reaction fire")
+                hit = r <= 3
+                events.append(
+                    Event(
+                        "fire",
+                        f"{target.id} answers with its javelins: {r}, "
+                        f"{'a hit' if hit else 'no effect'} (001 No Pilum).",
+                        {"roll": r, "hit": hit},
+                    )
+                )
+                if hit:
+                    add_hits(state, firer, 1, events, "legion reaction fire")
+            else:
+                _fire(state, target, firer, dice, events, reaction=True, as_range=1)
+        return
+    _fire(state, firer, target, dice, events)
+
+
+def hit_and_run_zone(state: State, firer: Unit) -> set[int]:
+    """The hexes ``firer`` could reach for a hit and run: 2 MP (SK/LI) without passing a friendly
+    combat unit, or 4 MP (missile LC) passing friends at +1 (003 §9.3, §9.41)."""
+    from tactical.movement import MoveCosts, reachable
+
+    mc = MoveCosts(state, firer)
+    cavalry = firer.type == "LC"
+    mc.ma2 = min(mc.ma2, (4 if cavalry else 2) * 2)
+    if not cavalry:
+        mc.no_entry.update(mc.friends)
+    return {node // 6 for node in reachable(state, firer, mc).dist}
+
+
+def hit_and_run_check(state: State, firer: Unit, target: Unit, zone: set[int] | None = None) -> None:
+    """003 §9.3: SK and LI (and §9.41 missile-armed LC) that start their move within 2 MP (LC: 4 MP)
+    of a target, not adjacent to it, fire as at one hex without moving; SK/LI only at a target
+    with the same or lower MA and not through a friendly combat unit (LC may, at +1 MP)."""
+    from tactical.movement import movement_allowance
+
+    light = firer.type in ("SK", "SK*", "LI")
+    cavalry = firer.type == "LC" and firer.missile is not None
+    if not (light or cavalry):
+        raise RuleError(f"{firer.id} is not a skirmisher, light infantry or missile light cavalry (003 §9.3, §9.41).")
+    _fire_capable(firer)
+    if firer.id in state.moved:
+        raise RuleError(f"{firer.id} has moved; a hit and run is made instead of moving (003 §9.3).")
+    grid = state.field.grid
+    if not target.on_map or target.side == firer.side:
+        raise RuleError(f"{target.id} is not an enemy unit on the map.")
+    if min(grid.distance(a, b) for a in firer.hexes() for b in target.hexes()) == 1:
+        raise RuleError(f"{firer.id} is next to {target.id}; a hit and run starts from further off (003 §9.3).")
+    if light and movement_allowance(target) > movement_allowance(firer):
+        raise RuleError(f"{target.id} is faster than {firer.id}: no hit and run against it (003 §9.3).")
+    if zone is None:
+        zone = hit_and_run_zone(state, firer)
+    near = {j for h in target.hexes() for j in grid.neighbours(h)}
+    if not zone & near:
+        mp = 4 if cavalry else 2
+        raise RuleError(f"{target.id} is not within {mp} MP of {firer.id} for a hit and run (003 §9.3, §9.41).")
+
+
+def rampage(state: State, elephant: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
+    """003 §9.14: roll for each non-elephant unit within two hexes, starting with the unit that
+    set it off, then clockwise; a roll over its TQ disorders it; 0, 1, 8 or 9 also ends the
+    rampage with the elephant eliminated; an elephant still there at the end is eliminated."""
+    grid = state.field.grid
+    centre = elephant.hex
+    events.append(Event("rampage", f"{elephant.id} rampages (003 §9.14).", {"unit": elephant.id}))
+    around = [
+        u
+        for u in state.units.values()
+        if u.on_map and u is not elephant and u.type != "EL" and min(grid.distance(centre, h) for h in u.hexes()) <= 2
+    ]
+    ordered = sorted(around, key=lambda u: (u is not cause, _clock_angle(state, centre, u.hex), u.id))
+    for u in ordered:
+        if not u.on_map:
+            continue
+        r = dice.d10(f"rampage against {u.id}")
+        if r > u.tq:
+            _disorder(state, u, events, f"{elephant.id}'s rampage")
+        if r in (0, 1, 8, 9):
+            break
+    if elephant.on_map:
+        eliminate(state, elephant, events, "the rampage ends")
+
+
+def _clock_angle(state: State, centre: int, h: int) -> float:
+    import math
+
+    q1, r1 = state.field.grid.axial[centre]
+    q2, r2 = state.field.grid.axial[h]
+    x = (q2 - q1) + (r2 - r1) / 2
+    y = (r2 - r1) * 0.866
+    return (math.atan2(x, -y)) % (2 * math.pi)
+
+
+# -- rally ----------------------------------------------------------------------------------
+def _rally_command(state: State, unit: Unit) -> bool:
+    seq = state.seq
+    if seq.group is not None:
+        return unit.id in seq.group
+    if seq.leader is None:
+        return True
+    return in_range(state, state.leaders[seq.leader], unit)  # 000 §5.36: any leader kind
+
+
+def must_rally(state: State, unit: Unit) -> bool:
+    """003 §10.27: a routed or disordered unit that did not move or fight this activation and
+    is in the activated leader's range, not broken in this same activation."""
+    return (
+        unit.on_map
+        and unit.side == state.seq.side
+        and unit.status in ("disordered", "routed")
+        and unit.id not in state.moved
+        and unit.id not in state.fought
+        and unit.id not in state.fired
+        and unit.id not in state.broke
+        and unit.id not in state.rallied
+        and _rally_command(state, unit)
+    )
+
+
+def resolve_rally(state: State, action: Rally, dice: Dice, events: list[Event]) -> None:
+    seq = state.seq
+    if seq.phase not in ("move", "shock", "rally"):
+        raise RuleError("Rally belongs to an activation's Rally segment (003 §3.1).")
+    unit = _unit(state, action.unit)
+    if unit.side != seq.side:
+        raise RuleError(f"{unit.id} is not one of side {seq.side}'s units.")
+    if must_rally(state, unit):
+        seq.phase = "rally"
+        _rally_roll(state, unit, dice, events)
+        return
+    if unit.status == "full" and unit.missile_hits > 0:
+        # voluntary rally: instead of moving or fighting, not next to an enemy, remove two hits
+        if unit.id in state.moved or unit.id in state.fought or unit.id in state.fired or unit.id in state.rallied:
+            raise RuleError(f"{unit.id} has acted this activation; a voluntary rally replaces moving and fighting.")
+        if not _rally_command(state, unit):
+            raise RuleError(f"{unit.id} is not in the activated leader's Command Range (003 §10.27).")
+        grid = state.field.grid
+        if any(
+            u.on_map and u.side != unit.side and min(grid.distance(a, b) for a in u.hexes() for b in unit.hexes()) == 1
+            for u in state.units.values()
+        ):
+            raise RuleError(f"{unit.id} is next to an enemy unit and may not rally voluntarily (003 §10.27).")
+        seq.phase = "rally"
+        state.rallied.add(unit.id)
+        unit.missile_hits = max(0, unit.missile_hits - 2)
+        events.append(Event("rally", f"{unit.id} rallies and removes missile hits.", {"unit": unit.id}))
+        return
+    raise RuleError(f"{unit.id} has nothing to rally now (003 §10.27).")
+
+
+def _rally_roll(state: State, unit: Unit, dice: Dice, events: list[Event]) -> None:
+    routed = unit.status == "routed"
+    drm = charts.rally_drm(disordered=not routed, leader=bool(leader_with(state, unit)))
+    roll = dice.d10(f"{unit.id} rally")
+    outcome = charts.rally_result(max(1, unit.tq), roll + drm, routed=routed)
+    state.rallied.add(unit.id)
+    before = unit.status
+    if outcome == "eliminated":
+        eliminate(state, unit, events, "it fails to rally (003 §10.27)")
+        return
+    unit.status = outcome
+    if outcome == "routed" and before != "routed":
+        unit.engaged = False
+    events.append(
+        Event(
+            "rally",
+            f"{unit.id} rolls {roll} {drm:+d}: {before} → {outcome}.",
+            {"unit": unit.id, "roll": roll, "result": outcome},
+        )
+    )
+
+
+def mandatory_rally(state: State, dice: Dice, events: list[Event]) -> None:
+    """The Rally segment's mandatory attempts not yet made (003 §10.27), in unit order."""
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        if must_rally(state, unit):
+            _rally_roll(state, unit, dice, events)
+
+
+def engaged_must_attack(state: State) -> list[Unit]:
+    """003 §7.3: engaged units in the activated leader's range that must still shock attack."""
+    seq = state.seq
+    out = []
+    grid = state.field.grid
+    for u in state.units.values():
+        if not (u.on_map and u.side == seq.side and u.engaged and u.status != "routed" and u.id not in state.fought):
+            continue
+        if not _rally_command(state, u):
+            continue
+        front = set(frontal_hexes(grid, u))
+        targets = [e for e in state.units.values() if e.on_map and e.side != u.side and set(e.hexes()) & front]
+        for e in targets:
+            try:
+                plan_shock(state, Shock((u.id,), e.id))
+            except RuleError:
+                continue
+            out.append(u)
+            break
+    return out
+
+
+def handle(state: State, action: Any, dice: Dice, events: list[Event]) -> None:
+    if isinstance(action, Shock):
+        resolve_shock(state, action, dice, events)
+    elif isinstance(action, Fire):
+        resolve_fire(state, action, dice, events)
+    elif isinstance(action, Rally):
+        resolve_rally(state, action, dice, events)
+
+
+def pursuers_return(state: State, side: str, rolled_for: str | None, events: list[Event]) -> None:
+    """003 §8.3: on a Continuity roll of 0 or 1 every off-map pursuer of the side comes back
+    within Command Range of a leader other than the one rolled for (docs §8.5: the first such
+    leader by id; each unit in the nearest empty hex to him, facing the enemy)."""
+    back = sorted((u for u in state.units.values() if u.side == side and u.status == "off_map"), key=lambda u: u.id)
+    if not back:
+        return
+    leaders = sorted(
+        (ld for ld in state.leaders.values() if ld.on_map and ld.side == side and ld.id != rolled_for),
+        key=lambda ld: ld.id,
+    )
+    if not leaders:
+        return
+    leader = leaders[0]
+    grid = state.field.grid
+    taken = {h for u in state.units.values() if u.on_map for h in u.hexes()}
+    order = sorted(
+        (i for i in range(grid.size) if grid.distance(i, leader.hex) <= leader.range),
+        key=lambda i: (grid.distance(i, leader.hex), i),
+    )
+    facing = 0 if state.field.home.get(side, "bottom") == "bottom" else 3
+    for u in back:
+        spot = next((i for i in order if i not in taken and state.field.step_cost(u.cls, i, i) < NO), -1)
+        if spot < 0:
+            continue
+        taken.add(spot)
+        u.hex, u.facing, u.status, u.engaged = spot, facing, "disordered", False
+        events.append(Event("pursuit_return", f"{u.id} returns from pursuit near {leader.id}.", {"unit": u.id}))
+
+
+def _retreat_before_combat(
+    state: State, attackers: list[Unit], defender: Unit, path: tuple[str, ...], events: list[Event]
+) -> None:
+    """003 §8.3 Cavalry: cavalry shocked by infantry (or, §9.16, by elephants) may move two hexes
+    away in any direction before the roll, unless next to enemy cavalry; the attack is spent."""
+    grid = state.field.grid
+    if not defender.cavalry:
+        raise RuleError(f"{defender.id} is not cavalry and cannot retreat before combat (003 §8.3).")
+    elephants = any(a.type == "EL" for a in attackers)
+    if not elephants and not all(a.foot for a in attackers):
+        raise RuleError("Cavalry retreats before combat only from infantry (or elephants) (003 §8.3, §9.16).")
+    if defender.status == "routed" or defender.double:
+        raise RuleError(f"{defender.id} cannot retreat before combat.")
+    for u in state.units.values():
+        if u.on_map and u.side != defender.side and u.cavalry and grid.distance(u.hex, defender.hex) == 1:
+            raise RuleError(f"{defender.id} is next to enemy cavalry and may not retreat before combat (003 §8.3).")
+    if len(path) != 2:
+        raise RuleError("A retreat before combat is two hexes (003 §8.3).")
+    from tactical.movement import MoveCosts
+
+    costs = MoveCosts(state, defender)
+    att_hexes = [h for a in attackers for h in a.hexes()]
+    cur = defender.hex
+    for raw in path:
+        try:
+            j = grid.index(raw)
+        except ValueError as exc:
+            raise RuleError(f"retreat before combat: {exc}.") from None
+        d = grid.direction(cur, j)
+        if d < 0 or costs.enter(cur, d) >= NO:
+            raise RuleError(f"{defender.id} cannot retreat into {raw}.")
+        cur = j
+    if min(grid.distance(cur, h) for h in att_hexes) <= min(grid.distance(defender.hex, h) for h in att_hexes):
+        raise RuleError(f"{defender.id} must end its retreat before combat farther from the attackers (003 §8.3).")
+    if not costs.may_end(cur * 6 + defender.facing):
+        raise RuleError(f"{defender.id} may not end its retreat stacked there.")
+    defender.hex = cur
+    defender.engaged = False
+    events.append(
+        Event(
+            "retreat_before_combat",
+            f"{defender.id} retreats before combat to {grid.hex_id(cur)}.",
+            {"unit": defender.id},
+        )
+    )
+    events.append(Event("shock", "The attack falls on empty ground.", {"result": None}))
+
+
+def _advance(state: State, attackers: list[Unit], vacated: int, events: list[Event]) -> None:
+    """003 §8.5: after the defender retreats or routs, one attacker may advance into its hex."""
+    if any(u.on_map and vacated in u.hexes() for u in state.units.values()):
+        return  # pursuit took the hex, or someone stands there
+    for a in attackers:
+        if a.on_map and not a.double and a.status != "routed" and not a.engaged:
+            if state.field.step_cost(a.cls, a.hex, vacated) >= NO:
+                continue
+            a.hex = vacated
+            events.append(
+                Event("advance", f"{a.id} advances to {state.field.grid.hex_id(vacated)} (003 §8.5).", {"unit": a.id})
+            )
+            return
+
+
+def fire_as(state: State, firer: Unit, target: Unit, rng: int, dice: Dice, events: list[Event]) -> None:
+    """Fire treated as at a fixed range (000 §6.55: a mounted archer withdrawing fires at 2)."""
+    _fire(state, firer, target, dice, events, as_range=rng)
+
+
+# -- charts-v1: 002's Shock Results -------------------------------------------------------
+def add_hits(state: State, unit: Unit, n: int, events: list[Event], why: str) -> None:
+    """Hits from 002's Shock Results join the unit's missile hits; more hits than its TQ
+    eliminate it (003 §8.15, docs §8.11)."""
+    if not unit.on_map or n <= 0:
+        return
+    unit.missile_hits += n
+    events.append(
+        Event("hits", f"{unit.id} takes {n} hit{'s' if n > 1 else ''} ({why}).", {"unit": unit.id, "hits": n})
+    )
+    if unit.missile_hits > unit.tq:
+        eliminate(state, unit, events, "more hits than its TQ (003 §8.15)")
+
+
+def _reduce(state: State, unit: Unit, enemies: list[Unit], events: list[Event]) -> None:
+    """002: flip to the reduced side, new TQ = old TQ - 2, keep half the hits (rounded down), retreat."""
+    c = charts.v1_constants()
+    unit.reduced = True
+    unit.tq = max(1, unit.tq - c.reduce_tq_loss)
+    unit.missile_hits //= 2
+    state.broke.add(unit.id)
+    events.append(Event("reduce", f"{unit.id} is reduced (TQ {unit.tq}).", {"unit": unit.id}))
+    if unit.on_map:
+        _retreat(state, unit, enemies, events, v1=True)
+
+
+def _v1_effect(
+    state: State, unit: Unit, eff: Any, enemies: list[Unit], dice: Dice, events: list[Event], fewer: bool = False
+) -> None:
+    if not unit.on_map or eff.kind == "none":
+        return
+    if fewer and eff.hits > 2 and eff.kind in ("hits", "check") and _vacant_retreat(state, unit, enemies):
+        # 001 10.37: more than two hits: one fewer for a retreat into a vacant hex out of enemy fronts
+        eff = eff.model_copy(update={"hits": eff.hits - 1, "retreat": True})
+        events.append(Event("hits", f"{unit.id} gives ground to take one hit fewer (001 10.37).", {"unit": unit.id}))
+    if eff.kind == "check":
+        r = dice.d10(f"{unit.id} shock check")
+        if r + eff.add > unit.tq:
+            events.append(Event("check", f"{unit.id} rolls {r} + {eff.add} over TQ {unit.tq}.", {"unit": unit.id}))
+            if eff.fail == "reduce":
+                _reduce(state, unit, enemies, events)
+            else:
+                _rout(state, unit, events, "002 shock check failed")
+            return
+        add_hits(state, unit, eff.hits, events, "shock")
+        if eff.retreat and unit.on_map:
+            _retreat(state, unit, enemies, events, v1=True)
+        return
+    if eff.kind == "hits":
+        add_hits(state, unit, eff.hits, events, "shock")
+        if eff.retreat and unit.on_map:
+            _retreat(state, unit, enemies, events, v1=True)
+    elif eff.kind == "reduce":
+        if unit.reduced_side and not unit.reduced:
+            _reduce(state, unit, enemies, events)
+        else:
+            _rout(state, unit, events, "002 shock")
+    elif eff.kind == "rout":
+        _rout(state, unit, events, "002 shock")
+
+
+def _v1_column(unit: Unit, side: Any) -> Any:
+    """002's "units with a reduced side" column: a unit that can still be reduced."""
+    return side.reduced if unit.reduced_side and not unit.reduced else side.unreduced
+
+
+def _resolve_v1(state: State, action: Shock, plan: ShockPlan, roll: int, dice: Dice, events: list[Event]) -> None:
+    """charts-v1 (002 Shock Results, docs §8.11): the modified roll picks a row; the defender's
+    effect, then each attacker's (in the order named), then pursuit and leader casualties."""
+    attackers, defender = plan.attackers, plan.defender
+    modified = roll + plan.total
+    row = charts.shock_result_v1(modified)
+    parts = ", ".join(f"{k} {v:+d}" for k, v in plan.drms.items()) or "no modifiers"
+    result = f"v1:{row.label}"
+    events.append(
+        Event(
+            "shock",
+            f"{'+'.join(a.id for a in attackers)} shock {defender.id}: roll {roll} {plan.total:+d} ({parts}) = "
+            f"{modified}: row {row.label}.",
+            {"roll": roll, "drm": plan.total, "modified": modified, "result": result, "drms": dict(plan.drms)},
+        )
+    )
+    was_moving = {a.id: not a.engaged for a in attackers}
+    defender_hex = defender.hex
+    fewer = (
+        action.reduce_hits
+        and "retreat-to-reduce-hits" in state.options
+        and not all(a.missile_hits >= a.tq for a in attackers)
+    )
+    _v1_effect(state, defender, _v1_column(defender, row.defender), attackers, dice, events, fewer)
+    for a in attackers:
+        _v1_effect(state, a, _v1_column(a, row.attacker), [defender], dice, events)
+    # units left face to face stay locked in combat
+    grid = state.field.grid
+    if defender.on_map and defender.status != "routed":
+        for a in attackers:
+            if a.on_map and a.status != "routed" and set(frontal_hexes(grid, a)) & set(defender.hexes()):
+                a.engaged = defender.engaged = True
+    if defender.status == "routed" or not defender.on_map:
+        _pursuit(state, action, attackers, defender, defender_hex, was_moving, dice, events)
+    if action.advance and defender_hex not in defender.hexes():
+        _advance(state, attackers, defender_hex, events)
+    _leader_casualties(state, attackers, defender, dice, events)
+    refresh_engaged(state)
+
+
+def _pilum_reaction(state: State, legion: Unit, firer: Unit) -> bool:
+    """001 No Pilum #5: with the option, a legion unit attacked frontally by light cavalry's hit
+    and run may fire back once (docs §9)."""
+    return (
+        "no-pilum" in state.options
+        and legion.type in ("LG", "CO")
+        and firer.type == "LC"
+        and legion.status == "full"
+        and bool(set(firer.hexes()) & _front_arc(state, legion))
+    )
+
+
+def _front_arc(state: State, unit: Unit) -> set[int]:
+    """Hexes within two of ``unit`` whose line leaves it through a frontal hex (the hit and run
+    comes from there, as if adjacent)."""
+    grid = state.field.grid
+    front = set(frontal_dirs(unit.facing))
+    out = set()
+    for i in range(grid.size):
+        dist = grid.distance(unit.hex, i)
+        if 1 <= dist <= 4:
+            first = grid.line(unit.hex, i)[1]
+            if any(h >= 0 and grid.direction(unit.hex, h) in front for h in first):
+                out.add(i)
+    return out
+
+
+def _vacant_retreat(state: State, unit: Unit, enemies: list[Unit]) -> bool:
+    """001 10.37: a hex next to the unit, empty even of friends, out of every enemy front, and
+    farther from the attackers."""
+    if unit.double:
+        return False
+    grid = state.field.grid
+    taken = {h for u in state.units.values() if u.on_map for h in u.hexes()}
+    fronts = {h for u in state.units.values() if u.on_map and u.side != unit.side for h in frontal_hexes(grid, u)}
+    near = [h for e in enemies if e.on_map for h in e.hexes()]
+    here = min((grid.distance(unit.hex, h) for h in near), default=0)
+    for j in grid.neighbours(unit.hex):
+        if j in taken or j in fronts or state.field.step_cost(unit.cls, unit.hex, j) >= NO:
+            continue
+        if min((grid.distance(j, h) for h in near), default=1) > here:
+            return True
+    return False

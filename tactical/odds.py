@@ -1,0 +1,131 @@
+"""Exact odds of a proposed shock or missile fire (issue 4 §7), by the real resolver.
+
+``shock_odds`` / ``fire_odds`` run ``engine.apply`` on the position over every die face
+the resolution consumes (``bellum.odds.exact_distribution``) — the reaction fire, the
+shock roll, pursuit and its return roll, rampage rolls, leaders' casualty rolls — and
+group the runs by what a player cares about.  There is no second model of the rules.
+
+``shock_result_odds`` is the fast preview of the result line alone: the modified roll
+is the one die plus the plan's DRM total, so each result's probability is the share of
+faces that land in its band.  ``tests/tactical/test_odds.py`` proves it equal to the
+result marginal of ``shock_odds`` wherever no reaction fire precedes the roll.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from bellum.dice import Dice
+from bellum.odds import exact_distribution
+from tactical import charts
+from tactical.actions import Fire, Shock
+from tactical.combat import fire_check, plan_shock, resolve_shock
+from tactical.engine import apply
+from tactical.state import State
+
+#: what one resolution ended in: the shock result (or None), then each unit's status and
+#: each leader's status, for the units and leaders whose fate changed
+Outcome = tuple[Any, ...]
+
+
+def _summary(before: State, after: State, events: list[Any]) -> Outcome:
+    result = next((e.data.get("result") for e in events if e.kind == "shock"), None)
+    units = tuple(
+        sorted(
+            (uid, u.status, u.engaged)
+            for uid, u in after.units.items()
+            if (u.status, u.engaged) != (before.units[uid].status, before.units[uid].engaged)
+        )
+    )
+    hits = tuple(
+        sorted(
+            (uid, u.missile_hits) for uid, u in after.units.items() if u.missile_hits != before.units[uid].missile_hits
+        )
+    )
+    leaders = tuple(sorted(lid for lid, ld in after.leaders.items() if ld.status != before.leaders[lid].status))
+    return (result, units, hits, leaders)
+
+
+def _odds(state: State, action: Any) -> dict[Outcome, Fraction]:
+    def run(dice: Dice) -> Outcome:
+        after, events = apply(state, action, dice)
+        return _summary(state, after, events)
+
+    return exact_distribution(run)
+
+
+def shock_odds(state: State, action: Shock) -> dict[Outcome, Fraction]:
+    """Every outcome of the shock with its exact probability (RuleError if not allowed).
+
+    The shock roll only chooses the result line and whether everyone is engaged (003 §8.3),
+    so faces that share both lead to the same follow-on rolls: the real resolver is run once
+    per such group of faces (each run still branching over every follow-on die), weighted
+    by the group's share.  With reaction fire first, every die is enumerated in order.
+    ``tests/tactical/test_odds.py`` proves this equal to ``shock_odds_full``.
+    """
+    plan = plan_shock(state, action)
+    if (
+        action.reaction_fire is not None
+        or action.retreat_before_combat is not None
+        or plan.defender.status == "routed"
+        or any(a.type == "EL" for a in plan.attackers)
+    ):
+        return _odds(state, action)
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for face in range(10):
+        if state.ruleset == "charts-v1":
+            groups.setdefault((charts.shock_result_v1(face + plan.total).label, False), []).append(face)
+            continue
+        o = charts.shock_result(state.ruleset, face + plan.total)
+        groups.setdefault((o.result, o.engaged), []).append(face)
+    out: dict[Outcome, Fraction] = {}
+    for faces in groups.values():
+        first = faces[0]
+
+        def run(dice: Dice, first: int = first) -> Outcome:
+            after = state.copy()
+            events: list[Any] = []
+            resolve_shock(after, action, Dice.forced([first, *dice.pending()]), events, plan.drms)
+            return _summary(state, after, events)
+
+        share = Fraction(len(faces), 10)
+        for outcome, p in exact_distribution(run).items():
+            out[outcome] = out.get(outcome, Fraction(0)) + share * p
+    return out
+
+
+def shock_odds_full(state: State, action: Shock) -> dict[Outcome, Fraction]:
+    """The same over every face of every die, without grouping (the reference for tests)."""
+    plan_shock(state, action)
+    return _odds(state, action)
+
+
+def fire_odds(state: State, action: Fire) -> dict[Outcome, Fraction]:
+    """Every outcome of the missile fire with its exact probability."""
+    fire_check(state, state.units[action.unit], state.units[action.target])
+    return _odds(state, action)
+
+
+def result_marginal(odds: dict[Outcome, Fraction]) -> dict[Any, Fraction]:
+    out: dict[Any, Fraction] = {}
+    for outcome, p in odds.items():
+        out[outcome[0]] = out.get(outcome[0], Fraction(0)) + p
+    return out
+
+
+def shock_result_odds(state: State, action: Shock) -> dict[str | None, Fraction]:
+    """The probability of each Shock Results line (003 §8.3), without the follow-on rolls."""
+    plan = plan_shock(state, action)
+    if plan.defender.status == "routed":
+        return {None: Fraction(1)}
+    out: dict[str | None, Fraction] = {}
+    total = plan.total
+    for face in range(10):
+        if state.ruleset == "charts-v1":
+            r = "v1:" + charts.shock_result_v1(face + total).label
+            out[r] = out.get(r, Fraction(0)) + Fraction(1, 10)
+            continue
+        r = charts.shock_result(state.ruleset, face + total).result
+        out[r] = out.get(r, Fraction(0)) + Fraction(1, 10)
+    return out

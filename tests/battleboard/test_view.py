@@ -1,0 +1,136 @@
+"""The battleboard window, driven headless through a naval battle: allocate, move, ram,
+board and capture — checking the model and real screenshots."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import arcade
+import pytest
+
+from battleboard.position import Position, build_state
+from battleboard.view.battle import SIDE_COLORS, BattleView
+from bellum.dice import Dice
+from tests.conftest import render
+
+pytestmark = pytest.mark.window
+
+
+def naval_state() -> Any:
+    units = [
+        {"id": "F1", "side": "A", "kind": "fleet", "discipline": "V", "strength": 2, "square": "a1"},
+        {"id": "F2", "side": "A", "kind": "fleet", "discipline": "V", "strength": 2, "square": "d3"},
+        {"id": "F3", "side": "A", "kind": "fleet", "discipline": "V", "strength": 2, "square": "e4"},
+        {"id": "P1", "side": "A", "kind": "legion", "discipline": "V", "strength": 5},
+        {"id": "P2", "side": "A", "kind": "legion", "discipline": "V", "strength": 5},
+        {"id": "P3", "side": "A", "kind": "legion", "discipline": "V", "strength": 5},
+        {"id": "G2", "side": "B", "kind": "fleet", "discipline": "R", "strength": 2, "square": "h6"},
+        {"id": "G1", "side": "B", "kind": "fleet", "discipline": "R", "strength": 2, "square": "d4"},
+        {"id": "Q1", "side": "B", "kind": "auxiliary", "discipline": "R", "strength": 2},
+    ]
+    pos = Position.model_validate({"board": {"columns": 8, "rows": 6}, "battle": {"kind": "naval"}, "units": units})
+    return build_state(pos, "test")
+
+
+def pixel(image: Any, view: BattleView, sq: int) -> tuple[int, int, int]:
+    x, y = view.square_center(sq)
+    px, py = int(x - view.cell * 0.32), int(view.window.height - (y + view.cell * 0.05))
+    r, g, b = image.convert("RGB").getpixel((px, py))
+    return r, g, b
+
+
+def close(c: tuple[int, int, int], want: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) < 12 for a, b in zip(c, want, strict=True))
+
+
+def click(view: BattleView, sq: int) -> None:
+    x, y = view.square_center(sq)
+    view.on_mouse_press(int(x), int(y), arcade.MOUSE_BUTTON_LEFT, 0)
+
+
+def test_naval_battle_in_the_window(window: Any) -> None:
+    view = BattleView(naval_state(), title="Test battle")
+    view.dice = Dice(5)
+    view.dice.force([9] * 6)  # A's fleets and passengers all pass their command checks
+    render(window, view)
+    board = view.state.cfg.board
+    sq = board.parse
+    # allocate: both sides in secret, through the panel button (canonical plans)
+    assert view.state.phase == "allocate"
+    view.on_key_press(arcade.key.L, 0)
+    assert view.state.phase == "allocate" and "A" in view.state.allocations
+    assert view.state.units["P1"].aboard is None  # still secret
+    view.on_key_press(arcade.key.L, 0)
+    assert view.state.phase == "command"
+    assert view.state.units["P3"].aboard == "F3" and view.state.units["Q1"].aboard == "G2"
+    view.on_key_press(arcade.key.C, 0)
+    assert view.state.phase == "move"
+    # move F1 by mouse: select, then click a highlighted square
+    click(view, sq("a1"))  # type: ignore[arg-type]
+    assert view.selected == "F1"
+    image = render(window, view)
+    click(view, sq("a3"))  # type: ignore[arg-type]
+    assert view.state.units["F1"].square == sq("a3")
+    image = render(window, view)
+    assert close(pixel(image, view, sq("a3")), SIDE_COLORS["A"])  # type: ignore[arg-type]
+    assert not close(pixel(image, view, sq("a1")), SIDE_COLORS["A"])  # type: ignore[arg-type]
+    # ram G1 with F2: the target offers the attack modes with their odds
+    click(view, sq("d3"))  # type: ignore[arg-type]
+    click(view, sq("d4"))  # type: ignore[arg-type]
+    assert view.options[0].mode == "ram"
+    render(window, view)
+    assert any(b.key == "option0" and "%" in b.label for b in view.buttons)
+    view.forced = ["B", "-", "-", "-", "-"]
+    view.on_key_press(arcade.key.KEY_1, 0)
+    assert view.state.units["G1"].flipped and view.state.units["F2"].attacked
+    # board G1 from F3 and capture it
+    click(view, sq("e4"))  # type: ignore[arg-type]
+    click(view, sq("d4"))  # type: ignore[arg-type]
+    boarding = [i for i, a in enumerate(view.options) if a.unit == "P3" and a.mode == "phalanx" and a.capture]
+    assert boarding
+    view.forced = ["B"]
+    view.press(f"option{boarding[0]}")
+    g1 = view.state.units["G1"]
+    assert g1.side == "A" and g1.captured and view.state.units["P3"].aboard == "G1"
+    image = render(window, view)
+    flipped_red = tuple((c + 255) // 2 for c in SIDE_COLORS["A"])  # a captured ship fights on disrupted
+    assert close(pixel(image, view, sq("d4")), flipped_red)  # type: ignore[arg-type]
+    assert any("captures G1" in line for line in view.log)
+    # the captured ship may not attack this turn; ending the turn passes to B's command phase
+    view.on_key_press(arcade.key.ENTER, 0)
+    assert view.state.side == "B" and view.state.phase == "command"
+
+
+def test_ai_plays_the_other_side(window: Any) -> None:
+    view = BattleView(naval_state(), ai=frozenset({"A", "B"}))
+    render(window, view)
+    for _ in range(400):
+        view.on_update(1.0)
+        if view.state.phase == "over":
+            break
+    assert view.state.phase == "over"
+    image = render(window, view)
+    assert len(image.convert("RGB").getcolors(1 << 20)) > 10
+
+
+def test_refused_action_shows_a_sentence(window: Any) -> None:
+    view = BattleView(naval_state())
+    render(window, view)
+    view.on_key_press(arcade.key.ENTER, 0)  # no end of turn during allocation
+    assert view.state.phase == "allocate"
+    view.on_key_press(arcade.key.SPACE, 0)  # the AI allocates for the side to act
+    assert view.state.allocations
+
+
+def test_shot_view_and_menu_entry(window: Any) -> None:
+    from battleboard.view import entry
+    from battleboard.view.shot import shot_view
+
+    args = argparse.Namespace(scenario="field-pharsalus", seed=2)
+    image = render(window, shot_view(args))
+    assert len(image.convert("RGB").getcolors(1 << 20)) > 20
+    assert entry.LABEL == "Battleboard" and entry.BLURB
+    picker = entry.ScenarioPicker(arcade.View())
+    render(window, picker)
+    assert len(picker.paths) >= 4

@@ -1,0 +1,43 @@
+"""Issue 4 acceptance: random playouts to the end of the battle, invariants after every action,
+the same seed giving the same game.  The full 200 games run with BELLUM_SLOW=1 (about ten
+minutes on two cores); the normal suite plays a sample."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tactical.state import State
+from tests.tactical.playout import play
+from tests.tactical.test_invariants import check_invariants
+
+GAMES = 200 if os.environ.get("BELLUM_SLOW") else 3
+
+
+def invariants(state: State) -> None:
+    check_invariants(state)
+    for u in state.units.values():
+        assert u.status in ("full", "disordered", "routed", "eliminated", "off_map")
+        if not u.on_map:
+            assert u.hex == -1 and not u.engaged
+        assert u.missile_hits <= max(u.tq, 0) + 0 or u.type == "EL"
+    enemy_hexes = {s: {h for u in state.units.values() if u.on_map and u.side != s for h in u.hexes()} for s in "AB"}
+    for ld in state.leaders.values():
+        if ld.on_map:
+            assert ld.hex not in enemy_hexes[ld.side], f"{ld.id} stands with the enemy"
+    if state.seq.phase == "over":
+        assert state.winner in ("A", "B")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(GAMES))
+def test_random_playout_reaches_the_end(seed: int) -> None:
+    state, log = play(seed, invariants)
+    assert state.seq.phase == "over", f"game {seed} did not end in {len(log)} actions"
+
+
+def test_same_seed_same_game() -> None:
+    a, log_a = play(7, lambda s: None)
+    b, log_b = play(7, lambda s: None)
+    assert log_a == log_b and a.winner == b.winner and a.rout_points == b.rout_points
