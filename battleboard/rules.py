@@ -41,12 +41,13 @@ class MissingResultError(DiceError):
 class Chance:
     """Dice plus, for rules cases and odds, forced combat-table results (FORMAT.md)."""
 
-    __slots__ = ("dice", "results", "used")
+    __slots__ = ("dice", "drawn", "results", "used")
 
     def __init__(self, dice: Dice, results: Iterable[str] | None = None) -> None:
         self.dice = dice
         self.results: deque[str] | None = None if results is None else deque(results)
         self.used = 0
+        self.drawn: list[str] = []  # every combat result so far, for the log
 
     def combat(self, row: tuple[str, ...], low: int, mod: int, label: str) -> str:
         """One attack roll on a combat-table row (§8.2)."""
@@ -54,13 +55,16 @@ class Chance:
         if self.results is not None:
             if not self.results:
                 raise MissingResultError(label, row, low, mod)
-            return self.results.popleft()
-        i = self.dice.d10(label) + mod - low
-        if i < 0:
-            i = 0
-        elif i >= len(row):
-            i = len(row) - 1
-        return row[i]
+            r = self.results.popleft()
+        else:
+            i = self.dice.d10(label) + mod - low
+            if i < 0:
+                i = 0
+            elif i >= len(row):
+                i = len(row) - 1
+            r = row[i]
+        self.drawn.append(r)
+        return r
 
 
 # --------------------------------------------------------------------------
@@ -300,7 +304,7 @@ def legal_actions(s: State, unit: str | None = None, only: str = "") -> list[Act
 def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     if u.status == "reserve":
         if s.phase == "move" and not u.failed and not u.moved:
-            out.extend(Action("move", u.id, to=sq) for sq in moves_of(s, u))
+            out.extend(Action("move", u.id, sq) for sq in moves_of(s, u))
         return
     if u.status != "active" or u.failed:
         return
@@ -313,7 +317,7 @@ def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     if u.square is None:
         return
     if s.phase == "move" and not u.moved and not u.attacked and only != "attack":
-        out.extend(Action("move", u.id, to=sq) for sq in moves_of(s, u))
+        out.extend(Action("move", u.id, sq) for sq in moves_of(s, u))
         if may_leave(s, u) is None:
             out.append(Action("move", u.id, to=OFF))
     if u.attacked or only == "move":
@@ -326,17 +330,17 @@ def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     for mode in spec.modes:
         if mode == "fire":
             for sq in fire_targets(s, u.square, u.side):
-                out.append(Action("attack", u.id, target=s.grid[sq], mode="fire"))
+                out.append(Action("attack", u.id, None, s.grid[sq], "fire"))
         elif mode != "ram":
             for t in adjacent:
-                out.append(Action("attack", u.id, target=t, mode=mode))
+                out.append(Action("attack", u.id, None, t, mode))
 
 
 def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None:
     if f.square is None:
         return
     if s.phase == "move" and not f.moved and not f.attacked and only != "attack":
-        out.extend(Action("move", f.id, to=sq) for sq in moves_of(s, f))
+        out.extend(Action("move", f.id, sq) for sq in moves_of(s, f))
         if may_leave(s, f) is None:
             out.append(Action("move", f.id, to=OFF))
     if f.attacked or f.captured_now or only == "move":
@@ -345,11 +349,11 @@ def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None
     for n in board.neighbors[f.square]:
         t = s.grid.get(n)
         if t is not None and s.units[t].side != f.side:
-            out.append(Action("attack", f.id, target=t, mode="ram"))
+            out.append(Action("attack", f.id, None, t, "ram"))
     for sq in fire_targets(s, f.square, f.side):
         t = s.grid[sq]
         if active_ground(s, s.units[t]) is not None:
-            out.append(Action("attack", f.id, target=t, mode="fire"))
+            out.append(Action("attack", f.id, None, t, "fire"))
 
 
 def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
@@ -365,8 +369,8 @@ def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
         t = s.grid.get(n)
         if t is not None and s.units[t].side != g.side:
             for m in modes:
-                out.append(Action("attack", g.id, target=t, mode=m, capture=True))
-                out.append(Action("attack", g.id, target=t, mode=m, capture=False))
+                out.append(Action("attack", g.id, None, t, m, True))
+                out.append(Action("attack", g.id, None, t, m, False))
 
 
 def _leader_unit(s: State, ld: Leader) -> Unit | None:
@@ -698,7 +702,13 @@ def apply(s: State, a: Action, dice: Dice, results: Iterable[str] | None = None)
 def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> None:
     """Apply a legal action in place (no validation)."""
     verb = a.verb
-    s.adj_cache.clear()
+    if verb == "move" and a.unit in s.units:
+        # a move changes only what the mover's enemies are next to (§7.2 contact)
+        s.adj_cache.pop("B" if s.units[a.unit].side == "A" else "A", None)
+        if a.to == OFF:
+            s.adj_cache.clear()
+    elif verb not in ("double", "stratagem", "end_turn"):
+        s.adj_cache.clear()
     if verb == "attack":
         _attack(s, a, chance, ev)
     elif verb == "move":
@@ -719,7 +729,8 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
         _deploy(s, a, ev)
     else:  # pragma: no cover - the generator never makes another verb
         raise RuleError(f"unknown action {verb}")
-    s.adj_cache.clear()
+    if verb in ("attack", "command", "allocate", "deploy"):
+        s.adj_cache.clear()  # losses, routs, captures and set-up change who stands where
     if s.phase != "over" and (verb != "move" or a.to == OFF) and verb not in ("double", "stratagem"):
         _check_panic(s, ev)  # only losses can cause panic or end the battle
         _check_end(s, ev)
@@ -1139,9 +1150,13 @@ def _attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None
     who.attacked = True
     who.inspired = False
     fleet.inspired = False
-    att, defenders, fire_result, used = resolve_fighters(s, a, chance)
-    what = {"ram": "rams", "fire": "fires at"}.get(a.mode, "boards" if s.naval else f"attacks ({a.mode})")
-    _log(ev, "attack", f"{who.id} {what} {tgt.id}: {used} roll(s)", unit=who.id, target=tgt.id, mode=a.mode)
+    first = len(chance.drawn)
+    att, defenders, fire_result, _ = resolve_fighters(s, a, chance)
+    if ev is not None:
+        what = {"ram": "rams", "fire": "fires at"}.get(a.mode, "boards" if s.naval else f"attacks ({a.mode})")
+        rolled = chance.drawn[first + (1 if fire_result else 0) :]
+        text = f"{who.id} {what} {tgt.id}: {' '.join(rolled) or 'no roll'}"
+        _log(ev, "attack", text, unit=who.id, target=tgt.id, mode=a.mode, results=rolled)
     if fire_result:
         _log(ev, "defensive_fire", f"{tgt.id} fires at {who.id} first: {fire_result} (§8.6)", result=fire_result)
     # the defenders' fates

@@ -111,6 +111,9 @@ class Engagement(_Contract):
                 raise ValueError(f"side {side} brings no unit")
             if naval and not any(u.side == side and u.kind == "fleet" for u in self.units):
                 raise ValueError(f"side {side} must bring a fleet to a naval battle (004 Setup)")
+        reactive = "B" if self.active == "A" else "A"
+        if self.trigger == "interception" and not any(ld.side == reactive for ld in self.leaders):
+            raise ValueError("an interception needs the leader who spent the Military stratagem (004 Setup)")
         if not naval and any(u.kind == "fleet" for u in self.units):
             raise ValueError("fleets do not fight in a land battle")
         return self

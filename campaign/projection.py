@@ -61,7 +61,9 @@ class Projection:
         """World units per kilometre (exact north–south, close east–west near ``lat0``)."""
         return self.scale / KM_PER_DEGREE_LAT
 
-    def bounds(self, positions: Iterable[tuple[float, float]], margin: float = 0.0) -> tuple[float, float, float, float]:
+    def bounds(
+        self, positions: Iterable[tuple[float, float]], margin: float = 0.0
+    ) -> tuple[float, float, float, float]:
         """(left, right, bottom, top) in world units around lon/lat ``positions``, widened by ``margin`` units."""
         xs: list[float] = []
         ys: list[float] = []

@@ -75,7 +75,7 @@ class _File(BaseModel):
 
 
 class Header(_File):
-    id: str = Field(pattern=_ID, max_length=40)
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_]*$", max_length=40)
     title: str = Field(min_length=1, max_length=120)
     start_month: Month
     start_year_bc: int = Field(ge=1, le=100)
@@ -142,11 +142,11 @@ class UnitEntry(_File):
 class ForceEntry(_File):
     id: str = Field(pattern=_ID, max_length=40)
     side: str = Field(pattern=_ID, max_length=40)
-    location: str = Field(max_length=40)
+    location: str = Field(pattern=_ID, max_length=40)
     name: str = Field(default="", max_length=80)
     commander: str | None = Field(default=None, max_length=40)
     #: leaders with the force besides its commander
-    leaders: tuple[str, ...] = Field(default=(), max_length=30)
+    leaders: tuple[str, ...] = Field(default=(), max_length=29)
     units: tuple[UnitEntry, ...] = Field(default=(), max_length=200)
 
 
@@ -275,7 +275,13 @@ def _name_the_place(raw: dict[str, Any], place: str) -> str:
     ident = item.get(key)
     if not isinstance(ident, str):
         return place
-    singular = {"forces": "force", "sides": "side", "clients": "client", "owners": "owner of", "counter_mix": "counter mix of"}
+    singular = {
+        "forces": "force",
+        "sides": "side",
+        "clients": "client",
+        "owners": "owner of",
+        "counter_mix": "counter mix of",
+    }
     named = f"{singular[table]} '{ident}'"
     if m.group(3) is not None:
         units = item.get("units")
@@ -474,12 +480,14 @@ def _build_forces(
             bad(place, "is listed twice; every force needs its own id")
             continue
         force_ids.add(fe.id)
-        if fe.side not in allowed_sides:
+        # a force with a bad side or place is still built (its leaders and units are
+        # then known to the other checks), but not checked where it stands
+        side_ok = fe.side in allowed_sides
+        if not side_ok:
             bad(place, f"belongs to '{fe.side}', which is no owner on the map and not '{BARBARIAN}'")
-            continue
-        if fe.location not in cmap:
+        place_ok = fe.location in cmap
+        if not place_ok:
             bad(place, _no_such_space(fe.location, cmap))
-            continue
         units: list[Unit] = []
         for ue in fe.units:
             where = f"{place}, unit '{ue.id}'"
@@ -515,10 +523,12 @@ def _build_forces(
             name=fe.name,
         )
         force_problems(force, cat, place, bad)
-        _check_placement(force, cmap, cat, owners, bad, place)
-        _check_allegiance(force, cat, clients, sides, bad, place)
+        if place_ok and side_ok:
+            _check_placement(force, cmap, cat, owners, bad, place)
+        if side_ok:
+            _check_allegiance(force, cat, clients, sides, bad, place)
         for u in force.units:
-            if u.kind in cat.kinds and not cat.kinds[u.kind].mobile:
+            if place_ok and u.kind in cat.kinds and not cat.kinds[u.kind].mobile:
                 if force.location in civis_at:
                     bad(
                         f"{place}, unit '{u.id}'",

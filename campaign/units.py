@@ -20,14 +20,14 @@ import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bellum.engagement import Discipline
+from bellum.engagement import Discipline, ForceLeader, ForceUnit, Side
 from bellum.engagement import UnitKind as BattleboardKind
 from bellum.errors import InputError
-from bellum.tomlio import load_model
+from bellum.tomlio import load_model, read_toml, validate
 
 DATA = Path(__file__).resolve().parent / "data"
 UNITS_FILE = DATA / "units.toml"
@@ -253,10 +253,25 @@ def _matches_id(text: str) -> bool:
     return re.fullmatch(_ID[1:-1], text) is not None
 
 
+def _name_the_leader(raw: dict[str, Any], place: str) -> str:
+    """``leaders[3].rating`` → ``leader 'curio' (leaders[3].rating)``."""
+    m = re.match(r"^leaders\[(\d+)\]", place)
+    items = raw.get("leaders")
+    if not m or not isinstance(items, list) or int(m.group(1)) >= len(items):
+        return place
+    entry = items[int(m.group(1))]
+    ident = entry.get("id") if isinstance(entry, dict) else None
+    return f"leader '{ident}' ({place})" if isinstance(ident, str) else place
+
+
 def load_catalogue(units_path: str | Path = UNITS_FILE, leaders_path: str | Path = LEADERS_FILE) -> Catalogue:
     """Read and validate the counter set; a bad file raises one ``InputError``."""
     units = load_model(UnitsFile, units_path)
-    leaders = load_model(LeadersFile, leaders_path)
+    raw = read_toml(leaders_path)
+    try:
+        leaders = validate(LeadersFile, raw, leaders_path)
+    except InputError as exc:
+        raise InputError(leaders_path, _name_the_leader(raw, exc.place), exc.problem) from None
     problems: list[tuple[str, str]] = []
     _check_catalogue(units, leaders, lambda place, problem: problems.append((place, problem)))
     if problems:
@@ -436,3 +451,23 @@ def force_problems(force: Force, cat: Catalogue, place: str, bad: Report) -> Non
         bad(place, "has leaders but no commander; name one of them")
     if not force.units and not force.leaders:
         bad(place, "has neither units nor leaders")
+
+
+# --------------------------------------------------------------------------- to the battle
+
+
+def engagement_unit(unit: Unit, side: Side, cat: Catalogue | None = None) -> ForceUnit:
+    """The unit as a battle engine sees it: its battleboard kind, discipline and strength
+    (campaign.md §2.2)."""
+    k = (cat or catalogue()).kind(unit.kind)
+    return ForceUnit(
+        id=unit.id, side=side, kind=k.battleboard, discipline=unit.discipline, strength=unit.strength, name=unit.label()
+    )
+
+
+def engagement_leader(leader: str, side: Side, cat: Catalogue | None = None, *, supreme: bool = False) -> ForceLeader:
+    """The leader as a battle engine sees him: rating and the discipline he lends (campaign.md §3)."""
+    card = (cat or catalogue()).leader(leader)
+    return ForceLeader(
+        id=card.id, side=side, rating=card.rating, discipline=card.discipline, name=card.name, supreme=supreme
+    )

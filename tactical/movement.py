@@ -76,6 +76,59 @@ def roman_foot(unit: Unit) -> bool:
     return unit.roman and not unit.mounted and not unit.skirmisher
 
 
+PositionIndex = tuple[set[int], set[int], set[int], set[int], set[int], dict[int, list[Unit]]]
+
+
+def position_index(state: State, side: str, my_ma: int) -> PositionIndex:
+    """Where the enemies of ``side`` stand and what their fronts cover, for a mover of MA
+    ``my_ma``: (enemy hexes, every enemy front, fronts of enemies with MA >= my_ma, hexes next
+    to enemy elephants, enemy leaders' hexes, friendly units by hex).
+
+    Cached on the state, keyed by a fingerprint of every unit's and leader's place and
+    status, so a state changed since (as ``apply`` changes its copy step by step) never
+    reads a stale entry.  The sets are shared: ``MoveCosts`` never changes them.
+    """
+    key = (
+        side,
+        my_ma,
+        tuple((u.hex, u.hex2, u.facing, u.status, u.column) for u in state.units.values()),
+        tuple(ld.hex for ld in state.leaders.values()),
+    )
+    cache = state.cache
+    hit = cache.get(key)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    grid = state.field.grid
+    enemy: set[int] = set()
+    zoc_any: set[int] = set()
+    zoc_stop: set[int] = set()
+    el_adj: set[int] = set()
+    friends: dict[int, list[Unit]] = {}
+    for u in state.units.values():
+        if not u.on_map:
+            continue
+        if u.side != side:
+            hexes = u.hexes()
+            enemy.update(hexes)
+            if u.status != "routed":
+                z = frontal_hexes(grid, u)
+                zoc_any.update(z)
+                if movement_allowance(u) >= my_ma:
+                    zoc_stop.update(z)
+            if u.type == "EL":
+                for h in hexes:
+                    el_adj.update(grid.neighbours(h))
+        else:
+            for h in u.hexes():
+                friends.setdefault(h, []).append(u)
+    leaders = {ld.hex for ld in state.leaders.values() if ld.on_map and ld.side != side}
+    if len(cache) > 64:
+        cache.clear()
+    result: PositionIndex = (enemy, zoc_any, zoc_stop, el_adj, leaders, friends)
+    cache[key] = result
+    return result
+
+
 class MoveCosts:
     """The cost rules for one unit (or leader) in one position."""
 
@@ -127,29 +180,19 @@ class MoveCosts:
             side = mover.side
             my_ma = movement_allowance(mover)
         self.static = state.field.enter_costs(self.cls)
-        self.enemy: set[int] = set()
-        self.friends: dict[int, list[Unit]] = {}
-        self.zoc_any: set[int] = set()
-        self.zoc_stop: set[int] = set()
-        self.el_adj: set[int] = set()
-        for u in state.units.values():
-            if u is mover or not u.on_map:
-                continue
-            if u.side != side:
-                hexes = u.hexes()
-                self.enemy.update(hexes)
-                if u.status != "routed":
-                    z = frontal_hexes(grid, u)
-                    self.zoc_any.update(z)
-                    if movement_allowance(u) >= my_ma:
-                        self.zoc_stop.update(z)
-                if u.type == "EL":
-                    for h in hexes:
-                        self.el_adj.update(grid.neighbours(h))
-            else:
-                for h in u.hexes():
-                    self.friends.setdefault(h, []).append(u)
-        self.enemy_leaders = {ld.hex for ld in state.leaders.values() if ld.on_map and ld.side != side}
+        index = position_index(state, side, my_ma)
+        self.enemy, self.zoc_any, self.zoc_stop, self.el_adj, self.enemy_leaders = index[:5]
+        friends = index[5]
+        if isinstance(mover, Unit) and mover.on_map:
+            # the mover is not its own friend
+            friends = dict(friends)
+            for h in mover.hexes():
+                rest = [u for u in friends.get(h, ()) if u is not mover]
+                if rest:
+                    friends[h] = rest
+                else:
+                    friends.pop(h, None)
+        self.friends = friends
         self.start_turn = False
         self.leave_check = False
         #: hexes closed to this move by a rule rather than by a unit (001 7.23)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from tactical.hexes import Grid, hex2_dir
 from tactical.tables import CLASS_INDEX, HEXSIDE_FEATURES, NO, TERRAINS, move_tables, unit_types
@@ -267,6 +268,8 @@ class State:
     winner: str | None = None
     #: movement points the last move spent (an outcome, not carried by ``copy``)
     last_mp: int | float | None = None
+    #: derived lookups (``movement.position_index``), keyed by fingerprints; not copied
+    cache: dict[Any, Any] = dataclasses.field(default_factory=dict)
 
     def copy(self) -> State:
         s = self.seq

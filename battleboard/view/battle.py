@@ -93,6 +93,7 @@ class BattleView(arcade.View):
         self.log: list[str] = [f"{title}."]
         self.message = ""
         self.forced: list[str] | None = None  # test seam: combat results for the next action
+        self.plan = 0  # which of the generator's allocation / set-up plans is offered
         self.ai_delay = 0.12
         self._ai_clock = 0.0
         self.buttons: list[Button] = []
@@ -237,6 +238,10 @@ class BattleView(arcade.View):
             if i < len(self.options):
                 self.act(self.options[i])
             return
+        if key == "plan":
+            self.plan += 1
+            self.dirty = True
+            return
         if key == "ai":
             if s.phase != "over":
                 self.act(choose(s))
@@ -256,6 +261,7 @@ class BattleView(arcade.View):
             arcade.key.L: "allocate",
             arcade.key.S: "deploy",
             arcade.key.O: "off",
+            arcade.key.P: "plan",
         }
         numbers = {getattr(arcade.key, f"KEY_{i}"): f"option{i - 1}" for i in range(1, 10)}
         self._layout()
@@ -358,8 +364,12 @@ class BattleView(arcade.View):
         px = w * 0.62 + 10
         pw = w - px - 16
         y = h - 34
-        self._text(self.title, px, y, GOLD, 15, bold=True)
+        head, _, tail = self.title.partition(" — ")
+        self._text(head[:46], px, y, GOLD, 15, bold=True)
         y -= 24
+        if tail:
+            self._text(tail[:60], px, y, GOLD, 12)
+            y -= 20
         sc = scores(s)
         phase = "the battle is over" if s.phase == "over" else f"turn {s.turn}: {self.side_names[s.side]} — {s.phase}"
         if s.phase == "allocate":
@@ -391,6 +401,18 @@ class BattleView(arcade.View):
         row_y = y - bh - 4
         acts = legal_actions(s) if s.phase != "over" else []
         wanted: list[tuple[str, str, Action | None]] = []
+        setup = [a for a in acts if a.verb in ("allocate", "deploy") and a.side not in self.ai]
+        if setup:
+            setup = [a for a in setup if a.side == setup[0].side]
+            plan = setup[self.plan % len(setup)]
+            verb = "Allocate" if plan.verb == "allocate" else "Set up"
+            key = "allocate" if plan.verb == "allocate" else "deploy"
+            wanted.append((key, f"{verb} {plan.side} [{'L' if key == 'allocate' else 'S'}]", plan))
+            if len(setup) > 1:
+                wanted.append(("plan", f"Plan {self.plan % len(setup) + 1}/{len(setup)} [P]", None))
+            self._text(_describe(s, plan)[:92], px, y, DIM, 9)
+            y -= 16
+            row_y = y - bh - 4
         for a in acts:
             if a.verb == "command":
                 wanted.append(("command", "Command checks [C]", a))
@@ -398,10 +420,6 @@ class BattleView(arcade.View):
                 wanted.append(("double", "Double move [D]", a))
             elif a.verb == "end_turn":
                 wanted.append(("end_turn", "End turn [Enter]", a))
-            elif a.verb == "allocate" and a.side not in self.ai and not any(k == "allocate" for k, _, _ in wanted):
-                wanted.append(("allocate", f"Allocate {a.side} [L]", a))
-            elif a.verb == "deploy" and not any(k == "deploy" for k, _, _ in wanted):
-                wanted.append(("deploy", "Set up [S]", a))
         if self.selected is not None:
             off = [a for a in self.unit_actions(self.selected) if a.verb == "move" and a.to == OFF]
             if off:
@@ -456,6 +474,14 @@ class BattleView(arcade.View):
         self.hl_shapes.draw()
         self.sprites.draw()
         self.batch.draw()
+
+
+def _describe(s: State, a: Action) -> str:
+    """A set-up plan in words (an allocation shows only one's own side: it is secret)."""
+    if a.verb == "allocate":
+        return "; ".join(f"{f}: {', '.join(g) or '-'}" for f, g in a.plan)
+    b = s.cfg.board
+    return ", ".join(f"{uid} {b.name(sq)}" for uid, sq in a.placements)
 
 
 def _kind_tag(kind: str) -> str:

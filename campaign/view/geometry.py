@@ -97,7 +97,7 @@ class MapGeometry:
 
     def nearest_site(self, x: float, y: float) -> int | None:
         """The site whose cell holds (x, y), or ``None`` off every cell."""
-        gx, gy = int(math.floor(x / self._cell_size)), int(math.floor(y / self._cell_size))
+        gx, gy = math.floor(x / self._cell_size), math.floor(y / self._cell_size)
         best, best_d = None, math.inf
         for ix in range(gx - 2, gx + 3):
             for iy in range(gy - 2, gy + 3):
@@ -159,7 +159,7 @@ def voronoi_cells(sites: list[Site]) -> list[Cell]:
     size = reach
     grid: dict[tuple[int, int], list[int]] = {}
     for i, s in enumerate(sites):
-        grid.setdefault((int(math.floor(s.x / size)), int(math.floor(s.y / size))), []).append(i)
+        grid.setdefault((math.floor(s.x / size), math.floor(s.y / size)), []).append(i)
     cells = []
     for i, s in enumerate(sites):
         poly = [
@@ -170,7 +170,7 @@ def voronoi_cells(sites: list[Site]) -> list[Cell]:
             for k in range(CIRCLE_SIDES)
         ]
         across = [-1] * CIRCLE_SIDES
-        gx, gy = int(math.floor(s.x / size)), int(math.floor(s.y / size))
+        gx, gy = math.floor(s.x / size), math.floor(s.y / size)
         others = []
         for ix in (gx - 2, gx - 1, gx, gx + 1, gx + 2):
             for iy in (gy - 2, gy - 1, gy, gy + 1, gy + 2):
@@ -331,7 +331,7 @@ def build_geometry(world: CampaignMap, proj: Projection | None = None) -> MapGeo
     geo = MapGeometry(world, projection, sites, cells, _borders(world, sites, cells), positions, bounds)
     geo._cell_size = max(s.radius for s in sites) / 2
     for i, s in enumerate(sites):
-        key = (int(math.floor(s.x / geo._cell_size)), int(math.floor(s.y / geo._cell_size)))
+        key = (math.floor(s.x / geo._cell_size), math.floor(s.y / geo._cell_size))
         geo._grid.setdefault(key, []).append(i)
     return geo
 

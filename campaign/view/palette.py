@@ -66,6 +66,8 @@ SEA_LABEL: Color = (30, 58, 86)
 LABEL_INK: Color = (40, 26, 20)
 HALO: Color = (246, 238, 214)
 SELECT: Color = (255, 214, 64)
+#: the colour at the centre of every city marker (tests look for it on screen)
+CITY_CENTRE: Color = (252, 248, 236)
 
 
 def owner_kind(world: CampaignMap, owner: str) -> OwnerKind:

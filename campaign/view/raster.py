@@ -76,7 +76,9 @@ def render_ground(geo: MapGeometry, owners: Mapping[str, str], texels_per_unit: 
     near = land.filter(ImageFilter.GaussianBlur(max(3, round(14 * tpu))))
     water = Image.composite(_fill(size, SEA_SHALLOW), _fill(size, SEA_DEEP), near.point(lambda v: min(255, v * 3)))
     # the unknown beyond: paper, darker toward the edge of the known
-    beyond = Image.composite(_fill(size, PAPER_DARK), _fill(size, PAPER), land.filter(ImageFilter.GaussianBlur(soft * 3)))
+    beyond = Image.composite(
+        _fill(size, PAPER_DARK), _fill(size, PAPER), land.filter(ImageFilter.GaussianBlur(soft * 3))
+    )
 
     _terrain_marks(geo, tint, tpu)
     ground = Image.composite(tint, beyond, land)
@@ -111,7 +113,11 @@ def _terrain_marks(geo: MapGeometry, img: Image.Image, tpu: float) -> None:
             x, y = _to_px(geo, tpu, p)
             s = 0.2 * k
             if space.terrain == "mountains":
-                draw.line([(x - s, y + s * 0.6), (x, y - s * 0.6), (x + s, y + s * 0.6)], fill=ink, width=max(1, round(k / 20)))
+                draw.line(
+                    [(x - s, y + s * 0.6), (x, y - s * 0.6), (x + s, y + s * 0.6)],
+                    fill=ink,
+                    width=max(1, round(k / 20)),
+                )
                 draw.line([(x - s * 0.2, y - s * 0.2), (x + s * 0.3, y + s * 0.1)], fill=ink, width=1)
             elif space.terrain == "hills":
                 draw.arc([x - s, y - s * 0.5, x + s, y + s * 0.9], 200, 340, fill=ink, width=max(1, round(k / 28)))

@@ -47,8 +47,12 @@ def check_invariants(s: State, total_sp: dict[str, int]) -> None:
             f = units[ld.aboard]
             assert on_board(f) and f.side == ld.side, f"{ld.id} aboard {f.id} ({f.status}, side {f.side})"
         elif ld.square is not None:
-            uid = s.grid.get(ld.square)
-            assert uid is not None and units[uid].side == ld.side, f"{ld.id} alone at {ld.square}"
+            holder = s.grid.get(ld.square)
+            assert holder is not None and units[holder].side == ld.side, f"{ld.id} alone at {ld.square}"
+    # the contact cache agrees with the board
+    for side, cached in s.adj_cache.items():
+        fresh = {n for sq, uid in s.grid.items() if units[uid].side != side for n in s.cfg.board.neighbors[sq]}
+        assert cached == fresh, f"stale contact cache for side {side}"
     # panic is for good, and an ended battle offers nothing more
     assert s.panicked == sorted(set(s.panicked))
     if s.phase == "over":

@@ -8,7 +8,7 @@ import pytest
 from battleboard.cases import snapshot_of
 from battleboard.model import Action, State
 from battleboard.resolve import state_from_engagement
-from battleboard.rules import apply, legal_actions
+from battleboard.rules import Chance, apply, legal_actions, play
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from tests.battleboard.helpers import land_engagement, naval_engagement
@@ -44,6 +44,7 @@ def random_battle(start: State, seed: int) -> State:
             action = acts[-1] if acts[-1].verb == "end_turn" else acts[0]
         else:
             action = others[(chooser.roll(100, "pick") - 1) % len(others)]
+        legal_actions(s)  # fills the contact cache that the next action must keep true
         s, _, _ = apply(s, action, dice)
         check_invariants(s, total)
         # a refused action leaves the state untouched
@@ -63,3 +64,22 @@ def test_random_playouts(index: int) -> None:
         final = random_battle(start, seed * 31 + index)
         assert final.phase == "over"
         assert final.winner in ("A", "B", None)
+
+
+@pytest.mark.parametrize("index", [0, 1, 6, 8], ids=[ENGAGEMENTS[i].id for i in (0, 1, 6, 8)])
+def test_in_place_play_keeps_its_caches_true(index: int) -> None:
+    """The auto-resolve plays in place (``play``), keeping caches between actions."""
+    for seed in range(10):
+        s = state_from_engagement(ENGAGEMENTS[index]).clone()
+        total = {side: sum(u.strength for u in s.units.values() if u.owner == side) for side in ("A", "B")}
+        chooser = Dice(seed)
+        chance = Chance(Dice(seed + 77))
+        for _ in range(5_000):
+            if s.phase == "over":
+                break
+            acts = legal_actions(s)
+            others = [a for a in acts if a.verb != "end_turn"] or acts
+            a = acts[-1] if chooser.d10("end?") == 0 else others[(chooser.roll(100, "pick") - 1) % len(others)]
+            play(s, a, chance)
+            check_invariants(s, total)
+        assert s.phase == "over"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -42,7 +43,7 @@ def test_rome_lies_west_of_brundisium_and_places_keep_their_order() -> None:
     assert ravenna[1] > roma[1] > alexandria[1]  # north to south
     # the projection is monotone: every pair keeps its east-west and north-south order
     spaces = world.land_spaces()
-    for a, b in zip(spaces, spaces[1:], strict=False):
+    for a, b in itertools.pairwise(spaces):
         (la, pa), (lb, pb) = world.position(a), world.position(b)
         (xa, ya), (xb, yb) = proj.to_world(la, pa), proj.to_world(lb, pb)
         assert (la < lb) == (xa < xb)

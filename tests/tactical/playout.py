@@ -81,7 +81,7 @@ def battle(rules: str = "simple-spqr") -> State:
     return st
 
 
-def play(seed: int, check: Any, max_actions: int = 4000) -> tuple[State, list[str]]:
+def play(seed: int, check: Any, max_actions: int = 20000) -> tuple[State, list[str]]:
     """Both sides choose uniformly among the legal actions; ``check`` runs after every action."""
     state = battle()
     dice = Dice(seed)

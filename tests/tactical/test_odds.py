@@ -118,3 +118,29 @@ def test_grouped_enumeration_equals_the_full_one(tqa, tqd, ta, td, pursue, leade
     except RuleError:
         return
     assert shock_odds(st_, action) == full
+
+
+def test_fire_odds_follow_the_missile_chart() -> None:
+    from tactical.actions import Fire
+    from tactical.odds import fire_odds
+
+    st_ = position(
+        [unit("A1", "A", "1009", utype="LI", ma=7, size=4, missile="J"), unit("B1", "B", "1008", facing=6)],
+        rules="sgboh",
+    )
+    odds = fire_odds(st_, Fire("A1", "B1"))
+    assert sum(odds.values()) == 1
+    hit = sum(p for o, p in odds.items() if ("B1", 1) in o[2])
+    assert hit == Fraction(4, 10)  # J at one hex hits on 4 or less; +1 against HI: faces 0-3
+
+
+def test_charts_v1_grouping_equals_the_full_enumeration() -> None:
+    st_ = position(
+        [unit("A1", "A", "1009", tq=7), unit("B1", "B", "1008", facing=6, reduced_side=True), unit("B2", "B", "2002")],
+        leaders=[{"id": "LA", "side": "A", "hex": "1009", "initiative": 5, "range": 3}],
+        rules="charts-v1",
+        sequence={"side": "A", "phase": "shock", "leader": "LA"},
+    )
+    action = Shock(("A1",), "B1")
+    assert shock_odds(st_, action) == shock_odds_full(st_, action)
+    assert sum(shock_odds(st_, action).values()) == 1

@@ -1,0 +1,1 @@
+"""The campaign window (arcade).  ``model`` and ``geometry`` are arcade-free; the rest draws."""

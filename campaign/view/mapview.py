@@ -1,0 +1,977 @@
+"""The campaign window's map: the Roman world drawn from the graph.
+
+What is drawn, bottom to top, all in world units under the world camera:
+
+1. the **ground** — sea, land tinted by its owner, coasts, terrain marks and the
+   blank country beyond the spaces — rasterised once with PIL
+   (``campaign.view.raster``) and drawn as a few large sprites;
+2. the **network** — one ``ShapeElementList`` built once: hairline borders
+   between spaces and between sea zones, dashed province borders, roads (the
+   named ones bold), cross-country routes dashed, straits, sea lanes dotted, river
+   lines crossed as blue bars, and the off-map regions as boxes at the edge;
+3. **markers** — one ``SpriteList``: cities (capitals, income cities), ports,
+   colony sites, regions, passes; and forces when the model has any;
+4. the **selection** — the picked place, its neighbours by link kind and each
+   link's cost.
+
+Labels are ``arcade.Text`` objects in one pyglet ``Batch`` drawn under the HUD
+camera at the projected positions, so they stay sharp at every zoom; which
+labels show depends on the zoom (capitals, sea zones and off-map regions always,
+every city closer in, the regions closest).  The HUD — the top bar with the
+model's date, turn and phase, the hover tooltip, the selection panel and the
+legend — has its own camera and stays put.
+
+Controls: mouse wheel zooms on the cursor, drag (any button) or the arrow keys
+and WASD pan, ``+``/``-`` zoom, ``Home`` (or ``F``) shows the whole map, a click
+selects a place, ``Esc`` clears the selection (or, with nothing selected,
+returns to the menu).
+
+The view reads a ``MapModel`` (``campaign.view.model``) and tells it what the
+player selects; it never changes the game state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import arcade
+from arcade import shape_list
+from PIL import Image
+from pyglet.graphics import Batch
+
+from campaign.map import CampaignMap, Link
+from campaign.view import markers
+from campaign.view.geometry import MapGeometry, Point, build_geometry, roman_world_geometry
+from campaign.view.model import ForceMarker, MapModel, PlainMapModel
+from campaign.view.palette import (
+    BG_TOP,
+    CROSS_COUNTRY,
+    GOLD,
+    HALO,
+    LABEL_INK,
+    OWNER_FILL,
+    OWNER_INK,
+    PAPER,
+    PARCHMENT,
+    PROVINCE_BORDER,
+    RIVER,
+    ROAD,
+    ROAD_NAMED,
+    SEA_BORDER,
+    SEA_LABEL,
+    SEA_LANE,
+    SPACE_BORDER,
+    STRAIT,
+    Color,
+    OwnerKind,
+    owner_kind,
+)
+from campaign.view.raster import render_ground
+
+SERIF = ("DejaVu Serif", "Georgia", "Times New Roman", "serif")
+SANS = ("DejaVu Sans", "Arial", "sans-serif")
+
+TOP_BAR = 38
+TEXELS_PER_UNIT = 1.25
+TILE = 1024
+MAX_ZOOM_FACTOR = 7.0  # how far in from the whole-map view
+MIN_ZOOM_FACTOR = 0.8
+PAN_SPEED = 700.0  # screen pixels per second with the keys
+
+#: marker sizes in world units at the whole-map zoom
+CITY_SIZE = 11.0
+CAPITAL_SIZE = 15.0
+INCOME_SIZE = 19.0
+REGION_SIZE = 7.0
+PASS_SIZE = 13.0
+SYMBOL_SIZE = 8.0
+COUNTER_SIZE = 20.0
+
+#: off-map boxes, world units
+BOX_W, BOX_H = 118.0, 40.0
+
+#: the zoom at which off-map boxes are sized to hold their names (about the whole map at 1280x800)
+REFERENCE_ZOOM = 0.6
+
+#: label tiers: the zoom (relative to the whole map) from which a label shows
+TIER_ZOOM = (0.0, 1.7, 2.8)
+
+#: the colour of a selected place's links, by kind
+LINK_COLOR: dict[str, Color] = {
+    "road": (176, 40, 24),
+    "cross_country": (120, 84, 40),
+    "strait": (30, 70, 170),
+    "sea_lane": (20, 90, 160),
+}
+LINK_WORD = {"road": "road", "cross_country": "cross-country", "strait": "strait", "sea_lane": "sea lane"}
+
+
+def rgba(c: Color, a: int = 255) -> tuple[int, int, int, int]:
+    return c[0], c[1], c[2], a
+
+
+def dashes(a: Point, b: Point, dash: float, gap: float) -> list[tuple[Point, Point]]:
+    """The pieces of a dashed line from ``a`` to ``b`` (world units)."""
+    length = math.dist(a, b)
+    if length == 0:
+        return []
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    out = []
+    d = 0.0
+    while d < length:
+        e = min(length, d + dash)
+        out.append(((a[0] + ux * d, a[1] + uy * d), (a[0] + ux * e, a[1] + uy * e)))
+        d = e + gap
+    return out
+
+
+@dataclass(slots=True)
+class MapLabel:
+    """A name drawn at a world position, shown from zoom ``tier`` on."""
+
+    place: str
+    world: Point
+    dx: float  # screen-pixel offset from the projected position
+    dy: float
+    tier: int
+    text: arcade.Text
+    halo: arcade.Text | None
+    priority: int = 0  # lower wins where labels would overlap
+    shown: bool = True  # not hidden by a label of higher priority
+
+
+class MapView(arcade.View):
+    """The campaign map window (see the module docstring)."""
+
+    def __init__(
+        self,
+        model: MapModel | None = None,
+        geometry: MapGeometry | None = None,
+        menu: arcade.View | None = None,
+    ) -> None:
+        super().__init__()
+        self.model: MapModel = model or PlainMapModel()
+        world = self.model.world
+        if geometry is None:
+            plain = roman_world_geometry()
+            geometry = plain if plain.world is world else build_geometry(world)
+        self.geo = geometry
+        self.menu = menu
+        self.box_w: dict[str, float] = {}
+        self.camera = arcade.camera.Camera2D()
+        self.hud = arcade.camera.Camera2D()
+        self.hover: str | None = None
+        self.mouse: tuple[float, float] = (0.0, 0.0)
+        self.keys: set[int] = set()
+        self._dragged = 0.0
+        self._pressed = False
+        self._camera_key: tuple[float, float, float, int, int] | None = None
+        self._owners: dict[str, str] = {}
+        self._forces: tuple[ForceMarker, ...] = ()
+        self._selected_drawn: str | None = "-"  # what the overlay shows (force a first build)
+        self._hover_drawn: str | None = "-"
+
+        self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.network: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.boxes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.overlay: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.markers: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.symbols: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.force_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.ring: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.label_batch = Batch()
+        self.overlay_batch = Batch()
+        self.hud_batch = Batch()
+        self.labels: list[MapLabel] = []
+        self.overlay_labels: list[MapLabel] = []
+        self.force_labels: list[MapLabel] = []
+        self.marker_of: dict[str, arcade.Sprite] = {}
+        self.marker_size: dict[str, float] = {}
+        self.hud_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+
+        self._build_labels()
+        self.bounds = self._bounds()
+        self._build_network()
+        self._build_markers()
+        self._build_hud()
+        self._sync_model(force=True)
+        self.fit()
+
+    # ------------------------------------------------------------------ geometry helpers
+    @property
+    def world(self) -> CampaignMap:
+        return self.model.world
+
+    def owner_of(self, place: str) -> str:
+        return self._owners.get(place, self.world.spaces[place].owner)
+
+    def kind_of(self, place: str) -> OwnerKind:
+        return owner_kind(self.world, self.owner_of(place))
+
+    def box_rect(self, place: str) -> tuple[float, float, float, float]:
+        """(left, right, bottom, top) of an off-map region's box, world units."""
+        x, y = self.geo.pos(place)
+        w = self.box_w.get(place, BOX_W)
+        return x - w / 2, x + w / 2, y - BOX_H / 2, y + BOX_H / 2
+
+    def _bounds(self) -> tuple[float, float, float, float]:
+        """The drawn map with its off-map boxes (left, right, bottom, top, world units)."""
+        left, right, bottom, top = self.geo.bounds
+        for place in self.world.off_map():
+            x, y = self.geo.pos(place)
+            w = self.box_w.get(place, BOX_W)
+            left, right = min(left, x - w * 0.5 - 10), max(right, x + w * 0.5 + 10)
+            bottom, top = min(bottom, y - BOX_H), max(top, y + BOX_H)
+        return left, right, bottom, top
+
+    # ------------------------------------------------------------------ camera
+    def fit_zoom(self) -> float:
+        left, right, bottom, top = self.bounds
+        w, h = self.window.width, self.window.height - TOP_BAR
+        return float(min(w / (right - left), h / (top - bottom)))
+
+    def fit(self) -> None:
+        """Show the whole map."""
+        left, right, bottom, top = self.bounds
+        z = self.fit_zoom()
+        self.camera.zoom = z
+        self.camera.position = ((left + right) / 2, (bottom + top) / 2 + TOP_BAR / 2 / z)
+
+    def zoom_factor(self) -> float:
+        """The camera's zoom relative to the whole-map view."""
+        return float(self.camera.zoom) / self.fit_zoom()
+
+    def world_to_screen(self, x: float, y: float) -> tuple[float, float]:
+        cx, cy = self.camera.position
+        z = self.camera.zoom
+        return (x - cx) * z + self.window.width / 2, (y - cy) * z + self.window.height / 2
+
+    def screen_to_world(self, sx: float, sy: float) -> tuple[float, float]:
+        cx, cy = self.camera.position
+        z = self.camera.zoom
+        return (sx - self.window.width / 2) / z + cx, (sy - self.window.height / 2) / z + cy
+
+    def zoom_at(self, sx: float, sy: float, factor: float) -> None:
+        """Zoom by ``factor`` keeping the world point under (sx, sy) where it is."""
+        wx, wy = self.screen_to_world(sx, sy)
+        fit = self.fit_zoom()
+        z = min(fit * MAX_ZOOM_FACTOR, max(fit * MIN_ZOOM_FACTOR, self.camera.zoom * factor))
+        self.camera.zoom = z
+        self.camera.position = (wx - (sx - self.window.width / 2) / z, wy - (sy - self.window.height / 2) / z)
+        self._clamp()
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the map by (dx, dy) screen pixels (the map follows the hand)."""
+        cx, cy = self.camera.position
+        z = self.camera.zoom
+        self.camera.position = (cx - dx / z, cy - dy / z)
+        self._clamp()
+
+    def _clamp(self) -> None:
+        left, right, bottom, top = self.bounds
+        cx, cy = self.camera.position
+        self.camera.position = (min(right, max(left, cx)), min(top, max(bottom, cy)))
+
+    # ------------------------------------------------------------------ building
+    def _build_ground(self) -> None:
+        image = render_ground(self.geo, self._owners, TEXELS_PER_UNIT)
+        key = abs(hash(tuple(sorted(self._owners.items()))))
+        atlas = arcade.DefaultTextureAtlas((2048, 2048))
+        self.ground = arcade.SpriteList(atlas=atlas)
+        left, _, _, top = self.geo.bounds
+        for ty in range(0, image.height, TILE):
+            for tx in range(0, image.width, TILE):
+                tile = image.crop((tx, ty, min(image.width, tx + TILE), min(image.height, ty + TILE)))
+                tex = arcade.Texture(tile, hash=f"campaign-ground-{key}-{tx}-{ty}")
+                s = arcade.Sprite(tex, scale=1 / TEXELS_PER_UNIT)
+                s.center_x = left + (tx + tile.width / 2) / TEXELS_PER_UNIT
+                s.center_y = top - (ty + tile.height / 2) / TEXELS_PER_UNIT
+                self.ground.append(s)
+
+    def _build_network(self) -> None:
+        geo, world = self.geo, self.world
+        sl = shape_list
+        net = self.network
+        hair_space: list[Point] = []
+        hair_sea: list[Point] = []
+        for border in geo.borders:
+            if border.kind == "space":
+                hair_space += [border.a, border.b]
+            elif border.kind == "sea_zone":
+                for p, q in dashes(border.a, border.b, 6, 5):
+                    hair_sea += [p, q]
+            elif border.kind == "province":
+                for p, q in dashes(border.a, border.b, 7, 4):
+                    net.append(sl.create_line(p[0], p[1], q[0], q[1], rgba(PROVINCE_BORDER, 210), 1.6))
+        if hair_space:
+            net.append(sl.create_lines(hair_space, rgba(SPACE_BORDER, 110)))
+        if hair_sea:
+            net.append(sl.create_lines(hair_sea, rgba(SEA_BORDER, 150)))
+
+        lanes: list[Point] = []
+        for u, v, d in world.graph.edges(data=True):
+            a, b = geo.pos(u), geo.pos(v)
+            kind = d["kind"]
+            if kind == "sea_lane":
+                for p, q in dashes(a, b, 2.5, 5):
+                    lanes += [p, q]
+            elif kind == "road":
+                named = bool(d["name"])
+                if named:
+                    net.append(sl.create_line(a[0], a[1], b[0], b[1], rgba((250, 236, 200), 200), 4.2))
+                net.append(
+                    sl.create_line(
+                        a[0], a[1], b[0], b[1], rgba(ROAD_NAMED if named else ROAD, 240), 2.4 if named else 1.7
+                    )
+                )
+            elif kind == "cross_country":
+                for p, q in dashes(a, b, 5, 4):
+                    net.append(sl.create_line(p[0], p[1], q[0], q[1], rgba(CROSS_COUNTRY, 190), 1.1))
+            elif kind == "strait":
+                for p, q in dashes(a, b, 3, 2):
+                    net.append(sl.create_line(p[0], p[1], q[0], q[1], rgba(STRAIT, 255), 3.0))
+            if d["river"]:
+                self._river_bar(a, b)
+        if lanes:
+            net.append(sl.create_lines(lanes, rgba(SEA_LANE, 110)))
+
+        for place in world.off_map():
+            left, right, bottom, top = self.box_rect(place)
+            kind = self.kind_of(place)
+            cx, cy = (left + right) / 2, (bottom + top) / 2
+            bw = right - left
+            self.boxes.append(sl.create_rectangle_filled(cx + 2.5, cy - 2.5, bw, BOX_H, (40, 26, 20, 90)))
+            self.boxes.append(sl.create_rectangle_filled(cx, cy, bw, BOX_H, rgba(OWNER_FILL[kind], 245)))
+            self.boxes.append(sl.create_rectangle_outline(cx, cy, bw, BOX_H, rgba(OWNER_INK[kind]), 2.4))
+            self.boxes.append(sl.create_rectangle_outline(cx, cy, bw - 7, BOX_H - 7, rgba(OWNER_INK[kind], 140), 0.8))
+
+    def _river_bar(self, a: Point, b: Point) -> None:
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        length = math.dist(a, b) or 1.0
+        nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+        r = 6.0
+        self.network.append(
+            shape_list.create_line(mx - nx * r, my - ny * r, mx + nx * r, my + ny * r, rgba(RIVER, 235), 2.6)
+        )
+
+    def _marker_size_now(self, base: float) -> float:
+        """World size of a marker: fixed on the map up to 1.6x zoom, then growing slower than the map."""
+        f = max(1.0, self.zoom_factor() / 1.6) if self.window else 1.0
+        return float(base / f**0.55)
+
+    def _build_markers(self) -> None:
+        world = self.world
+        self.markers = arcade.SpriteList()
+        self.symbols = arcade.SpriteList()
+        self.marker_of.clear()
+        self.marker_size.clear()
+        for s in world.data.space:
+            if s.kind == "off-map":
+                continue
+            x, y = self.geo.pos(s.id)
+            kind = self.kind_of(s.id)
+            if s.kind == "city":
+                tex = markers.city_texture(kind, s.capital, s.income)
+                size = INCOME_SIZE if s.income else CAPITAL_SIZE if s.capital else CITY_SIZE
+            elif s.mountain_pass:
+                tex, size = markers.pass_texture(), PASS_SIZE
+            else:
+                tex, size = markers.region_texture(kind), REGION_SIZE
+            sprite = arcade.Sprite(tex, center_x=x, center_y=y)
+            self.marker_of[s.id] = sprite
+            self.marker_size[s.id] = size
+            self.markers.append(sprite)
+            if s.port:
+                self.symbols.append(arcade.Sprite(markers.anchor_texture(), center_x=x, center_y=y))
+            if s.colony_site:
+                self.symbols.append(arcade.Sprite(markers.colony_texture(), center_x=x, center_y=y))
+        self._size_markers()
+
+    def _size_markers(self) -> None:
+        for place, sprite in self.marker_of.items():
+            sprite.scale = self._marker_size_now(self.marker_size[place]) / markers.SIZE
+        sym = self._marker_size_now(SYMBOL_SIZE)
+        i = 0
+        for s in self.world.data.space:
+            if s.kind == "off-map":
+                continue
+            x, y = self.geo.pos(s.id)
+            half = self._marker_size_now(self.marker_size[s.id]) / 2
+            if s.port:
+                sp = self.symbols[i]
+                sp.scale = sym / markers.SIZE
+                sp.position = (x + half * 0.7 + sym * 0.35, y - half * 0.7 - sym * 0.35)
+                i += 1
+            if s.colony_site:
+                sp = self.symbols[i]
+                sp.scale = sym / markers.SIZE
+                sp.position = (x - half * 0.7 - sym * 0.3, y + half * 0.7 + sym * 0.4)
+                i += 1
+
+    def _label(
+        self,
+        batch: Batch,
+        place: str,
+        text: str,
+        world: Point,
+        dx: float,
+        dy: float,
+        tier: int,
+        color: Color,
+        size: float,
+        *,
+        anchor_x: str = "left",
+        bold: bool = False,
+        italic: bool = False,
+        font: tuple[str, ...] = SERIF,
+        halo: bool = True,
+    ) -> MapLabel:
+        shadow = None
+        if halo:
+            shadow = arcade.Text(
+                text,
+                0,
+                0,
+                rgba(HALO, 235),
+                size,
+                font_name=font,
+                bold=bold,
+                italic=italic,
+                anchor_x=anchor_x,
+                anchor_y="center",
+                batch=batch,
+            )
+        main = arcade.Text(
+            text,
+            0,
+            0,
+            rgba(color),
+            size,
+            font_name=font,
+            bold=bold,
+            italic=italic,
+            anchor_x=anchor_x,
+            anchor_y="center",
+            batch=batch,
+        )
+        return MapLabel(place, world, dx, dy, tier, main, shadow)
+
+    def _build_labels(self) -> None:
+        """Every name on the map, with its priority where two would overlap: off-map
+        regions (always, inside their boxes), income cities, capitals, sea zones, the
+        other cities, the regions."""
+        world = self.world
+        for s in world.data.space:
+            if s.kind == "off-map":
+                short = s.name.split(" (")[0].upper()
+                lab = self._label(
+                    self.label_batch,
+                    s.id,
+                    short,
+                    self.geo.pos(s.id),
+                    0,
+                    0,
+                    0,
+                    OWNER_INK[self.kind_of(s.id)],
+                    7.5,
+                    anchor_x="center",
+                    bold=True,
+                    halo=False,
+                    font=SANS,
+                )
+                lab.priority = 0
+                self.box_w[s.id] = max(BOX_W * 0.6, (lab.text.content_width + 16) / REFERENCE_ZOOM)
+                self.labels.append(lab)
+                continue
+            x, y = self.geo.pos(s.id)
+            if s.kind == "city":
+                tier = 0 if (s.capital or s.income) else 1
+                lab = self._label(
+                    self.label_batch,
+                    s.id,
+                    s.name,
+                    (x, y),
+                    8,
+                    0,
+                    tier,
+                    LABEL_INK,
+                    9 if tier == 0 else 8,
+                    bold=tier == 0,
+                )
+                lab.priority = 1 if s.income else 2 if s.capital else 4
+            else:
+                lab = self._label(
+                    self.label_batch, s.id, s.name, (x, y), 0, -9, 2, (92, 72, 56), 7.5, anchor_x="center", italic=True
+                )
+                lab.priority = 5
+            self.labels.append(lab)
+        for z in world.data.sea:
+            lab = self._label(
+                self.label_batch,
+                z.id,
+                z.name.upper(),
+                self.geo.pos(z.id),
+                0,
+                0,
+                0,
+                SEA_LABEL,
+                7,
+                anchor_x="center",
+                italic=True,
+                halo=False,
+            )
+            lab.priority = 3
+            self.labels.append(lab)
+        self.labels.sort(key=lambda lab: lab.priority)
+
+    def _build_hud(self) -> None:
+        w, h = self.window.width, self.window.height
+        sl = shape_list
+        self.hud_shapes = sl.ShapeElementList()
+        self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR / 2, w, TOP_BAR, rgba(BG_TOP, 240)))
+        self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR - 1.5, w, 3, rgba(GOLD)))
+        # the legend, bottom left
+        lx, ly, lw, lh = 10, 10, 226, 150
+        self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT, 228)))
+        self.hud_shapes.append(sl.create_rectangle_outline(lx + lw / 2, ly + lh / 2, lw, lh, rgba(BG_TOP), 1.5))
+        self.hud_batch = Batch()
+        self.hud_texts: dict[str, arcade.Text] = {}
+        self.legend_texts: list[arcade.Text] = []
+        rows: list[tuple[str, str, Color]] = [
+            ("fill", "Caesarians", OWNER_FILL["caesarian"]),
+            ("fill", "Senatorials", OWNER_FILL["senatorial"]),
+            ("fill", "Client states", OWNER_FILL["client"]),
+            ("fill", "Neutral", OWNER_FILL["neutral"]),
+            ("road", "Named road · road", ROAD_NAMED),
+            ("dash", "Cross-country", CROSS_COUNTRY),
+            ("strait", "Strait · sea lane", STRAIT),
+            ("border", "Province border", PROVINCE_BORDER),
+        ]
+        for i, (style, text, color) in enumerate(rows):
+            y = ly + lh - 14 - i * 17.5
+            x0 = lx + 10
+            if style == "fill":
+                self.hud_shapes.append(sl.create_rectangle_filled(x0 + 13, y, 26, 11, rgba(color)))
+                self.hud_shapes.append(sl.create_rectangle_outline(x0 + 13, y, 26, 11, rgba(BG_TOP, 160), 1))
+            elif style == "road":
+                self.hud_shapes.append(sl.create_line(x0, y, x0 + 12, y, rgba(ROAD_NAMED), 3))
+                self.hud_shapes.append(sl.create_line(x0 + 15, y, x0 + 26, y, rgba(ROAD), 2))
+            elif style in ("dash", "strait", "border"):
+                width = {"dash": 1.2, "strait": 3.0, "border": 1.6}[style]
+                n = 3 if style != "strait" else 2
+                for k in range(n):
+                    a = x0 + k * 26 / n
+                    self.hud_shapes.append(sl.create_line(a, y, a + 26 / n * 0.6, y, rgba(color), width))
+                if style == "strait":
+                    self.hud_shapes.append(sl.create_line(x0 + 18, y, x0 + 21, y, rgba((90, 130, 170)), 1.5))
+                    self.hud_shapes.append(sl.create_line(x0 + 24, y, x0 + 26, y, rgba((90, 130, 170)), 1.5))
+            self.legend_texts.append(
+                arcade.Text(
+                    text, x0 + 34, y, rgba(LABEL_INK), 9, font_name=SANS, anchor_y="center", batch=self.hud_batch
+                )
+            )
+        self.hud_texts["title"] = arcade.Text(
+            "BELLVM CIVILE",
+            14,
+            h - TOP_BAR / 2,
+            rgba(GOLD),
+            15,
+            font_name=SERIF,
+            bold=True,
+            anchor_y="center",
+            batch=self.hud_batch,
+        )
+        self.hud_texts["map"] = arcade.Text(
+            self.world.data.map.name,
+            210,
+            h - TOP_BAR / 2,
+            rgba(PARCHMENT),
+            11,
+            font_name=SERIF,
+            italic=True,
+            anchor_y="center",
+            batch=self.hud_batch,
+        )
+        self.hud_texts["date"] = arcade.Text(
+            "",
+            w - 14,
+            h - TOP_BAR / 2,
+            rgba(PARCHMENT),
+            12,
+            font_name=SERIF,
+            bold=True,
+            anchor_x="right",
+            anchor_y="center",
+            batch=self.hud_batch,
+        )
+        self.hud_texts["help"] = arcade.Text(
+            "wheel zoom · drag pan · click select · Home whole map",
+            w - 14,
+            10,
+            rgba((70, 56, 46)),
+            8.5,
+            font_name=SANS,
+            anchor_x="right",
+            batch=self.hud_batch,
+        )
+        self.tooltip = arcade.Text("", 0, 0, rgba(LABEL_INK), 10, font_name=SANS, multiline=True, width=300)
+        self.panel = arcade.Text("", 0, 0, rgba(LABEL_INK), 9.5, font_name=SANS, multiline=True, width=300)
+
+    # ------------------------------------------------------------------ the model
+    def _sync_model(self, force: bool = False) -> None:
+        """Follow the model: owners (rebuilds the ground), forces, the selection."""
+        owners = dict(self.model.owners())
+        if force or owners != self._owners:
+            self._owners = owners
+            self._build_ground()
+            if not force:
+                self.network = shape_list.ShapeElementList()
+                self.boxes = shape_list.ShapeElementList()
+                self._build_network()
+                self._build_markers()
+        forces = tuple(self.model.forces())
+        if force or forces != self._forces:
+            self._forces = forces
+            self._build_forces()
+        if self.model.selected != self._selected_drawn:
+            self._build_selection()
+
+    def _build_forces(self) -> None:
+        self.force_sprites = arcade.SpriteList()
+        self.force_labels = []
+        self._force_batch = Batch()
+        stack: dict[str, int] = {}
+        for f in self._forces:
+            if f.place not in self.geo.positions:
+                continue
+            n = stack.get(f.place, 0)
+            stack[f.place] = n + 1
+            x, y = self.geo.pos(f.place)
+            x += COUNTER_SIZE * 0.9 + n * 4
+            y += COUNTER_SIZE * 0.5 + n * 4
+            kind = owner_kind(self.world, f.owner)
+            sprite = arcade.Sprite(markers.counter_texture(kind, f.leader), center_x=x, center_y=y)
+            sprite.scale = COUNTER_SIZE / markers.SIZE
+            self.force_sprites.append(sprite)
+            text = f"{f.label} {f.detail}".strip()
+            self.force_labels.append(
+                self._label(self._force_batch, f.id, text, (x, y), 12, 0, 0, OWNER_INK[kind], 9, bold=True, font=SANS)
+            )
+        self._camera_key = None
+
+    def links_of(self, place: str) -> list[Link]:
+        return self.world.links(place)
+
+    def _build_selection(self) -> None:
+        self._selected_drawn = place = self.model.selected
+        self.overlay = shape_list.ShapeElementList()
+        self.ring = arcade.SpriteList()
+        self.overlay_batch = Batch()
+        self.overlay_labels = []
+        if place is None:
+            self.panel.text = ""
+            self._camera_key = None
+            return
+        sl = shape_list
+        a = self.geo.pos(place)
+        for link in self.links_of(place):
+            b = self.geo.pos(link.b)
+            color = LINK_COLOR[link.kind]
+            self.overlay.append(sl.create_line(a[0], a[1], b[0], b[1], rgba((255, 246, 210), 220), 7.0))
+            self.overlay.append(sl.create_line(a[0], a[1], b[0], b[1], rgba(color, 255), 3.4))
+            ring = arcade.Sprite(markers.select_ring_texture(), center_x=b[0], center_y=b[1])
+            ring.scale = 16 / markers.SIZE
+            ring.alpha = 200
+            self.ring.append(ring)
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            self.overlay_labels.append(
+                self._label(
+                    self.overlay_batch,
+                    link.b,
+                    str(link.cost),
+                    mid,
+                    0,
+                    0,
+                    0,
+                    color,
+                    10,
+                    anchor_x="center",
+                    bold=True,
+                    font=SANS,
+                )
+            )
+        big = arcade.Sprite(markers.select_ring_texture(), center_x=a[0], center_y=a[1])
+        big.scale = (34 if self.world.is_sea(place) else 26) / markers.SIZE
+        self.ring.append(big)
+        self.panel.text = self.describe(place, with_links=True)
+        self._camera_key = None
+
+    # ------------------------------------------------------------------ words
+    def describe(self, place: str, with_links: bool = False) -> str:
+        """What the tooltip and the selection panel say about ``place``."""
+        world = self.world
+        if world.is_sea(place):
+            z = world.sea(place)
+            lines = [z.name, f"Sea zone · crossing {z.crossing}"]
+            ports = [world.name(p) for p in world.ports_of(place)]
+            lines.append(f"{len(ports)} ports: " + ", ".join(ports[:8]) + ("…" if len(ports) > 8 else ""))
+        else:
+            s = world.space(place)
+            owner = (
+                world.owners[self.owner_of(place)].name
+                if self.owner_of(place) in world.owners
+                else self.owner_of(place)
+            )
+            kind = {"city": "City", "region": "Region", "off-map": "Off-map region"}[s.kind]
+            flags = [
+                w
+                for w, on in (
+                    ("provincial capital", s.capital),
+                    ("income city", s.income),
+                    ("port", s.port),
+                    ("colony site", s.colony_site),
+                    ("mountain pass", s.mountain_pass),
+                )
+                if on
+            ]
+            lines = [s.name, f"{kind} · {world.provinces[s.province].name}", f"Terrain: {s.terrain}"]
+            if s.rivers:
+                lines[-1] += " · on the " + ", ".join(world.rivers[r].name for r in s.rivers)
+            lines.append(f"Held by: {owner}")
+            if flags:
+                lines.append(", ".join(flags).capitalize())
+            if s.landmass != "mainland":
+                lines.append(f"Island: {s.landmass.replace('_', ' ').title()}")
+        if with_links:
+            lines.append("")
+            for link in self.links_of(place):
+                name = f" ({link.name})" if link.name else ""
+                river = f", crosses the {world.rivers[link.river].name}" if link.river else ""
+                lines.append(f"→ {world.name(link.b)}: {LINK_WORD[link.kind]}{name}{river} · cost {link.cost}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ picking
+    def place_at(self, sx: float, sy: float) -> str | None:
+        """The place under screen point (sx, sy): an off-map box, a marker within a few
+        pixels, else the area (land space or sea zone) that holds the point."""
+        wx, wy = self.screen_to_world(sx, sy)
+        for place in self.world.off_map():
+            left, right, bottom, top = self.box_rect(place)
+            if left <= wx <= right and bottom <= wy <= top:
+                return place
+        z = self.camera.zoom
+        best, best_d = None, (9.0 / z) ** 2
+        for place, sprite in self.marker_of.items():
+            d = (sprite.center_x - wx) ** 2 + (sprite.center_y - wy) ** 2
+            reach = max(best_d, (sprite.width / 2) ** 2)
+            if d <= reach and (best is None or d < best_d):
+                best, best_d = place, d
+        if best is not None:
+            return best
+        return self.geo.place_at(wx, wy)
+
+    def click(self, sx: float, sy: float) -> str | None:
+        """Select what is under the screen point (nothing: clear the selection)."""
+        place = self.place_at(sx, sy)
+        self.model.select(place)
+        self._sync_model()
+        return place
+
+    # ------------------------------------------------------------------ per frame
+    def _place_labels(self, labels: Sequence[MapLabel], factor: float) -> None:
+        w, h = self.window.width, self.window.height
+        for lab in labels:
+            sx, sy = self.world_to_screen(*lab.world)
+            show = lab.shown and factor >= TIER_ZOOM[lab.tier] and -80 <= sx <= w + 80 and -20 <= sy <= h + 20
+            x, y = sx + lab.dx, sy + lab.dy
+            if lab.text.visible != show:
+                lab.text.visible = show
+                if lab.halo is not None:
+                    lab.halo.visible = show
+            if show:
+                lab.text.position = (x, y)
+                if lab.halo is not None:
+                    lab.halo.position = (x + 1, y - 1)
+
+    def _declutter(self, factor: float) -> None:
+        """Decide which labels show at this zoom: in priority order, a label that would
+        overlap one already placed stays hidden (panning does not change the answer)."""
+        z = float(self.camera.zoom)
+        cell = 64.0
+        grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        for lab in self.labels:  # sorted by priority
+            if factor < TIER_ZOOM[lab.tier]:
+                lab.shown = False
+                continue
+            w, h = float(lab.text.content_width), float(lab.text.content_height) * 0.8
+            x, y = lab.world[0] * z + lab.dx, lab.world[1] * z + lab.dy
+            x0 = x - w / 2 if lab.text.anchor_x == "center" else x
+            rect = (x0 - 2, y - h / 2, x0 + w + 2, y + h / 2)
+            keys = [
+                (i, j)
+                for i in range(math.floor(rect[0] / cell), math.floor(rect[2] / cell) + 1)
+                for j in range(math.floor(rect[1] / cell), math.floor(rect[3] / cell) + 1)
+            ]
+            clash = lab.priority > 0 and any(
+                r[0] < rect[2] and rect[0] < r[2] and r[1] < rect[3] and rect[1] < r[3]
+                for k in keys
+                for r in grid.get(k, ())
+            )
+            lab.shown = not clash
+            if lab.shown:
+                for k in keys:
+                    grid.setdefault(k, []).append(rect)
+
+    def _relayout(self) -> None:
+        """Re-place the labels and resize the markers when the camera moved."""
+        key = (
+            float(self.camera.position[0]),
+            float(self.camera.position[1]),
+            float(self.camera.zoom),
+            self.window.width,
+            self.window.height,
+        )
+        if key == self._camera_key:
+            return
+        zoom_changed = self._camera_key is None or key[2] != self._camera_key[2]
+        self._camera_key = key
+        factor = self.zoom_factor()
+        if zoom_changed:
+            self._size_markers()
+            for lab in self.labels:
+                sprite = self.marker_of.get(lab.place)
+                if sprite is not None and lab.dx:
+                    lab.dx = sprite.width * self.camera.zoom / 2 + 3
+            self._declutter(factor)
+        self._place_labels(self.labels, factor)
+        self._place_labels(self.overlay_labels, 0.0)
+        self._place_labels(self.force_labels, 0.0)
+
+    def on_update(self, delta_time: float) -> None:
+        step = PAN_SPEED * min(delta_time, 0.1)
+        dx = (arcade.key.LEFT in self.keys or arcade.key.A in self.keys) - (
+            arcade.key.RIGHT in self.keys or arcade.key.D in self.keys
+        )
+        dy = (arcade.key.DOWN in self.keys or arcade.key.S in self.keys) - (
+            arcade.key.UP in self.keys or arcade.key.W in self.keys
+        )
+        if dx or dy:
+            self.pan(dx * step, dy * step)
+        self._sync_model()
+
+    def on_draw(self) -> None:
+        self.clear(color=PAPER)
+        self._relayout()
+        with self.camera.activate():
+            self.ground.draw()
+            self.network.draw()
+            self.boxes.draw()
+            self.overlay.draw()
+            self.markers.draw()
+            self.symbols.draw()
+            self.ring.draw()
+            self.force_sprites.draw()
+        with self.hud.activate():
+            self.label_batch.draw()
+            self.overlay_batch.draw()
+            if self.force_labels:
+                self._force_batch.draw()
+            self._draw_hud()
+
+    def _draw_hud(self) -> None:
+        w, h = self.window.width, self.window.height
+        date = f"{self.model.date_label()}   ·   {self.model.turn_label()}   ·   {self.model.phase_label()}"
+        if self.hud_texts["date"].text != date:
+            self.hud_texts["date"].text = date
+        self.hud_shapes.draw()
+        self.hud_batch.draw()
+        if self.panel.text:
+            pw = 316
+            top = h - TOP_BAR - 10
+            ph = self.panel.content_height + 16
+            arcade.draw_lrbt_rectangle_filled(w - pw - 10, w - 10, top - ph, top, rgba(PARCHMENT, 236))
+            arcade.draw_lrbt_rectangle_outline(w - pw - 10, w - 10, top - ph, top, rgba(BG_TOP), 2)
+            self.panel.anchor_y = "top"
+            self.panel.position = (w - pw, top - 8)
+            self.panel.draw()
+        if self.hover is not None and self.hover != self.model.selected:
+            text = self.describe(self.hover)
+            if self.tooltip.text != text:
+                self.tooltip.text = text
+            tw = min(300, self.tooltip.content_width) + 16
+            th = self.tooltip.content_height + 12
+            mx, my = self.mouse
+            x = min(mx + 18, w - tw - 4)
+            y = max(my - 14, th + 4)
+            arcade.draw_lrbt_rectangle_filled(x, x + tw, y - th, y, rgba((250, 242, 220), 240))
+            arcade.draw_lrbt_rectangle_outline(x, x + tw, y - th, y, rgba(BG_TOP), 1.5)
+            self.tooltip.anchor_y = "top"
+            self.tooltip.position = (x + 8, y - 6)
+            self.tooltip.draw()
+
+    # ------------------------------------------------------------------ input
+    def on_resize(self, width: int, height: int) -> bool | None:
+        self.camera.match_window()
+        self.hud.match_window(position=True)
+        self._build_hud()
+        self._camera_key = None
+        self._clamp()
+        return None
+
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
+        if scroll_y:
+            self.zoom_at(x, y, 1.18 ** max(-4.0, min(4.0, float(scroll_y))))
+        return None
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
+        self.mouse = (x, y)
+        self.hover = None if y > self.window.height - TOP_BAR else self.place_at(x, y)
+        return None
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        self._pressed = True
+        self._dragged = 0.0
+        return None
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool | None:
+        self._dragged += abs(dx) + abs(dy)
+        self.pan(dx, dy)
+        self.mouse = (x, y)
+        return None
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        on_map = y <= self.window.height - TOP_BAR
+        if self._pressed and self._dragged < 5 and button == arcade.MOUSE_BUTTON_LEFT and on_map:
+            self.click(x, y)
+        self._pressed = False
+        return None
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        self.keys.add(symbol)
+        if symbol in (arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD):
+            self.zoom_at(self.window.width / 2, self.window.height / 2, 1.4)
+        elif symbol in (arcade.key.MINUS, arcade.key.NUM_SUBTRACT):
+            self.zoom_at(self.window.width / 2, self.window.height / 2, 1 / 1.4)
+        elif symbol in (arcade.key.HOME, arcade.key.F):
+            self.fit()
+        elif symbol == arcade.key.ESCAPE:
+            if self.model.selected is not None:
+                self.model.select(None)
+                self._sync_model()
+            elif self.menu is not None:
+                self.window.show_view(self.menu)
+        return None
+
+    def on_key_release(self, symbol: int, modifiers: int) -> bool | None:
+        self.keys.discard(symbol)
+        return None
+
+
+def snapshot(view: MapView) -> Image.Image:
+    """The view's current frame as a PIL image (for tools and tests)."""
+    view.window.clear()
+    view.on_draw()
+    return arcade.get_image(0, 0, view.window.width, view.window.height)
