@@ -103,7 +103,7 @@ class Config:
     tables: Tables
     board: Board
     kind: str  # land | naval
-    trigger: str  # land: "battle"; naval: mutual | supply | interception (004)
+    trigger: str  # land: battle | storm; naval: mutual | supply | interception (004)
     options: frozenset[str]
     max_turns: int
     #: derived lookups (terrain per unit class, modifiers), filled on first use

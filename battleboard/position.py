@@ -50,7 +50,7 @@ class BoardIn(_Strict):
 class BattleIn(_Strict):
     kind: Literal["land", "naval"] = "land"
     terrain: str | None = None
-    trigger: Literal["battle", "mutual", "supply", "interception"] | None = None
+    trigger: Literal["battle", "storm", "mutual", "supply", "interception"] | None = None
     superior: Side = "A"
     active: Side = "A"
     original_fleets: dict[Side, int] | None = None
@@ -151,7 +151,7 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
     b = pos.battle
     naval = b.kind == "naval"
     trigger = b.trigger or ("mutual" if naval else "battle")
-    if naval == (trigger == "battle"):
+    if naval == (trigger in ("battle", "storm")):
         raise InputError(src, "battle.trigger", f"{trigger!r} is not a trigger for a {b.kind} battle")
     board = build_board(pos, t, src)
     max_turns = b.max_turns or (t.battle.max_turns.naval if naval else t.battle.max_turns.land)
@@ -257,6 +257,13 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
         raise InputError(src, "units", "either every ground unit is aboard a fleet or none is (allocation)")
     for u in loose:
         u.status = "active"
+    for side in ("A", "B"):
+        waiting = sum(1 for u in loose if u.side == side)
+        room = cap * sum(1 for f in fleets if f.side == side)
+        if waiting > room:
+            raise InputError(
+                src, "units", f"side {side} has {waiting} ground units but its fleets carry at most {room} (004 Setup)"
+            )
     original_fleets = b.original_fleets or {s: sum(1 for f in fleets if f.owner == s) for s in ("A", "B")}
     original_sp = b.original_sp or {s: sum(u.strength for u in units.values() if u.owner == s) for s in ("A", "B")}
     state = State(

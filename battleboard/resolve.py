@@ -165,6 +165,7 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
         supply = winner == eng.active  # the winner decides; with no winner supply is cut (004 Victory)
     if eng.trigger == "interception":
         movement = winner == eng.active  # with no winner the moving force stops (004 Victory)
+    taken = (winner == eng.active) if eng.trigger == "storm" else None  # the storming side must win
     loser = other(winner) if winner is not None else None
     retreats = loser is not None and not (s.naval and eng.sides[loser].friendly_port)  # type: ignore[index]
     return Outcome(
@@ -180,6 +181,7 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
         loser_retreats=retreats,
         supply_passes=supply,
         movement_continues=movement,
+        city_taken=taken,
         continuing_fleets=continuing,
         heavy_infantry_killed=heavy_killed,
         fratricide=5 * (heavy_killed["A"] + heavy_killed["B"]),

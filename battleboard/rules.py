@@ -128,7 +128,8 @@ def present(s: State, side: str) -> bool:
 
 def fleets_held(s: State, side: str) -> int:
     """Fleets a naval force holds now, captured ones included (004 Panic)."""
-    return sum(1 for u in s.units.values() if u.kind == "fleet" and u.side == side and on_board(u))
+    units = s.units  # every unit on the grid is on the board; at sea they are all fleets
+    return sum(1 for uid in s.grid.values() if units[uid].side == side and units[uid].kind == "fleet")
 
 
 def victory_lost(u: Unit) -> bool:
@@ -413,7 +414,8 @@ def _rally_target(s: State, u: Unit) -> Unit | None:
 
 def _allocations(s: State) -> list[Action]:
     """Canonical allocations for each side still to allocate (§13.2): round robin in the
-    order listed, and round robin strongest first.  Any other valid plan is accepted too."""
+    order listed, strongest first, and strongest first from the last fleet.  Any other valid
+    plan is accepted too."""
     out: list[Action] = []
     for side in ("A", "B"):
         if side in s.allocations:
@@ -425,12 +427,14 @@ def _allocations(s: State) -> list[Action]:
         leaders = [ld.id for ld in s.leaders.values() if ld.side == side and ld.status == "active"]
         if not fleets:
             continue
-        orders = [ground, sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))]
+        strongest = sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))
+        # the order listed, strongest first, and strongest first onto the last-listed fleets
+        orders = [(ground, fleets), (strongest, fleets), (strongest, fleets[::-1])]
         seen: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
-        for order in orders:
+        for order, ships in orders:
             loads: dict[str, list[str]] = {f: [] for f in fleets}
             for i, g in enumerate(order):
-                loads[fleets[i % len(fleets)]].append(g.id)
+                loads[ships[i % len(ships)]].append(g.id)
             plan = tuple((f, tuple(v)) for f, v in loads.items())
             if plan in seen:
                 continue

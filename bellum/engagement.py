@@ -36,8 +36,10 @@ UnitKind = Literal[
     "civis",
     "impeditus",
 ]
-#: why the battle is fought: a land battle, or one of the three naval triggers of 004
-Trigger = Literal["battle", "mutual", "supply", "interception"]
+#: why the battle is fought: a land battle in the field, the storm of a walled city, or one
+#: of the three naval triggers of 004
+Trigger = Literal["battle", "storm", "mutual", "supply", "interception"]
+LAND_TRIGGERS = ("battle", "storm")
 
 
 class _Contract(BaseModel):
@@ -62,6 +64,7 @@ class ForceLeader(_Contract):
     discipline: Discipline = "V"
     name: str = ""
     supreme: bool = False  # a Supreme Leader (Caesar, Pompeius): his loss matters to the campaign
+    guard: bool = False  # protected by a Guard against assassination (campaign only)
 
 
 class SideForce(_Contract):
@@ -104,7 +107,7 @@ class Engagement(_Contract):
         if len(ids) != len(set(ids)):
             raise ValueError("unit and leader ids must be unique")
         naval = self.kind == "naval"
-        if naval != (self.trigger != "battle"):
+        if naval == (self.trigger in LAND_TRIGGERS):
             raise ValueError(f"trigger {self.trigger!r} does not fit a {self.kind} battle")
         for side in ("A", "B"):
             if not any(u.side == side for u in self.units):
@@ -114,6 +117,8 @@ class Engagement(_Contract):
         reactive = "B" if self.active == "A" else "A"
         if self.trigger == "interception" and not any(ld.side == reactive for ld in self.leaders):
             raise ValueError("an interception needs the leader who spent the Military stratagem (004 Setup)")
+        if self.trigger == "storm" and self.terrain != "city":
+            raise ValueError("a storm is fought on the city board")
         if not naval and any(u.kind == "fleet" for u in self.units):
             raise ValueError("fleets do not fight in a land battle")
         return self
@@ -192,6 +197,8 @@ class Outcome(_Contract):
     supply_passes: bool | None = None
     #: naval movement (trigger "interception"): whether the moving force continues; None otherwise
     movement_continues: bool | None = None
+    #: a storm (trigger "storm"): whether the city falls to the attacker (the active side); None otherwise
+    city_taken: bool | None = None
     #: fleets (and all aboard) that broke through and continue regardless (004 Escape)
     continuing_fleets: list[str] = []
     #: strength-5 heavy infantry units eliminated, per side that lost them (fratricide)

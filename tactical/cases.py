@@ -250,6 +250,7 @@ class TacticalAdapter:
                 "engaged": u.engaged,
                 "formation": "column" if u.column else "line",
                 "reduced": u.reduced,
+                "double_depth": u.double_depth,
                 "tq": u.tq,
             }
             return values[attr]

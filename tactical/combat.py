@@ -236,8 +236,8 @@ def _weapons_value(state: State, attacker: Unit, defender: Unit) -> int:
     pos = attack_position(state, attacker, defender)
     value = charts.weapons_drm(
         _rules(state),
-        attacker.type,
-        defender.type,
+        _chart_type(attacker),
+        _chart_type(defender),
         frontal_moving=not attacker.engaged and pos == "front",
         flank_or_rear=pos in ("flank", "rear"),
         cataphract=defender.cataphract,
@@ -320,8 +320,8 @@ def shock_drms(state: State, attackers: list[Unit], defender: Unit, weapon_unit:
     d["tq"] = charts.tq_ratio_drm(max(a.tq for a in attackers), defender.tq)
     weapons = charts.weapons_drm(
         rules,
-        weapon_unit.type,
-        defender.type,
+        _chart_type(weapon_unit),
+        _chart_type(defender),
         frontal_moving=not weapon_unit.engaged and positions[weapon_unit.id] == "front",
         flank_or_rear=positions[weapon_unit.id] in ("flank", "rear"),
         cataphract=defender.cataphract,
@@ -350,6 +350,10 @@ def shock_drms(state: State, attackers: list[Unit], defender: Unit, weapon_unit:
     d["disorder"] = (1 if defender.status == "disordered" else 0) - sum(a.status == "disordered" for a in attackers)
     if any(not a.engaged for a in attackers):
         d["moving"] = 1
+    # 003 §9.62: double-depth phalanxes, +1 attacking, -1 defending, besides the rest
+    dd = (1 if any(a.double_depth for a in attackers) else 0) - (1 if defender.double_depth else 0)
+    if dd:
+        d["double_depth"] = dd
     if any(leader_with(state, a) for a in attackers):
         d["leader"] = 1
     if leader_with(state, defender):
@@ -359,6 +363,11 @@ def shock_drms(state: State, attackers: list[Unit], defender: Unit, weapon_unit:
         if pila:
             d["pilum"] = 1  # 000 §8.14: legion javelins as a shock bonus (docs §8.6)
     return {k: v for k, v in d.items() if v}
+
+
+def _chart_type(unit: Unit) -> str:
+    """The type a unit fights as on the matrix: a double-depth phalanx is "DD PH" (002)."""
+    return "DD PH" if unit.double_depth else unit.type
 
 
 def _combat_terrain(name: str) -> str:
@@ -807,6 +816,10 @@ def resolve_rally(state: State, action: Rally, dice: Dice, events: list[Event]) 
     unit = _unit(state, action.unit)
     if unit.side != seq.side:
         raise RuleError(f"{unit.id} is not one of side {seq.side}'s units.")
+    if seq.phase != "rally":
+        must = engaged_must_attack(state)
+        if must:
+            raise RuleError(f"{must[0].id} is engaged and must shock attack before the Rally segment (003 §7.3).")
     if must_rally(state, unit):
         seq.phase = "rally"
         _rally_roll(state, unit, dice, events)

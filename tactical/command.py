@@ -68,6 +68,8 @@ def check_command(state: State, unit: Unit) -> str | None:
     leader = state.leaders[seq.leader]
     if not in_range(state, leader, unit):
         raise RuleError(f"{unit.id} is beyond {leader.id}'s Command Range of {leader.range} hexes (003 §4.2).")
+    if unit.double_depth:
+        return None  # 003 §9.62: a double-depth phalanx may be activated by anyone
     key = order_key(state, leader, unit)
     if seq.order is not None and key != seq.order:
         raise RuleError(

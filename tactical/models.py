@@ -76,6 +76,7 @@ class UnitIn(_In):
     formation: Literal["line", "column"] = "line"
     reduced_side: bool = False
     reduced: bool = False
+    double_depth: bool = False
 
 
 class LeaderIn(_In):
@@ -207,6 +208,10 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
                 )
         elif column:
             raise InputError(source, f"{place}.formation", "only a double-sized phalanx (with hex2) forms column")
+        if u.double_depth and (u.type != "PH" or u.hex2 is None):
+            raise InputError(
+                source, f"{place}.double_depth", "only a double-sized phalanx (PH with hex2) is double-depth"
+            )
         unit = make_unit(
             u.id,
             u.side,
@@ -227,6 +232,7 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
             column=column,
             reduced_side=u.reduced_side or u.reduced,
             reduced=u.reduced,
+            double_depth=u.double_depth,
         )
         for x in unit.hexes():
             if field.terrain[x] in (TERRAIN_INDEX["impassable"], TERRAIN_INDEX["town"]):

@@ -153,6 +153,8 @@ class Unit:
     #: charts-v1 (002 Shock Results): the counter has a reduced side / shows it now
     reduced_side: bool = False
     reduced: bool = False
+    #: a double-depth phalanx (003 §9.62)
+    double_depth: bool = False
 
     @property
     def double(self) -> bool:
@@ -378,6 +380,7 @@ def _copy_unit(u: Unit) -> Unit:
         u.skirmisher,
         u.reduced_side,
         u.reduced,
+        u.double_depth,
     )
 
 

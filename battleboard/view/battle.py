@@ -192,7 +192,7 @@ class BattleView(arcade.View):
         if u is not None and s.naval and u.kind == "fleet":
             g = active_ground(s, u)
             if g is not None:
-                acts += [a for a in legal_actions(s, g.id) if a.capture]
+                acts += legal_actions(s, g.id)  # boarding: to capture or to sink
         return acts
 
     # -- input ---------------------------------------------------------
@@ -442,7 +442,7 @@ class BattleView(arcade.View):
                 o = summary(s, a)
                 name = MODE_NAMES.get(a.mode, a.mode)
                 if s.naval and a.mode not in ("ram", "fire"):
-                    name = f"Board ({name}), capture"
+                    name = f"Board ({name}), {'capture' if a.capture else 'sink'}"
                 text = (
                     f"[{i + 1}] {name}: target flipped {o['target_flipped']:.0%}, lost {o['target_eliminated']:.0%},"
                     f" attacker hurt {o['attacker_hurt']:.0%}"

@@ -40,6 +40,7 @@ from typing import Any
 import arcade
 from arcade import shape_list
 from PIL import Image
+from pyglet import gl
 from pyglet.graphics import Batch
 
 from campaign.map import CampaignMap, Link
@@ -52,6 +53,7 @@ from campaign.view.palette import (
     GOLD,
     HALO,
     LABEL_INK,
+    LINK_INK,
     OWNER_FILL,
     OWNER_INK,
     PAPER,
@@ -88,7 +90,8 @@ INCOME_SIZE = 19.0
 REGION_SIZE = 7.0
 PASS_SIZE = 13.0
 SYMBOL_SIZE = 8.0
-COUNTER_SIZE = 20.0
+COUNTER_PX = 24.0  # a force counter's size on screen
+COST_PX = 17.0  # the disc under a link's cost
 
 #: off-map boxes, world units
 BOX_W, BOX_H = 118.0, 40.0
@@ -99,13 +102,7 @@ REFERENCE_ZOOM = 0.6
 #: label tiers: the zoom (relative to the whole map) from which a label shows
 TIER_ZOOM = (0.0, 1.7, 2.8)
 
-#: the colour of a selected place's links, by kind
-LINK_COLOR: dict[str, Color] = {
-    "road": (176, 40, 24),
-    "cross_country": (120, 84, 40),
-    "strait": (30, 70, 170),
-    "sea_lane": (20, 90, 160),
-}
+LINK_COLOR = LINK_INK
 LINK_WORD = {"road": "road", "cross_country": "cross-country", "strait": "strait", "sea_lane": "sea lane"}
 
 
@@ -126,6 +123,20 @@ def dashes(a: Point, b: Point, dash: float, gap: float) -> list[tuple[Point, Poi
         out.append(((a[0] + ux * d, a[1] + uy * d), (a[0] + ux * e, a[1] + uy * e)))
         d = e + gap
     return out
+
+
+def blit_to_screen(ctx: Any, src: Any) -> None:
+    """Copy framebuffer ``src`` (the window's size) onto the screen and leave the screen bound
+    for both drawing and reading (arcade's ``copy_framebuffer`` leaves ``src`` bound for
+    reading, so a screenshot would read the copy rather than the screen)."""
+    screen = ctx.screen
+    screen_glo = screen.glo.value if hasattr(screen.glo, "value") else int(screen.glo)
+    src_glo = src.glo.value if hasattr(src.glo, "value") else int(src.glo)
+    w, h = src.width, src.height
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, screen_glo)
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, src_glo)
+    gl.glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, screen_glo)
 
 
 @dataclass(slots=True)
@@ -172,6 +183,11 @@ class MapView(arcade.View):
         self._owners: dict[str, str] = {}
         self._forces: tuple[ForceMarker, ...] = ()
         self._selected_drawn: str | None = "-"  # what the overlay shows (force a first build)
+        self._dynamic_dirty = True  # the selection's or the forces' labels need placing
+        # the still map (ground, network, markers, names, top bar, legend) is drawn once into
+        # this framebuffer and copied to the screen while the camera and the map stay still
+        self._cache: Any = None
+        self._cache_valid = False
         self._hover_drawn: str | None = "-"
 
         self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -182,6 +198,8 @@ class MapView(arcade.View):
         self.symbols: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.force_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.ring: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.cost_discs: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._force_slots: list[tuple[str, int]] = []
         self.label_batch = Batch()
         self.overlay_batch = Batch()
         self.hud_batch = Batch()
@@ -192,6 +210,14 @@ class MapView(arcade.View):
         self.marker_size: dict[str, float] = {}
         self.hud_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
 
+        self.tooltip = arcade.Text(
+            "", 0, 0, rgba(LABEL_INK), 10, font_name=SANS, multiline=True, width=300, anchor_y="top"
+        )
+        self.panel = arcade.Text(
+            "", 0, 0, rgba(LABEL_INK), 9.5, font_name=SANS, multiline=True, width=300, anchor_y="top"
+        )
+        self._tooltip_for: tuple[str, str | None] | None = None
+        self.scale_text = arcade.Text("", 0, 0, rgba(LABEL_INK), 9, font_name=SERIF, italic=True, anchor_x="right")
         self._build_labels()
         self.bounds = self._bounds()
         self._build_network()
@@ -281,6 +307,7 @@ class MapView(arcade.View):
         key = abs(hash(tuple(sorted(self._owners.items()))))
         atlas = arcade.DefaultTextureAtlas((2048, 2048))
         self.ground = arcade.SpriteList(atlas=atlas)
+        self.ground.blend = False  # the ground is opaque: no blending halves its cost on llvmpipe
         left, _, _, top = self.geo.bounds
         for ty in range(0, image.height, TILE):
             for tx in range(0, image.width, TILE):
@@ -316,7 +343,7 @@ class MapView(arcade.View):
             a, b = geo.pos(u), geo.pos(v)
             kind = d["kind"]
             if kind == "sea_lane":
-                for p, q in dashes(a, b, 2.5, 5):
+                for p, q in dashes(a, b, 1.6, 4.4):
                     lanes += [p, q]
             elif kind == "road":
                 named = bool(d["name"])
@@ -336,7 +363,7 @@ class MapView(arcade.View):
             if d["river"]:
                 self._river_bar(a, b)
         if lanes:
-            net.append(sl.create_lines(lanes, rgba(SEA_LANE, 110)))
+            net.append(sl.create_lines(lanes, rgba(SEA_LANE, 95)))
 
         for place in world.off_map():
             left, right, bottom, top = self.box_rect(place)
@@ -617,8 +644,6 @@ class MapView(arcade.View):
             anchor_x="right",
             batch=self.hud_batch,
         )
-        self.tooltip = arcade.Text("", 0, 0, rgba(LABEL_INK), 10, font_name=SANS, multiline=True, width=300)
-        self.panel = arcade.Text("", 0, 0, rgba(LABEL_INK), 9.5, font_name=SANS, multiline=True, width=300)
 
     # ------------------------------------------------------------------ the model
     def _sync_model(self, force: bool = False) -> None:
@@ -626,6 +651,7 @@ class MapView(arcade.View):
         owners = dict(self.model.owners())
         if force or owners != self._owners:
             self._owners = owners
+            self._cache_valid = False
             self._build_ground()
             if not force:
                 self.network = shape_list.ShapeElementList()
@@ -643,24 +669,46 @@ class MapView(arcade.View):
         self.force_sprites = arcade.SpriteList()
         self.force_labels = []
         self._force_batch = Batch()
+        self._force_slots = []
         stack: dict[str, int] = {}
         for f in self._forces:
             if f.place not in self.geo.positions:
                 continue
             n = stack.get(f.place, 0)
             stack[f.place] = n + 1
-            x, y = self.geo.pos(f.place)
-            x += COUNTER_SIZE * 0.9 + n * 4
-            y += COUNTER_SIZE * 0.5 + n * 4
             kind = owner_kind(self.world, f.owner)
-            sprite = arcade.Sprite(markers.counter_texture(kind, f.leader), center_x=x, center_y=y)
-            sprite.scale = COUNTER_SIZE / markers.SIZE
+            sprite = arcade.Sprite(markers.counter_texture(kind, f.leader))
             self.force_sprites.append(sprite)
+            self._force_slots.append((f.place, n))
             text = f"{f.label} {f.detail}".strip()
             self.force_labels.append(
-                self._label(self._force_batch, f.id, text, (x, y), 12, 0, 0, OWNER_INK[kind], 9, bold=True, font=SANS)
+                self._label(
+                    self._force_batch,
+                    f.id,
+                    text,
+                    (0.0, 0.0),
+                    COUNTER_PX / 2 + 4,
+                    0,
+                    0,
+                    OWNER_INK[kind],
+                    9,
+                    bold=True,
+                    font=SANS,
+                )
             )
-        self._camera_key = None
+        self._layout_forces()
+        self._dynamic_dirty = True
+        self._cache_valid = False
+
+    def _layout_forces(self) -> None:
+        """Counters keep their size on screen: up and to the right of their place, a stack
+        fanned out."""
+        size = COUNTER_PX / float(self.camera.zoom)
+        for sprite, lab, (place, n) in zip(self.force_sprites, self.force_labels, self._force_slots, strict=True):
+            x, y = self.geo.pos(place)
+            sprite.scale = size / markers.SIZE
+            sprite.position = (x + size * (0.75 + 0.22 * n), y + size * (0.6 + 0.22 * n))
+            lab.world = sprite.position
 
     def links_of(self, place: str) -> list[Link]:
         return self.world.links(place)
@@ -671,9 +719,11 @@ class MapView(arcade.View):
         self.ring = arcade.SpriteList()
         self.overlay_batch = Batch()
         self.overlay_labels = []
+        self.cost_discs = arcade.SpriteList()
         if place is None:
             self.panel.text = ""
-            self._camera_key = None
+            self._dynamic_dirty = True
+            self._cache_valid = False
             return
         sl = shape_list
         a = self.geo.pos(place)
@@ -687,6 +737,8 @@ class MapView(arcade.View):
             ring.alpha = 200
             self.ring.append(ring)
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            disc = arcade.Sprite(markers.cost_disc_texture(link.kind), center_x=mid[0], center_y=mid[1])
+            self.cost_discs.append(disc)
             self.overlay_labels.append(
                 self._label(
                     self.overlay_batch,
@@ -707,7 +759,8 @@ class MapView(arcade.View):
         big.scale = (34 if self.world.is_sea(place) else 26) / markers.SIZE
         self.ring.append(big)
         self.panel.text = self.describe(place, with_links=True)
-        self._camera_key = None
+        self._dynamic_dirty = True
+        self._cache_valid = False
 
     # ------------------------------------------------------------------ words
     def describe(self, place: str, with_links: bool = False) -> str:
@@ -796,6 +849,12 @@ class MapView(arcade.View):
                 if lab.halo is not None:
                     lab.halo.position = (x + 1, y - 1)
 
+    def _size_screen_sprites(self) -> None:
+        """Sprites that keep their size on screen: the cost discs and the force counters."""
+        for disc in self.cost_discs:
+            disc.scale = COST_PX / float(self.camera.zoom) / markers.SIZE
+        self._layout_forces()
+
     def _declutter(self, factor: float) -> None:
         """Decide which labels show at this zoom: in priority order, a label that would
         overlap one already placed stays hidden (panning does not change the answer)."""
@@ -825,8 +884,8 @@ class MapView(arcade.View):
                 for k in keys:
                     grid.setdefault(k, []).append(rect)
 
-    def _relayout(self) -> None:
-        """Re-place the labels and resize the markers when the camera moved."""
+    def _relayout(self) -> bool:
+        """Re-place the labels and resize the markers when the camera moved; say whether it did."""
         key = (
             float(self.camera.position[0]),
             float(self.camera.position[1]),
@@ -835,12 +894,18 @@ class MapView(arcade.View):
             self.window.height,
         )
         if key == self._camera_key:
-            return
+            if self._dynamic_dirty:
+                self._size_screen_sprites()
+                self._place_labels(self.overlay_labels, 0.0)
+                self._place_labels(self.force_labels, 0.0)
+                self._dynamic_dirty = False
+            return False
         zoom_changed = self._camera_key is None or key[2] != self._camera_key[2]
         self._camera_key = key
         factor = self.zoom_factor()
         if zoom_changed:
             self._size_markers()
+            self._size_screen_sprites()
             for lab in self.labels:
                 sprite = self.marker_of.get(lab.place)
                 if sprite is not None and lab.dx:
@@ -849,6 +914,9 @@ class MapView(arcade.View):
         self._place_labels(self.labels, factor)
         self._place_labels(self.overlay_labels, 0.0)
         self._place_labels(self.force_labels, 0.0)
+        self._dynamic_dirty = False
+        self._cache_valid = False
+        return True
 
     def on_update(self, delta_time: float) -> None:
         step = PAN_SPEED * min(delta_time, 0.1)
@@ -863,8 +931,33 @@ class MapView(arcade.View):
         self._sync_model()
 
     def on_draw(self) -> None:
-        self.clear(color=PAPER)
-        self._relayout()
+        """One frame.  While the camera moves the map is drawn straight to the screen; once
+        it is still, everything but the tooltip is drawn once into a framebuffer, and each
+        later frame only copies it and draws the tooltip — until the camera, the owners,
+        the forces, the selection or the top bar change."""
+        moved = self._relayout()
+        date = f"{self.model.date_label()}   ·   {self.model.turn_label()}   ·   {self.model.phase_label()}"
+        if self.hud_texts["date"].text != date:
+            self.hud_texts["date"].text = date
+            self._cache_valid = False
+        ctx = self.window.ctx
+        if moved:
+            self.clear(color=PAPER)
+            self._draw_still()
+        else:
+            if not self._cache_valid:
+                if self._cache is None or self._cache.size != ctx.screen.size:
+                    self._cache = ctx.framebuffer(color_attachments=[ctx.texture(ctx.screen.size, components=4)])
+                with self._cache.activate():
+                    self._cache.clear(color=rgba(PAPER))
+                    self._draw_still()
+                self._cache_valid = True
+            blit_to_screen(ctx, self._cache)
+        with self.hud.activate():
+            self._draw_tooltip()
+
+    def _draw_still(self) -> None:
+        """Every layer but the tooltip, bottom to top."""
         with self.camera.activate():
             self.ground.draw()
             self.network.draw()
@@ -873,34 +966,60 @@ class MapView(arcade.View):
             self.markers.draw()
             self.symbols.draw()
             self.ring.draw()
+            self.cost_discs.draw()
             self.force_sprites.draw()
         with self.hud.activate():
             self.label_batch.draw()
             self.overlay_batch.draw()
             if self.force_labels:
                 self._force_batch.draw()
-            self._draw_hud()
+            self.hud_shapes.draw()
+            self.hud_batch.draw()
+            self._draw_scale_bar()
+            self._draw_panel()
 
-    def _draw_hud(self) -> None:
+    def scale_bar(self) -> tuple[int, float]:
+        """A round distance in km and its length on screen (pixels) at the current zoom,
+        between 70 and 180 pixels long."""
+        px_per_km = self.geo.projection.units_per_km() * float(self.camera.zoom)
+        for km in (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000):
+            if km * px_per_km >= 70:
+                return km, km * px_per_km
+        return 2000, 2000 * px_per_km
+
+    def _draw_scale_bar(self) -> None:
+        km, length = self.scale_bar()
+        x1 = self.window.width - 20
+        x0, y = x1 - length, 34
+        ink = rgba(LABEL_INK)
+        arcade.draw_lrbt_rectangle_filled(x0, (x0 + x1) / 2, y - 2, y + 2, ink)
+        arcade.draw_lrbt_rectangle_filled((x0 + x1) / 2, x1, y - 2, y + 2, rgba(PARCHMENT))
+        arcade.draw_lrbt_rectangle_outline(x0, x1, y - 2, y + 2, ink, 1)
+        if self.scale_text.text != f"{km} km":
+            self.scale_text.text = f"{km} km"
+        self.scale_text.position = (x1, y + 6)
+        self.scale_text.draw()
+
+    def _draw_panel(self) -> None:
+        """The selection panel (HUD camera)."""
         w, h = self.window.width, self.window.height
-        date = f"{self.model.date_label()}   ·   {self.model.turn_label()}   ·   {self.model.phase_label()}"
-        if self.hud_texts["date"].text != date:
-            self.hud_texts["date"].text = date
-        self.hud_shapes.draw()
-        self.hud_batch.draw()
         if self.panel.text:
             pw = 316
             top = h - TOP_BAR - 10
             ph = self.panel.content_height + 16
             arcade.draw_lrbt_rectangle_filled(w - pw - 10, w - 10, top - ph, top, rgba(PARCHMENT, 236))
             arcade.draw_lrbt_rectangle_outline(w - pw - 10, w - 10, top - ph, top, rgba(BG_TOP), 2)
-            self.panel.anchor_y = "top"
-            self.panel.position = (w - pw, top - 8)
+            if self.panel.position != (w - pw, top - 8):  # a multiline text re-lays itself out when moved
+                self.panel.position = (w - pw, top - 8)
             self.panel.draw()
+
+    def _draw_tooltip(self) -> None:
+        """The hover tooltip by the cursor (HUD camera)."""
+        w = self.window.width
         if self.hover is not None and self.hover != self.model.selected:
-            text = self.describe(self.hover)
-            if self.tooltip.text != text:
-                self.tooltip.text = text
+            if self._tooltip_for != (self.hover, self._owners.get(self.hover)):
+                self._tooltip_for = (self.hover, self._owners.get(self.hover))
+                self.tooltip.text = self.describe(self.hover)
             tw = min(300, self.tooltip.content_width) + 16
             th = self.tooltip.content_height + 12
             mx, my = self.mouse
@@ -908,8 +1027,8 @@ class MapView(arcade.View):
             y = max(my - 14, th + 4)
             arcade.draw_lrbt_rectangle_filled(x, x + tw, y - th, y, rgba((250, 242, 220), 240))
             arcade.draw_lrbt_rectangle_outline(x, x + tw, y - th, y, rgba(BG_TOP), 1.5)
-            self.tooltip.anchor_y = "top"
-            self.tooltip.position = (x + 8, y - 6)
+            if self.tooltip.position != (x + 8, y - 6):
+                self.tooltip.position = (x + 8, y - 6)
             self.tooltip.draw()
 
     # ------------------------------------------------------------------ input
@@ -918,6 +1037,8 @@ class MapView(arcade.View):
         self.hud.match_window(position=True)
         self._build_hud()
         self._camera_key = None
+        self._cache = None
+        self._cache_valid = False
         self._clamp()
         return None
 

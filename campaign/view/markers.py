@@ -13,7 +13,7 @@ import functools
 import arcade
 from PIL import Image, ImageDraw
 
-from campaign.view.palette import CITY_CENTRE, GOLD, OWNER_INK, PARCHMENT, RED, TERRAIN_INK, OwnerKind
+from campaign.view.palette import CITY_CENTRE, GOLD, LINK_INK, OWNER_INK, PARCHMENT, RED, TERRAIN_INK, OwnerKind
 
 SIZE = 64  # texture pixels
 _SS = 4  # supersampling
@@ -123,3 +123,14 @@ def select_ring_texture() -> arcade.Texture:
     r2 = r - _SS * 5
     d.ellipse([c - r2, c - r2, c + r2, c + r2], outline=(*RED, 255), width=_SS * 2)
     return _done(img, "select-ring")
+
+
+@functools.cache
+def cost_disc_texture(kind: str) -> arcade.Texture:
+    """The disc a link's cost is written on, ringed in the link's colour."""
+    img, d, c = _canvas()
+    r = c * 0.94
+    d.ellipse([c - r, c - r, c + r, c + r], fill=(*LINK_INK.get(kind, RED), 255))
+    r2 = r * 0.8
+    d.ellipse([c - r2, c - r2, c + r2, c + r2], fill=(252, 248, 236, 255))
+    return _done(img, f"cost-{kind}")

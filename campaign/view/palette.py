@@ -78,3 +78,12 @@ def owner_kind(world: CampaignMap, owner: str) -> OwnerKind:
     if found is not None and found.kind == "client":
         return "client"
     return "neutral"
+
+
+#: the colour of a selected place's links, by kind
+LINK_INK: dict[str, Color] = {
+    "road": (176, 40, 24),
+    "cross_country": (120, 84, 40),
+    "strait": (30, 70, 170),
+    "sea_lane": (20, 90, 160),
+}

@@ -88,7 +88,7 @@ def render_ground(geo: MapGeometry, owners: Mapping[str, str], texels_per_unit: 
     wash = ImageChops.subtract(land.filter(ImageFilter.MaxFilter(7)), land)
     wash = ImageChops.multiply(wash, sea).filter(ImageFilter.GaussianBlur(1.5))
     ground = Image.composite(_fill(size, (196, 214, 214)), ground, wash.point(lambda v: v // 2))
-    ground = Image.composite(_fill(size, COAST_INK), ground, ring)
+    ground = Image.composite(_fill(size, COAST_INK), ground, ring.filter(ImageFilter.GaussianBlur(0.6)))
     return ground.convert("RGBA")
 
 

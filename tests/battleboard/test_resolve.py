@@ -119,3 +119,14 @@ def test_outcome_needs_a_finished_battle() -> None:
         outcome(s, eng, Dice(1))
     final = autoplay(s, Dice(2))
     assert outcome(final, eng, Dice(3)).winner == final.winner
+
+
+def test_storm_of_a_city() -> None:
+    raw = land_engagement(6, "city").model_dump()
+    raw["trigger"] = "storm"
+    eng = Engagement.model_validate(raw)
+    out = resolve_engagement(eng, 4)
+    assert out.city_taken == (out.winner == "A")
+    raw["terrain"] = "field"
+    with pytest.raises(ValidationError):
+        Engagement.model_validate(raw)

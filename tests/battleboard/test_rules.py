@@ -142,3 +142,13 @@ def test_reserves_enter_on_the_home_row() -> None:
 def test_bad_positions(units: list[dict[str, Any]], words: str) -> None:
     with pytest.raises(InputError, match=words):
         state(units)
+
+
+def test_too_many_passengers_for_the_fleets() -> None:
+    units = [
+        {"id": "F1", "side": "A", "kind": "fleet", "strength": 2, "square": "a1"},
+        *({"id": f"P{i}", "side": "A", "kind": "legion", "strength": 5} for i in range(3)),
+        {"id": "G1", "side": "B", "kind": "fleet", "strength": 2, "square": "a6"},
+    ]
+    with pytest.raises(InputError, match="carry at most 2"):
+        build_state(Position.model_validate({"battle": {"kind": "naval"}, "units": units}), "test")

@@ -134,3 +134,16 @@ def test_shot_view_and_menu_entry(window: Any) -> None:
     picker = entry.ScenarioPicker(arcade.View())
     render(window, picker)
     assert len(picker.paths) >= 4
+
+
+def test_plans_cycle_before_allocating(window: Any) -> None:
+    view = BattleView(naval_state())
+    render(window, view)
+    first = next(b.action for b in view.buttons if b.key == "allocate")
+    assert any(b.key == "plan" for b in view.buttons)
+    view.on_key_press(arcade.key.P, 0)
+    render(window, view)
+    second = next(b.action for b in view.buttons if b.key == "allocate")
+    assert first != second
+    view.on_key_press(arcade.key.L, 0)
+    assert view.state.allocations["A"] == second

@@ -2,7 +2,10 @@
 
 Target for the redraw: median ≤ 16.7 ms (60 frames a second) for the whole map at
 1280x800 under Mesa llvmpipe.  The GPU is made to finish each frame (``ctx.finish``)
-so the time is the frame's, not just its submission.  Run by ``bellum bench``.
+so the time is the frame's, not just its submission.  A still frame copies the cached
+map and draws the selection, tooltip and panel over it; a panning frame draws every
+layer.  The baseline (one full-screen copy) is the floor for the machine at hand.
+Run by ``bellum bench``.
 """
 
 from __future__ import annotations
@@ -29,9 +32,21 @@ def test_bench_land_route_avoiding_places(benchmark: Any) -> None:
 
 
 def _frame(window: Any, view: Any) -> None:
-    window.clear()
-    view.on_draw()
+    view.on_draw()  # the view clears or covers the whole screen itself
     window.ctx.finish()
+
+
+def test_bench_baseline_full_screen_copy(benchmark: Any, window: Any) -> None:
+    """The floor on this machine: copying one window-sized framebuffer to the screen,
+    which a still frame of the map costs at least."""
+    ctx = window.ctx
+    fbo = ctx.framebuffer(color_attachments=[ctx.texture(ctx.screen.size, components=4)])
+
+    def frame() -> None:
+        ctx.copy_framebuffer(fbo, ctx.screen)
+        ctx.finish()
+
+    benchmark.pedantic(frame, rounds=120, iterations=1, warmup_rounds=5)
 
 
 def test_bench_full_map_redraw(benchmark: Any, window: Any) -> None:

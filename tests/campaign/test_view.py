@@ -344,3 +344,16 @@ def test_bellum_shot_campaign_writes_the_map(tmp_path: Path) -> None:
     assert image.size == (1280, 800)
     assert count_near(image, SEA_DEEP) > 20_000
     assert count_near(image, OWNER_FILL["senatorial"]) > 10_000
+
+
+@pytest.mark.window
+def test_the_scale_bar_matches_distances_on_the_map(window: Any) -> None:
+    view = new_view()
+    render(window, view)
+    for factor in (1.0, 3.0):
+        view.zoom_at(640, 400, factor)
+        km, length = view.scale_bar()
+        assert 70 <= length <= 180
+        (ax, ay), (bx, by) = (view.world_to_screen(*view.geo.pos(p)) for p in ("roma", "brundisium"))
+        px_per_km = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 / roman_world().distance_km("roma", "brundisium")
+        assert length / km == pytest.approx(px_per_km, rel=0.05)

@@ -22,7 +22,8 @@ def invariants(state: State) -> None:
         assert u.status in ("full", "disordered", "routed", "eliminated", "off_map")
         if not u.on_map:
             assert u.hex == -1 and not u.engaged
-        assert u.missile_hits <= max(u.tq, 0) + 0 or u.type == "EL"
+        if u.on_map:
+            assert u.missile_hits <= u.tq, f"{u.id} has more hits than its TQ and is still on the map"
     enemy_hexes = {s: {h for u in state.units.values() if u.on_map and u.side != s for h in u.hexes()} for s in "AB"}
     for ld in state.leaders.values():
         if ld.on_map:

@@ -1,0 +1,391 @@
+"""Battles: building the ``Engagement``, settling it, and applying the ``Outcome``
+(docs/rules/campaign.md §12).
+
+The campaign never fights a battle itself.  It builds a ``bellum.engagement.Engagement``
+from the forces in the space and hands it to a *resolver* — any function
+``(Engagement, Dice) -> Outcome``.  The default is the battleboard's auto-resolve
+(``battleboard.resolve.autoplay`` + ``outcome``) with the campaign's own dice; a window
+may instead play the battle on the battleboard or the tactical engine and hand the
+``Outcome`` back inside the deciding action (``campaign.actions``).  ``apply_outcome``
+then applies every line of it: losses, disruption, promotions, reconstitution, leaders
+killed, captured or executed, captured fleets, fratricide, bonus stratagems, and the
+loser's retreat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from bellum.dice import Dice
+from bellum.engagement import Engagement, ForceLeader, ForceUnit, Outcome, Side, SideForce
+from bellum.errors import RuleError
+from bellum.events import Event
+from campaign.map import roman_world
+from campaign.rules.common import event, force_name, leader_name, loss_text, place_name, tidy
+from campaign.rules.siege import ground, mobile_ground, take_captive
+from campaign.state import SIDE_NAMES, CampaignState, enemy
+from campaign.tables import tables
+from campaign.units import Force, Unit, catalogue, engagement_leader, engagement_unit
+
+#: the battle hook: whatever settles an engagement
+Resolver = Callable[[Engagement, Dice], Outcome]
+
+
+def auto_resolve(eng: Engagement, dice: Dice) -> Outcome:
+    """The battleboard's auto-resolve with the campaign's dice (battleboard.md §14)."""
+    from battleboard.resolve import autoplay, outcome, state_from_engagement
+
+    final = autoplay(state_from_engagement(eng), dice)
+    return outcome(final, eng, dice)
+
+
+# --------------------------------------------------------------------------- where battles are
+
+
+def field_battles(state: CampaignState) -> list[str]:
+    """Spaces where the active side must fight a field battle this combat phase: both
+    sides have troops that can take the field there (§12.1).  Troops facing only a
+    city's civis besiege it instead (§11.2)."""
+    side = state.active
+    foe = enemy(side)
+    cmap = roman_world()
+    out = []
+    places = sorted({f.location for f in state.forces_of(side) if mobile_ground(f)})
+    for p in places:
+        if p in state.fought or not cmap.is_land(p):
+            continue
+        if any(mobile_ground(f) for f in state.side_forces_at(p, foe)):
+            out.append(p)
+    return out
+
+
+def naval_contacts(state: CampaignState) -> list[str]:
+    """Spaces where both sides have fleets: the active side may offer a mutual naval
+    battle (004 case (a); §9.4)."""
+    side = state.active
+    foe = enemy(side)
+    out = []
+    places = sorted({f.location for f in state.forces_of(side) if f.fleets()})
+    for p in places:
+        if p in state.fought:
+            continue
+        if any(f.fleets() for f in state.side_forces_at(p, foe)):
+            out.append(p)
+    return out
+
+
+def max_commit(state: CampaignState, side: str, place: str) -> int:
+    """Military stratagems a side may commit to a battle: what it holds, up to the best
+    rating among its leaders there (reference: a leader plays up to his rating)."""
+    cat = catalogue()
+    ratings = [cat.leader(ld).rating for f in state.side_forces_at(place, side) for ld in f.leaders]
+    return min(state.stratagems[side]["military"], max(ratings, default=0))
+
+
+def spend(state: CampaignState, side: str, kind: str, n: int) -> None:
+    if n > state.stratagems[side][kind]:
+        raise RuleError(f"You hold only {state.stratagems[side][kind]} {kind.capitalize()} stratagems.")
+    state.stratagems[side][kind] -= n
+    state.expended[side][kind] += n
+
+
+# --------------------------------------------------------------------------- the engagement
+
+
+def terrain_of(place: str, defenders_city: bool) -> str:
+    """The battleboard a space gives (battleboard.md §4; campaign.md §12.2)."""
+    cmap = roman_world()
+    if cmap.is_sea(place):
+        return "sea"
+    s = cmap.spaces[place]
+    if s.mountain_pass:
+        return "pass"
+    if s.kind == "city" and defenders_city:
+        return "city"
+    if s.terrain in ("hills", "mountains", "forest"):
+        return "hills"
+    if s.rivers:
+        return "river"
+    if s.port:
+        return "coast"
+    return "field"
+
+
+def _leaders(forces: list[Force], side: Side, state: CampaignState) -> list[ForceLeader]:
+    sup = set(v for v in state.supreme.values() if v)
+    return [engagement_leader(ld, side, supreme=ld in sup) for f in forces for ld in f.leaders]
+
+
+def land_engagement(state: CampaignState, place: str, a_n: int, b_n: int) -> Engagement:
+    """The field battle in ``place``: the active side is A (§12.2)."""
+    cat = catalogue()
+    side = state.active
+    foe = enemy(side)
+    fa = [f for f in state.side_forces_at(place, side) if ground(f)]
+    fb = [f for f in state.side_forces_at(place, foe) if ground(f)]
+    units = [engagement_unit(u, "A") for f in fa for u in f.units if not cat.kind(u.kind).is_fleet]
+    units += [engagement_unit(u, "B") for f in fb for u in f.units if not cat.kind(u.kind).is_fleet]
+    defenders_city = state.owner_side(place) == foe
+    return Engagement(
+        id=f"t{state.turn}-{place}-{state.next_id}",
+        where=place,
+        turn=state.date(),
+        kind="land",
+        terrain=terrain_of(place, defenders_city),
+        trigger="battle",
+        active="A",
+        sides={
+            "A": SideForce(faction=side, superiority_stratagems=a_n),
+            "B": SideForce(faction=foe, superiority_stratagems=b_n),
+        },
+        units=units,
+        leaders=_leaders(fa, "A", state) + _leaders(fb, "B", state),
+    )
+
+
+def naval_engagement(
+    state: CampaignState,
+    place: str,
+    a_forces: list[Force],
+    b_forces: list[Force],
+    trigger: Literal["mutual", "supply", "interception"],
+) -> Engagement:
+    """A naval battle (004 Setup): each side's fleets and the ground units aboard them
+    (in a port, ground units ashore do not fight at sea)."""
+    cat = catalogue()
+    side = state.active
+    foe = enemy(side)
+
+    def afloat(f: Force, s: Side) -> list[ForceUnit]:
+        return [engagement_unit(u, s) for u in f.units if cat.kind(u.kind).is_fleet or u.aboard is not None]
+
+    units = [u for f in a_forces for u in afloat(f, "A")] + [u for f in b_forces for u in afloat(f, "B")]
+    port = roman_world().is_land(place)
+    return Engagement(
+        id=f"t{state.turn}-{place}-{state.next_id}",
+        where=place,
+        turn=state.date(),
+        kind="naval",
+        terrain="sea",
+        trigger=trigger,
+        active="A",
+        sides={
+            "A": SideForce(
+                faction=side,
+                friendly_port=port and state.owner_side(place) == side,
+                free_fleet_counters=state.free_fleet_counters(side),
+            ),
+            "B": SideForce(
+                faction=foe,
+                friendly_port=port and state.owner_side(place) == foe,
+                free_fleet_counters=state.free_fleet_counters(foe),
+            ),
+        },
+        units=units,
+        leaders=_leaders(a_forces, "A", state) + _leaders(b_forces, "B", state),
+    )
+
+
+def check_outcome(eng: Engagement, out: Outcome) -> None:
+    """An outcome handed in from outside must belong to this engagement."""
+    if out.engagement != eng.id:
+        raise RuleError(f"That battle result is for engagement {out.engagement}, not {eng.id}.")
+    if {f.id for f in out.units} != {u.id for u in eng.units}:
+        raise RuleError("That battle result does not account for exactly the units that fought.")
+
+
+# --------------------------------------------------------------------------- the outcome
+
+
+def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dice, title: str) -> list[Event]:
+    """Apply a battle's ``Outcome`` to ``state`` (a copy the caller owns), §12.3–§12.6."""
+    cat = catalogue()
+    t = tables().battle
+    sides = {"A": eng.sides["A"].faction, "B": eng.sides["B"].faction}
+    where = {u.id: fid for fid, f in state.forces.items() for u in f.units}
+    place = eng.where
+    losses: dict[str, int] = {}
+    events: list[Event] = []
+    captured = {c.id: c for c in out.captured_fleets}
+    updates: dict[str, dict[str, object]] = {}
+    removed: set[str] = set()
+    moved: list[tuple[str, str]] = []  # (unit, to side)
+    for fate in out.units:
+        fid = where.get(fate.id)
+        if fid is None:
+            continue
+        unit = state.forces[fid].unit(fate.id)
+        if fate.fate in ("survived", "fled_returned", "reconstituted", "broken_through"):
+            upd: dict[str, object] = {"disrupted": fate.flipped}
+            if fate.discipline != unit.discipline and fate.discipline in cat.kind(unit.kind).disciplines:
+                upd["discipline"] = fate.discipline
+            updates[fate.id] = upd
+        elif fate.fate == "captured" and fate.id in captured and captured[fate.id].converted:
+            moved.append((fate.id, sides[captured[fate.id].to_side]))
+        else:
+            removed.add(fate.id)
+            losses[fate.id] = unit.strength
+    for fid in {where[i] for i in (*updates, *removed, *(m[0] for m in moved)) if i in where}:
+        f = state.forces[fid]
+        units = tuple(
+            u.model_copy(update=updates[u.id]) if u.id in updates else u  # type: ignore[arg-type]
+            for u in f.units
+            if u.id not in removed and u.id not in {m[0] for m in moved}
+        )
+        ids = {u.id for u in units}
+        units = tuple(u if u.aboard is None or u.aboard in ids else u.model_copy(update={"aboard": None}) for u in units)
+        state.forces[fid] = f.model_copy(update={"units": units})
+    for uid, captor in moved:
+        fate = next(x for x in out.units if x.id == uid)
+        nation = "roman" if captor in ("caesarian", "senatorial") else captor
+        discipline = fate.discipline if fate.discipline in cat.kind("fleet").disciplines else "R"
+        prize = Unit(id=uid, kind="fleet", discipline=discipline, strength=fate.strength, nation=nation)
+        mine = state.side_forces_at(place, captor)
+        target = max(mine, key=lambda f: (bool(f.commander), f.strength(), f.id)) if mine else None
+        if target is None:
+            fid = state.new_id(f"prize_{captor}")
+            state.forces[fid] = Force(id=fid, side=captor, location=place, units=(prize,))
+        else:
+            state.forces[target.id] = target.model_copy(update={"units": (*target.units, prize)})
+        events.append(
+            event(state, "prize", f"The {sides_name(captor)} man a captured squadron.", unit=uid, side=captor)
+        )
+    # leaders
+    for lf in out.leaders:
+        foe_side = sides["B" if lf.side == "A" else "A"]
+        if lf.fate in ("killed", "drowned", "executed"):
+            for fid, f in list(state.forces.items()):
+                if lf.id in f.leaders:
+                    state.forces[fid] = f.model_copy(update={"leaders": tuple(x for x in f.leaders if x != lf.id)})
+            state.dead = (*state.dead, lf.id)
+            for s, sup in list(state.supreme.items()):
+                if sup == lf.id:
+                    state.supreme[s] = None
+            verb = {"killed": "falls in the battle", "drowned": "drowns with his ship", "executed": "is cut down"}[lf.fate]
+            events.append(event(state, "leader_killed", f"{leader_name(lf.id)} {verb}.", leader=lf.id))
+        elif lf.fate == "captured":
+            events.append(take_captive(state, lf.id, foe_side, dice))
+    state.fratricide += out.fratricide
+    # the chronicle line of the battle
+    lost = out.strength_lost
+    if out.winner is None:
+        verdict = f"{title}: a bloody draw"
+    else:
+        loser: Side = "B" if out.winner == "A" else "A"
+        verdict = f"{title}: {_commander(eng, out.winner)} defeats {_commander(eng, loser)}"
+    text = (
+        f"{verdict}; {SIDE_NAMES[sides['A']]} lose {lost['A']} SP, {SIDE_NAMES[sides['B']]} {lost['B']} SP."
+    )
+    events.insert(
+        0,
+        event(
+            state,
+            "battle",
+            text,
+            place=place,
+            engagement=eng.id,
+            kind=eng.kind,
+            trigger=eng.trigger,
+            winner=None if out.winner is None else sides[out.winner],
+            lost={sides[k]: v for k, v in lost.items()},
+            losses=losses,
+            fratricide=out.fratricide,
+        ),
+    )
+    for p in out.promotions:
+        events.append(event(state, "promotion", f"{_unit_label(state, p.id)} is promoted from {p.before} to {p.after}.", unit=p.id))
+    if out.winner is not None:
+        enemy_lost = lost["B" if out.winner == "A" else "A"]
+        bonus = min(t.bonus_max, enemy_lost // t.bonus_per_sp)
+        if bonus:
+            state.stratagems[sides[out.winner]]["military"] += bonus
+            events.append(
+                event(state, "bonus", f"{_cap(SIDE_NAMES[sides[out.winner]])} gain {bonus} Military stratagem(s) from the victory.", side=sides[out.winner], n=bonus)
+            )
+    state.next_id += 1
+    tidy(state)
+    return events
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def sides_name(side: str) -> str:
+    return SIDE_NAMES.get(side, side).removeprefix("the ")
+
+
+def _commander(eng: Engagement, side: Side) -> str:
+    leaders = [ld for ld in eng.leaders if ld.side == side]
+    if not leaders:
+        return SIDE_NAMES.get(eng.sides[side].faction, eng.sides[side].faction)
+    best = max(leaders, key=lambda ld: (ld.supreme, ld.rating))
+    return leader_name(best.id)
+
+
+def _unit_label(state: CampaignState, uid: str) -> str:
+    for f in state.forces.values():
+        for u in f.units:
+            if u.id == uid:
+                return u.label()
+    return uid
+
+
+# --------------------------------------------------------------------------- retreats
+
+
+def retreat_land(state: CampaignState, place: str, side: str, dice: Dice) -> list[Event]:
+    """The beaten side's field forces leave ``place`` (§12.6): each goes to the first
+    space next door, by preference one its side owns, a city, then by id, that holds no
+    enemy troops and no neutral force.  A force with nowhere to go surrenders: its units
+    are lost and its leaders taken.  A city's civis stays and is besieged."""
+    cmap = roman_world()
+    foe = enemy(side)
+    events: list[Event] = []
+    from campaign.rules.march import blocked, enemy_troops_at, land_links
+
+    options = [lk.b for lk in land_links(place) if not blocked(state, side, lk.b) and not enemy_troops_at(state, side, lk.b)]
+    options.sort(key=lambda p: (state.owner_side(p) != side, cmap.spaces[p].kind != "city", p))
+    for f in state.side_forces_at(place, side):
+        if not mobile_ground(f) and (f.units or not f.leaders):
+            continue
+        if options:
+            dest = options[0]
+            state.forces[f.id] = f.model_copy(update={"location": dest})
+            state.spent[f.id] = 1 << 10
+            events.append(event(state, "retreat", f"{force_name(f)} retreats from {cmap.name(place)} to {cmap.name(dest)}.", force=f.id, place=dest))
+        else:
+            lost = {u.id: u.strength for u in f.units}
+            state.forces[f.id] = f.model_copy(update={"units": ()})
+            events.append(
+                event(state, "surrender", f"{force_name(f)} is cut off at {cmap.name(place)} and surrenders ({loss_text(lost)}).", force=f.id, losses=lost)
+            )
+            for ld in f.leaders:
+                events.append(take_captive(state, ld, foe, dice))
+    tidy(state)
+    return events
+
+
+def retreat_sea(state: CampaignState, forces: list[str], place: str, side: str) -> list[Event]:
+    """Beaten ships leave ``place``: to a port of their side next to it, else to a sea zone
+    free of enemy ships, else they stay (§9.5)."""
+    cmap = roman_world()
+    foe = enemy(side)
+    events: list[Event] = []
+    near = cmap.neighbours(place, ("sea_lane",))
+    if cmap.is_land(place):
+        near = cmap.seas_of(place)
+    ports = [p for p in near if cmap.is_land(p) and state.owner_side(p) == side and not state.side_forces_at(p, foe)]
+    zones = [z for z in near if cmap.is_sea(z) and not any(f.fleets() for f in state.side_forces_at(z, foe))]
+    dest = (ports + zones + [None])[0]
+    for fid in forces:
+        f = state.forces.get(fid)
+        if f is None or not f.units or dest is None:
+            continue
+        if any(u.aboard is None and not catalogue().kind(u.kind).is_fleet for u in f.units):
+            continue  # troops ashore do not put to sea
+        state.forces[fid] = f.model_copy(update={"location": dest})
+        state.spent[fid] = 1 << 10
+        events.append(event(state, "retreat", f"{force_name(f)} falls back from {place_name(place)} to {place_name(dest)}.", force=fid, place=dest))
+    return events

@@ -1,0 +1,277 @@
+"""Supply, forage and pillage, sea supply and its interception, winter (docs/rules/campaign.md §10, §13).
+
+In its supply phase each of the active side's forces on land is in **land supply** when
+it stands in a city or off-map region its side holds and no enemy troops are there, or
+can trace a path of at most ``trace`` movement points to one through spaces free of
+enemy troops and enemy cities (§10.1).  A force in a port that is not in land supply
+may draw **sea supply** (§10.2; reference: sea supply feeds a besieged or coastal
+force), unless the enemy cuts it: an enemy force with fleets in the port or in a sea
+zone it opens onto may declare the cut, and if the supplied side has fleets there a
+naval battle decides (004 case (b)); without fleets the supply is simply cut.  A force
+with no supply forages on the forage table (pillage in enemy country helps), a besieged
+garrison suffers siege attrition instead (§11.2).  Supplied forces rally from
+disruption.  In winter turns every force not in a friendly city rolls for winter
+attrition, and supplied units in friendly cities recover strength in winter quarters
+(§13; reference: "winter turns bring attrition"; 004: a horde "attritioned away in winter").
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from bellum.dice import Dice
+from bellum.events import Event
+from campaign.map import roman_world
+from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea
+from campaign.rules.common import event, force_name, inflict, loss_text, place_name, share, tidy
+from campaign.rules.march import enemy_troops_at, land_links
+from campaign.rules.siege import ground, siege_attrition, under_siege
+from campaign.state import CampaignState, Pending, enemy
+from campaign.tables import Result, read, tables
+from campaign.units import Force, catalogue
+
+
+def source(state: CampaignState, side: str, place: str) -> bool:
+    """A supply source: a city or off-map region ``side`` holds with no enemy troops in it."""
+    s = roman_world().spaces.get(place)
+    if s is None or s.kind == "region":
+        return False
+    return state.owner_side(place) == side and not enemy_troops_at(state, side, place)
+
+
+def land_supplied(state: CampaignState, side: str, place: str) -> bool:
+    """§10.1: a source within ``trace`` movement points over land."""
+    cmap = roman_world()
+    if not cmap.is_land(place):
+        return False
+    if source(state, side, place):
+        return True
+    if enemy_troops_at(state, side, place):
+        return False
+    budget = tables().supply.trace
+    best = {place: 0}
+    heap = [(0, place)]
+    foe = enemy(side)
+    while heap:
+        cost, node = heapq.heappop(heap)
+        if cost > best.get(node, 1 << 30):
+            continue
+        for lk in land_links(node):
+            new = cost + lk.cost
+            if new > budget or new >= best.get(lk.b, 1 << 30):
+                continue
+            if source(state, side, lk.b):
+                return True
+            if enemy_troops_at(state, side, lk.b):
+                continue
+            if cmap.spaces[lk.b].kind == "city" and state.owner_side(lk.b) == foe:
+                continue
+            best[lk.b] = new
+            heapq.heappush(heap, (new, lk.b))
+    return False
+
+
+def sea_supply_possible(state: CampaignState, side: str, place: str) -> bool:
+    """§10.2: a port, and the side holds another port free of enemy troops to ship from."""
+    cmap = roman_world()
+    s = cmap.spaces.get(place)
+    if s is None or not s.port:
+        return False
+    return any(p != place and source(state, side, p) for p in cmap.ports())
+
+
+def cutters(state: CampaignState, side: str, place: str) -> list[str]:
+    """Enemy forces with fleets that can cut sea supply to ``place`` (§10.2)."""
+    cmap = roman_world()
+    near = {place, *cmap.seas_of(place)}
+    return sorted(f.id for f in state.forces_of(enemy(side)) if f.location in near and f.fleets())
+
+
+def needs_sea(state: CampaignState, side: str) -> list[str]:
+    """Ports where ``side`` has troops that only sea supply can feed."""
+    out = set()
+    for f in state.forces_of(side):
+        if ground(f) and not land_supplied(state, side, f.location) and sea_supply_possible(state, side, f.location):
+            out.add(f.location)
+    return sorted(out)
+
+
+def open_supply_phase(state: CampaignState) -> None:
+    """At the start of a supply phase the enemy may declare sea-supply cuts (§10.2)."""
+    state.cuts = {}
+    options = [[p, c] for p in needs_sea(state, state.active) for c in cutters(state, state.active, p)]
+    if options:
+        state.pending = Pending("cut_supply", enemy(state.active), {"options": options})
+
+
+def cut(state: CampaignState, place: str, force: str) -> list[Event]:
+    from bellum.errors import RuleError
+
+    p = state.pending
+    assert p is not None
+    if [place, force] not in p.data["options"]:
+        raise RuleError("That force cannot cut sea supply there.")
+    state.cuts[place] = force
+    rest = [o for o in p.data["options"] if o[0] != place]
+    state.pending = Pending("cut_supply", p.actor, {"options": rest}) if rest else None
+    f = state.forces[force]
+    return [event(state, "cut_declared", f"{force_name(f)} moves to cut the sea lanes to {place_name(place)}.", place=place)]
+
+
+def forage_result(state: CampaignState, force: Force, roll: int) -> Result:
+    t = tables().supply
+    mod = t.winter if state.winter() else 0
+    side = state.allegiance(force.side)
+    if side is not None and state.owner_side(force.location) == enemy(side):
+        mod += t.pillage
+    sp = force.strength()
+    if sp > t.huge_army:
+        mod -= 2
+    elif sp > t.big_army:
+        mod -= 1
+    res = read(t.forage.row(roman_world().spaces[force.location].terrain), roll + mod)
+    assert isinstance(res, Result)
+    return res
+
+
+def resolve_supply(state: CampaignState, dice: Dice, resolver: Resolver) -> list[Event]:
+    """The active side's supply phase (§10, §11.2, §13)."""
+    side = state.active
+    foe = enemy(side)
+    cmap = roman_world()
+    cat = catalogue()
+    events: list[Event] = []
+    cut_places: set[str] = set()
+    for place, cutter in sorted(state.cuts.items()):
+        mine = [f for f in state.side_forces_at(place, side) if f.fleets()]
+        c = state.forces.get(cutter)
+        if c is None or not c.fleets():
+            continue
+        if not mine:
+            cut_places.add(place)
+            events.append(event(state, "supply_cut", f"{force_name(c)} cuts the sea supply of {place_name(place)}.", place=place))
+            continue
+        eng = naval_engagement(state, place, mine, [c], "supply")
+        out = resolver(eng, dice)
+        check_outcome(eng, out)
+        events += apply_outcome(state, eng, out, dice, f"Convoy battle off {place_name(place)}")
+        if not out.supply_passes:
+            cut_places.add(place)
+        if out.loser_retreats and out.winner is not None:
+            loser = foe if out.winner == "A" else side
+            fids = [f.id for f in (*mine, c) if f.id in state.forces and state.allegiance(f.side) == loser]
+            events += retreat_sea(state, fids, place, loser)
+    state.cuts = {}
+    sieges_done: set[str] = set()
+    winter = state.winter()
+    for fid in sorted(f.id for f in state.forces_of(side)):
+        f = state.forces.get(fid)
+        if f is None or not f.units:
+            continue
+        place = f.location
+        if cmap.is_sea(place):
+            supplied = True
+        else:
+            supplied = land_supplied(state, side, place) or (
+                place not in cut_places and sea_supply_possible(state, side, place)
+            )
+        if supplied:
+            events += _rally(state, fid)
+            if winter and source(state, side, place):
+                events += _quarters(state, fid)
+        elif ground(f):
+            besieger = under_siege(state, place)
+            if besieger == foe:
+                if place not in sieges_done:
+                    sieges_done.add(place)
+                    events += siege_attrition(state, place, side, dice)
+            else:
+                res = forage_result(state, f, dice.d10(f"forage {fid}"))
+                if res.kind != "ok":
+                    lost = inflict(state, fid, share(f.strength(), res.loss))
+                    pillage = state.owner_side(place) == foe
+                    verb = "pillages" if pillage else "forages"
+                    events.append(
+                        event(
+                            state,
+                            "forage",
+                            f"{force_name(f)} {verb} around {cmap.name(place)} and finds too little: {loss_text(lost)} lost.",
+                            force=fid,
+                            place=place,
+                            losses=lost,
+                        )
+                    )
+        f = state.forces.get(fid)
+        if winter and f is not None and f.units and not (cmap.is_land(place) and source(state, side, place)):
+            events += _winter(state, fid, dice)
+    tidy(state)
+    del cat
+    return events
+
+
+def _rally(state: CampaignState, fid: str) -> list[Event]:
+    f = state.forces[fid]
+    if not any(u.disrupted for u in f.units):
+        return []
+    units = tuple(u.model_copy(update={"disrupted": False}) if u.disrupted else u for u in f.units)
+    state.forces[fid] = f.model_copy(update={"units": units})
+    return []
+
+
+def _quarters(state: CampaignState, fid: str) -> list[Event]:
+    """Winter quarters (§13.2): supplied units in a friendly city regain strength."""
+    w = tables().winter
+    cat = catalogue()
+    f = state.forces[fid]
+    gains: dict[str, int] = {}
+    units = []
+    for u in f.units:
+        full = cat.kind(u.kind).strength
+        if u.strength < full and u.discipline in w.quarters_disciplines and w.quarters_gain:
+            g = min(w.quarters_gain, full - u.strength)
+            gains[u.id] = g
+            u = u.model_copy(update={"strength": u.strength + g})
+        units.append(u)
+    if not gains:
+        return []
+    state.forces[fid] = f.model_copy(update={"units": tuple(units)})
+    return [
+        event(
+            state,
+            "quarters",
+            f"{force_name(f)} rebuilds in winter quarters at {place_name(f.location)} (+{sum(gains.values())} SP).",
+            force=fid,
+            gains=gains,
+        )
+    ]
+
+
+def _winter(state: CampaignState, fid: str, dice: Dice) -> list[Event]:
+    """Winter attrition (§13.1)."""
+    w = tables().winter
+    f = state.forces[fid]
+    cmap = roman_world()
+    side = state.allegiance(f.side)
+    at_sea = cmap.is_sea(f.location)
+    mod = w.at_sea if at_sea else (w.friendly if side is not None and state.owner_side(f.location) == side else 0)
+    res = read(w.results, dice.d10(f"winter {fid}") + mod)
+    assert isinstance(res, Result)
+    if res.kind == "ok":
+        return []
+    lost = inflict(state, fid, share(f.strength(), res.loss), fleets=at_sea)
+    if not lost:
+        return []
+    where = "storms at sea" if at_sea else f"the winter at {cmap.name(f.location)}"
+    return [
+        event(state, "winter", f"{force_name(f)} loses {loss_text(lost)} to {where}.", force=fid, losses=lost)
+    ]
+
+
+def barbarians_and_others_winter(state: CampaignState, dice: Dice) -> list[Event]:
+    """Forces of no side (barbarian hordes) suffer winter too, in the last side's supply
+    phase of a winter turn (§13.1; 004: the horde on the Danube)."""
+    events: list[Event] = []
+    for fid in sorted(f.id for f in state.forces.values() if f.side == "barbarian"):
+        events += _winter(state, fid, dice)
+    tidy(state)
+    return events

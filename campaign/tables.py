@@ -1,0 +1,199 @@
+"""The campaign's operations tables (``campaign/data/tables.toml``), validated at load.
+
+Every number of the March Table, interception, supply, forage, winter, siege, storm and
+after-battle rules is data (docs/rules/campaign.md §7–§13); this module reads the file
+through ``bellum.tomlio`` and turns each results list into typed ``Result`` values.  A
+bad file raises one ``bellum.errors.InputError`` sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from bellum.engagement import Discipline
+from bellum.tomlio import load_model
+
+TABLES_FILE = Path(__file__).resolve().parent / "data" / "tables.toml"
+
+ResultKind = Literal["ok", "halt", "loss", "scatter"]
+_RESULT = re.compile(r"^(ok|halt|loss|scatter)(?::(\d{1,3}))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One entry of a results list: what happens, and the share of strength lost."""
+
+    kind: ResultKind
+    loss: int = 0  # percent
+
+
+def parse_result(text: str) -> Result:
+    m = _RESULT.match(text)
+    if not m:
+        raise ValueError(f"{text!r} is not a result (ok, halt, halt:P, loss:P or scatter:P)")
+    kind = m.group(1)
+    pct = int(m.group(2) or 0)
+    if pct > 100:
+        raise ValueError(f"{text!r} loses more than 100%")
+    if kind == "ok" and pct:
+        raise ValueError(f"{text!r}: an ok result loses nothing")
+    if kind == "loss" and not pct:
+        raise ValueError(f"{text!r}: a loss result needs a percentage")
+    return Result(kind, pct)  # type: ignore[arg-type]
+
+
+def _ten(values: list[str]) -> tuple[Result, ...]:
+    if len(values) != 10:
+        raise ValueError(f"a d10 results list has 10 entries, not {len(values)}")
+    return tuple(parse_result(v) for v in values)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TurnSpec(_Model):
+    month: str = Field(min_length=3, max_length=20)
+    winter: bool
+
+
+class Calendar(_Model):
+    turns: tuple[TurnSpec, ...] = Field(min_length=2, max_length=12)
+
+    @field_validator("turns")
+    @classmethod
+    def _six_and_two(cls, v: tuple[TurnSpec, ...]) -> tuple[TurnSpec, ...]:
+        if v[0].month != "January":
+            raise ValueError("the year's first turn must open in January")
+        return v
+
+
+class Movement(_Model):
+    land: int = Field(ge=1, le=20)
+    land_winter: int = Field(ge=1, le=20)
+    leaderless: int = Field(ge=1, le=20)
+    sea: int = Field(ge=1, le=30)
+    sea_winter: int = Field(ge=1, le=30)
+
+
+class Terrains(_Model):
+    clear: tuple[Result, ...]
+    hills: tuple[Result, ...]
+    forest: tuple[Result, ...]
+    marsh: tuple[Result, ...]
+    mountains: tuple[Result, ...]
+    desert: tuple[Result, ...]
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _parse(cls, v: object) -> object:
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            return _ten(v)
+        return v
+
+    def row(self, terrain: str) -> tuple[Result, ...]:
+        row: tuple[Result, ...] = getattr(self, terrain)
+        return row
+
+
+class MarchModifiers(_Model):
+    stratagem: int = Field(ge=0, le=9)
+    winter: int = Field(ge=-9, le=0)
+    imperator: int = Field(ge=0, le=9)
+
+
+class March(_Model):
+    modifiers: MarchModifiers
+    rows: Terrains
+
+
+class Interception(_Model):
+    need: int = Field(ge=0, le=10)
+    destination: int = Field(ge=-9, le=9)
+    admiral: int = Field(ge=-9, le=9)
+    winter: int = Field(ge=-9, le=9)
+
+
+class Supply(_Model):
+    trace: int = Field(ge=0, le=20)
+    pillage: int = Field(ge=0, le=9)
+    winter: int = Field(ge=-9, le=0)
+    big_army: int = Field(ge=1, le=200)
+    huge_army: int = Field(ge=1, le=400)
+    forage: Terrains
+
+
+class Winter(_Model):
+    friendly: int = Field(ge=0, le=9)
+    at_sea: int = Field(ge=-9, le=0)
+    results: tuple[Result, ...]
+    quarters_gain: int = Field(ge=0, le=5)
+    quarters_disciplines: tuple[Discipline, ...] = Field(max_length=5)
+
+    @field_validator("results", mode="before")
+    @classmethod
+    def _parse(cls, v: object) -> object:
+        return _ten(v) if isinstance(v, list) else v
+
+
+class Siege(_Model):
+    attrition: tuple[int, ...] = Field(min_length=10, max_length=10)
+
+
+class Storm(_Model):
+    need: int = Field(ge=0, le=12)
+    engineers: int = Field(ge=0, le=5)
+    max_engineers: int = Field(ge=1, le=5)
+    stratagem: int = Field(ge=0, le=5)
+    odds_2: int = Field(ge=0, le=5)
+    odds_4: int = Field(ge=0, le=5)
+    veteran_garrison: int = Field(ge=-5, le=0)
+    starving: int = Field(ge=0, le=5)
+    repulse: tuple[int, ...] = Field(min_length=10, max_length=10)
+    taken: int = Field(ge=0, le=5)
+
+
+class Execution(_Model):
+    caesarian: int = Field(ge=0, le=10)
+    senatorial: int = Field(ge=0, le=10)
+    other: int = Field(ge=0, le=10)
+
+
+class Battle(_Model):
+    bonus_per_sp: int = Field(ge=1, le=50)
+    bonus_max: int = Field(ge=0, le=5)
+    execution: Execution
+
+
+class Tables(_Model):
+    calendar: Calendar
+    movement: Movement
+    march: March
+    interception: Interception
+    supply: Supply
+    winter: Winter
+    siege: Siege
+    storm: Storm
+    battle: Battle
+
+
+def load_tables(path: str | Path = TABLES_FILE) -> Tables:
+    """Read and validate the operations tables; a bad file raises one ``InputError``."""
+    return load_model(Tables, path)
+
+
+@cache
+def tables() -> Tables:
+    """The game's operations tables, loaded once."""
+    return load_tables()
+
+
+def read(row: tuple[Result, ...] | tuple[int, ...], roll: int) -> Result | int:
+    """The entry for a modified d10 roll, clamped to the list (docs/rules/campaign.md §7.3)."""
+    return row[max(0, min(len(row) - 1, roll))]
