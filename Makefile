@@ -42,7 +42,7 @@ typecheck:
 	$(VENV)/bin/mypy
 
 unit:
-	ARCADE_HEADLESS=1 $(VENV)/bin/pytest -q -p no:cacheprovider
+	ARCADE_HEADLESS=1 $(VENV)/bin/pytest -q -p no:cacheprovider -n 2
 
 cases: setup
 	$(VENV)/bin/bellum case ../shared/cases tests/cases

@@ -138,7 +138,7 @@ NAMES: dict[type[Any], str] = {v: k for k, v in TYPES.items()}
 
 def encode(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": NAMES[type(action)]}
-    for f in fields(action):  # type: ignore[arg-type]
+    for f in fields(action):
         value = getattr(action, f.name)
         if isinstance(value, Outcome):
             out[f.name] = value.model_dump(mode="json")

@@ -28,6 +28,12 @@ PASS_PHASES: frozenset[str] = frozenset({"events", "stratagems", "res_publica", 
 STRATAGEM_TYPES: tuple[str, ...] = ("military", "political", "agent")
 
 
+def side_title(side: str) -> str:
+    """ "The Caesarians" — a side's name at the start of a sentence."""
+    name = SIDE_NAMES.get(side, side)
+    return name[:1].upper() + name[1:]
+
+
 def enemy(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
@@ -146,7 +152,7 @@ class CampaignState:
 
     def new_id(self, stem: str) -> str:
         """A fresh force id (the state's counter advances)."""
-        ident = f"{stem}_{self.next_id}"
+        ident = f"{stem[:28].rstrip('_')}_{self.next_id}"
         self.next_id += 1
         return ident
 

@@ -229,12 +229,14 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
     for fid in {where[i] for i in (*updates, *removed, *(m[0] for m in moved)) if i in where}:
         f = state.forces[fid]
         units = tuple(
-            u.model_copy(update=updates[u.id]) if u.id in updates else u  # type: ignore[arg-type]
+            u.model_copy(update=updates[u.id]) if u.id in updates else u
             for u in f.units
             if u.id not in removed and u.id not in {m[0] for m in moved}
         )
         ids = {u.id for u in units}
-        units = tuple(u if u.aboard is None or u.aboard in ids else u.model_copy(update={"aboard": None}) for u in units)
+        units = tuple(
+            u if u.aboard is None or u.aboard in ids else u.model_copy(update={"aboard": None}) for u in units
+        )
         state.forces[fid] = f.model_copy(update={"units": units})
     for uid, captor in moved:
         fate = next(x for x in out.units if x.id == uid)
@@ -262,7 +264,9 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             for s, sup in list(state.supreme.items()):
                 if sup == lf.id:
                     state.supreme[s] = None
-            verb = {"killed": "falls in the battle", "drowned": "drowns with his ship", "executed": "is cut down"}[lf.fate]
+            verb = {"killed": "falls in the battle", "drowned": "drowns with his ship", "executed": "is cut down"}[
+                lf.fate
+            ]
             events.append(event(state, "leader_killed", f"{leader_name(lf.id)} {verb}.", leader=lf.id))
         elif lf.fate == "captured":
             events.append(take_captive(state, lf.id, foe_side, dice))
@@ -274,9 +278,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
     else:
         loser: Side = "B" if out.winner == "A" else "A"
         verdict = f"{title}: {_commander(eng, out.winner)} defeats {_commander(eng, loser)}"
-    text = (
-        f"{verdict}; {SIDE_NAMES[sides['A']]} lose {lost['A']} SP, {SIDE_NAMES[sides['B']]} {lost['B']} SP."
-    )
+    text = f"{verdict}; {SIDE_NAMES[sides['A']]} lose {lost['A']} SP, {SIDE_NAMES[sides['B']]} {lost['B']} SP."
     events.insert(
         0,
         event(
@@ -285,7 +287,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             text,
             place=place,
             engagement=eng.id,
-            kind=eng.kind,
+            battle_kind=eng.kind,
             trigger=eng.trigger,
             winner=None if out.winner is None else sides[out.winner],
             lost={sides[k]: v for k, v in lost.items()},
@@ -294,14 +296,24 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
         ),
     )
     for p in out.promotions:
-        events.append(event(state, "promotion", f"{_unit_label(state, p.id)} is promoted from {p.before} to {p.after}.", unit=p.id))
+        events.append(
+            event(
+                state, "promotion", f"{_unit_label(state, p.id)} is promoted from {p.before} to {p.after}.", unit=p.id
+            )
+        )
     if out.winner is not None:
         enemy_lost = lost["B" if out.winner == "A" else "A"]
         bonus = min(t.bonus_max, enemy_lost // t.bonus_per_sp)
         if bonus:
             state.stratagems[sides[out.winner]]["military"] += bonus
             events.append(
-                event(state, "bonus", f"{_cap(SIDE_NAMES[sides[out.winner]])} gain {bonus} Military stratagem(s) from the victory.", side=sides[out.winner], n=bonus)
+                event(
+                    state,
+                    "bonus",
+                    f"{_cap(SIDE_NAMES[sides[out.winner]])} gain {bonus} Military stratagem(s) from the victory.",
+                    side=sides[out.winner],
+                    n=bonus,
+                )
             )
     state.next_id += 1
     tidy(state)
@@ -345,7 +357,9 @@ def retreat_land(state: CampaignState, place: str, side: str, dice: Dice) -> lis
     events: list[Event] = []
     from campaign.rules.march import blocked, enemy_troops_at, land_links
 
-    options = [lk.b for lk in land_links(place) if not blocked(state, side, lk.b) and not enemy_troops_at(state, side, lk.b)]
+    options = [
+        lk.b for lk in land_links(place) if not blocked(state, side, lk.b) and not enemy_troops_at(state, side, lk.b)
+    ]
     options.sort(key=lambda p: (state.owner_side(p) != side, cmap.spaces[p].kind != "city", p))
     for f in state.side_forces_at(place, side):
         if not mobile_ground(f) and (f.units or not f.leaders):
@@ -354,12 +368,26 @@ def retreat_land(state: CampaignState, place: str, side: str, dice: Dice) -> lis
             dest = options[0]
             state.forces[f.id] = f.model_copy(update={"location": dest})
             state.spent[f.id] = 1 << 10
-            events.append(event(state, "retreat", f"{force_name(f)} retreats from {cmap.name(place)} to {cmap.name(dest)}.", force=f.id, place=dest))
+            events.append(
+                event(
+                    state,
+                    "retreat",
+                    f"{force_name(f)} retreats from {cmap.name(place)} to {cmap.name(dest)}.",
+                    force=f.id,
+                    place=dest,
+                )
+            )
         else:
             lost = {u.id: u.strength for u in f.units}
             state.forces[f.id] = f.model_copy(update={"units": ()})
             events.append(
-                event(state, "surrender", f"{force_name(f)} is cut off at {cmap.name(place)} and surrenders ({loss_text(lost)}).", force=f.id, losses=lost)
+                event(
+                    state,
+                    "surrender",
+                    f"{force_name(f)} is cut off at {cmap.name(place)} and surrenders ({loss_text(lost)}).",
+                    force=f.id,
+                    losses=lost,
+                )
             )
             for ld in f.leaders:
                 events.append(take_captive(state, ld, foe, dice))
@@ -387,5 +415,13 @@ def retreat_sea(state: CampaignState, forces: list[str], place: str, side: str) 
             continue  # troops ashore do not put to sea
         state.forces[fid] = f.model_copy(update={"location": dest})
         state.spent[fid] = 1 << 10
-        events.append(event(state, "retreat", f"{force_name(f)} falls back from {place_name(place)} to {place_name(dest)}.", force=fid, place=dest))
+        events.append(
+            event(
+                state,
+                "retreat",
+                f"{force_name(f)} falls back from {place_name(place)} to {place_name(dest)}.",
+                force=fid,
+                place=dest,
+            )
+        )
     return events

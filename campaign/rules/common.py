@@ -37,6 +37,16 @@ SHORT_NAMES = {
     "m_octavius": "M. Octavius",
     "p_sulla": "P. Sulla",
     "brutus": "Brutus",
+    "juba": "Juba",
+    "saburra": "Saburra",
+    "cleopatra": "Cleopatra",
+    "achillas": "Achillas",
+    "antipater": "Antipater",
+    "mithradates": "Mithradates",
+    "pharnaces": "Pharnaces",
+    "orodes": "Orodes",
+    "pacorus": "Pacorus",
+    "lentulus": "Lentulus",
 }
 
 
@@ -52,6 +62,11 @@ def force_name(force: Force, cat: Catalogue | None = None) -> str:
     if force.commander:
         return leader_name(force.commander, cat)
     return force.label()
+
+
+def possessive(name: str) -> str:
+    """Caesar's, Afranius'."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def place_name(place: str, cmap: CampaignMap | None = None) -> str:

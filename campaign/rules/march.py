@@ -13,13 +13,14 @@ lost in the desert); a Military stratagem spent on the march improves every roll
 from __future__ import annotations
 
 import heapq
+import itertools
 from functools import cache
 
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import LAND_EDGE_KINDS, Link, roman_world
-from campaign.rules.common import event, force_name, inflict, loss_text, place_name, share, tidy
+from campaign.rules.common import event, force_name, inflict, loss_text, place_name, possessive, share, tidy
 from campaign.rules.siege import occupy
 from campaign.state import CampaignState, enemy
 from campaign.tables import Result, read, tables
@@ -54,10 +55,7 @@ def enemy_troops_at(state: CampaignState, side: str, place: str) -> bool:
 def blocked(state: CampaignState, side: str, place: str) -> bool:
     """A space a force of ``side`` may not enter: a power at peace with it has a force
     there (a neutral city, a client not in the war, barbarians) — §8.3."""
-    for f in state.forces.values():
-        if f.location == place and f.units and state.allegiance(f.side) is None:
-            return True
-    return False
+    return any(f.location == place and f.units and state.allegiance(f.side) is None for f in state.forces.values())
 
 
 def stops(state: CampaignState, side: str, place: str) -> bool:
@@ -78,6 +76,8 @@ def can_march(state: CampaignState, force: Force) -> bool:
         return False
     if not force.units and not force.leaders:
         return False
+    if force.units and all(cat.kind(u.kind).is_fleet for u in force.units):
+        return False
     return state.spent.get(force.id, 0) < allowance(state, force)
 
 
@@ -90,7 +90,7 @@ def destinations(state: CampaignState, force: Force) -> dict[str, tuple[int, tup
     start = force.location
     budget = allowance(state, force) - state.spent.get(force.id, 0)
     fresh = state.spent.get(force.id, 0) == 0
-    roads_only = force.commander is None
+    roads_only = False
     best: dict[str, tuple[int, int]] = {start: (0, 0)}
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
     heap: list[tuple[int, int, str, tuple[str, ...]]] = [(0, 0, start, (start,))]
@@ -128,14 +128,12 @@ def check_path(state: CampaignState, force: Force, path: tuple[str, ...]) -> int
     budget = allowance(state, force) - state.spent.get(force.id, 0)
     fresh = state.spent.get(force.id, 0) == 0
     total = 0
-    for i, (a, b) in enumerate(zip(path, path[1:], strict=False)):
+    for i, (a, b) in enumerate(itertools.pairwise(path)):
         if b not in cmap.spaces or a not in cmap.spaces:
             raise RuleError(f"{b} is not a land space an army can march to.")
         lk = cmap.link(a, b)
         if lk is None or lk.kind == "sea_lane":
             raise RuleError(f"There is no road or track from {cmap.name(a)} to {cmap.name(b)}.")
-        if force.commander is None and lk.kind != "road":
-            raise RuleError("A force with no leader marches by road only.")
         if blocked(state, side, b):
             raise RuleError(f"{cmap.name(b)} is held by a power at peace with {side}s; it cannot be entered.")
         if i > 0 and stops(state, side, a):
@@ -169,14 +167,14 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
     check_path(state, force, path)
     side = state.active
     if stratagem:
-        if not any(cmap.link(a, b).kind == "cross_country" for a, b in zip(path, path[1:], strict=False)):  # type: ignore[union-attr]
+        if not any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
             raise RuleError("A Military stratagem helps only a march that goes cross-country.")
         if state.stratagems[side]["military"] < 1:
             raise RuleError("You hold no Military stratagem to spend on the march.")
         state.stratagems[side]["military"] -= 1
         state.expended[side]["military"] += 1
     name = force_name(force)
-    events: list[Event] = []
+    events: list[Event] = leave_fleets(state, force_id)
     here = path[0]
     spent = state.spent.get(force_id, 0)
     ended = False
@@ -199,7 +197,7 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
                     event(
                         state,
                         "march_halt",
-                        f"{name}'s march is halted before {cmap.name(b)}"
+                        f"{possessive(name)} march is halted before {cmap.name(b)}"
                         + (f"; the hard going costs {loss_text(lost)}." if lost else "."),
                         force=force_id,
                         place=here,
@@ -246,6 +244,23 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
     return events
 
 
+def leave_fleets(state: CampaignState, force_id: str) -> list[Event]:
+    """Fleets do not march: a force marching from a port leaves its ships there as a
+    squadron of their own (§8.1)."""
+    f = state.forces[force_id]
+    fleets = tuple(u for u in f.fleets())
+    if not fleets:
+        return []
+    rest = tuple(u.model_copy(update={"aboard": None}) if u.aboard else u for u in f.units if u not in fleets)
+    state.forces[force_id] = f.model_copy(update={"units": rest})
+    sid = state.new_id(f"{force_id}_ships")
+    state.forces[sid] = Force(
+        id=sid, side=f.side, location=f.location, units=fleets, name=f"{possessive(f.label())} ships"
+    )
+    state.spent[sid] = 1 << 10
+    return []
+
+
 def _road_phrase(lk: Link) -> str:
     if lk.kind == "strait":
         return f"across the strait ({lk.name})" if lk.name else "across the strait"
@@ -282,8 +297,8 @@ def _scatter(state: CampaignState, force_id: str, here: str, target: str, pct: i
         if terrain in ("desert", "mountains", "marsh", "forest")
         else f"to {cmap.name(dest)}"
     )
-    text = f"{force_name(force)}'s march on {cmap.name(target)} goes astray {where}" + (
-        f"; {loss_text(lost)} are lost." if lost else "."
+    text = f"{possessive(force_name(force))} march on {cmap.name(target)} goes astray {where}" + (
+        f", losing {loss_text(lost)}." if lost else "."
     )
     return [event(state, "scatter", text, force=force_id, place=dest, target=target, losses=lost)]
 
@@ -302,8 +317,11 @@ def merge(state: CampaignState, force_id: str, into: str) -> list[Event]:
         raise RuleError(f"{a.label()} and {b.label()} are not in the same place.")
     if any(not cat.kind(u.kind).mobile for u in (*a.units, *b.units)):
         raise RuleError("A city's civis stays in its own garrison; it cannot join an army.")
+    who, whom = force_name(a), force_name(b)
     leaders = b.leaders + a.leaders
-    merged = b.model_copy(update={"units": b.units + a.units, "leaders": leaders, "commander": b.commander})
+    sup = {v for v in state.supreme.values() if v}
+    commander = max(leaders, key=lambda ld: (ld in sup, cat.leader(ld).rating, -leaders.index(ld))) if leaders else None
+    merged = b.model_copy(update={"units": b.units + a.units, "leaders": leaders, "commander": commander})
     del state.forces[force_id]
     state.forces[into] = merged
     state.spent[into] = max(state.spent.get(into, 0), state.spent.pop(force_id, 0))
@@ -312,7 +330,7 @@ def merge(state: CampaignState, force_id: str, into: str) -> list[Event]:
         event(
             state,
             "merge",
-            f"{force_name(a)} joins {force_name(state.forces[into])} at {place_name(b.location)}.",
+            f"{who} joins {whom} at {place_name(b.location)}.",
             force=force_id,
             into=into,
         )

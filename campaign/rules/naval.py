@@ -21,9 +21,9 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea, spend
-from campaign.rules.common import event, force_name, place_name, tidy
+from campaign.rules.common import event, force_name, place_name, possessive, tidy
 from campaign.rules.siege import occupy
-from campaign.state import CampaignState, Pending, enemy
+from campaign.state import CampaignState, Pending, enemy, side_title
 from campaign.tables import tables
 from campaign.units import Force, catalogue
 
@@ -108,7 +108,9 @@ def embark(state: CampaignState, force_id: str) -> list[Event]:
         stay = tuple(u for u in units if u.id in left)
         units = tuple(u for u in units if u.id not in left)
         gid = state.new_id(f"{force_id}_rear")
-        state.forces[gid] = Force(id=gid, side=f.side, location=f.location, units=stay, name=f"{f.label()} (left ashore)")
+        state.forces[gid] = Force(
+            id=gid, side=f.side, location=f.location, units=stay, name=f"{f.label()} (left ashore)"
+        )
         state.spent[gid] = 1 << 10
         events.append(
             event(
@@ -209,7 +211,7 @@ def intercept(
         event(
             state,
             "interception",
-            f"{name_i} intercepts {name_m}'s fleet in {place_name(icp.location)}.",
+            f"{name_i} intercepts {possessive(name_m)} fleet in {place_name(icp.location)}.",
             place=icp.location,
             found=True,
         )
@@ -235,7 +237,7 @@ def intercept(
         if out.movement_continues:
             events += arrive(state, mover, path, dice)
         else:
-            events.append(event(state, "voyage_stopped", f"{name_m}'s voyage is stopped.", force=mover))
+            events.append(event(state, "voyage_stopped", f"{possessive(name_m)} voyage is stopped.", force=mover))
             if roman_world().is_sea(state.forces[mover].location):
                 events += retreat_sea(state, [mover], state.forces[mover].location, state.active)
     if out.loser_retreats and out.winner == "A" and interceptor in state.forces:
@@ -257,11 +259,14 @@ def offer_naval(state: CampaignState, place: str) -> list[Event]:
     if place not in naval_contacts(state):
         raise RuleError(f"There is no enemy fleet to fight at {place_name(place)}.")
     state.pending = Pending("naval_offer", enemy(state.active), {"place": place})
-    return [event(state, "naval_offer", f"{_cap(state.active)} offer battle at sea off {place_name(place)}.", place=place)]
-
-
-def _cap(side: str) -> str:
-    return "The Caesarians" if side == "caesarian" else "The Senatorials"
+    return [
+        event(
+            state,
+            "naval_offer",
+            f"{side_title(state.active)} offer battle at sea off {place_name(place)}.",
+            place=place,
+        )
+    ]
 
 
 def mutual_battle(state: CampaignState, dice: Dice, resolver: Resolver, given: Outcome | None) -> list[Event]:

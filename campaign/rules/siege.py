@@ -16,9 +16,9 @@ from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
-from campaign.rules.common import event, force_name, inflict, leader_name, loss_text, place_name, tidy
+from campaign.rules.common import event, force_name, inflict, leader_name, loss_text, place_name, possessive, tidy
 from campaign.state import SIDE_NAMES, CampaignState, enemy
-from campaign.tables import read, tables
+from campaign.tables import tables
 from campaign.units import Force, catalogue
 
 
@@ -85,7 +85,7 @@ def flee_to_sea(state: CampaignState, place: str, side: str) -> list[Event]:
                 event(
                     state,
                     "flee",
-                    f"{force_name(f)}'s ships put to sea from {cmap.name(place)}.",
+                    f"{possessive(force_name(f))} ships put to sea from {cmap.name(place)}.",
                     force=f.id,
                     place=seas[0],
                 )
@@ -119,12 +119,17 @@ def capture(state: CampaignState, place: str, side: str, how: str) -> Event:
     before = state.owners[place]
     state.owners[place] = side
     state.starving = tuple(p for p in state.starving if p != place)
-    verb = {"occupy": "occupy", "storm": "take by storm", "siege": "starve into surrender"}[how]
+    who, name = SIDE_NAMES[side], cmap.name(place)
+    text = {
+        "occupy": f"{_cap(who)} occupy {name}.",
+        "storm": f"{name} falls to {who}.",
+        "siege": f"{name}, starved out, surrenders to {who}.",
+    }[how]
     kind = "city" if cmap.spaces[place].kind == "city" else "region"
     return event(
         state,
         "capture",
-        f"{_cap(SIDE_NAMES[side])} {verb} {cmap.name(place)}.",
+        text,
         place=place,
         side=side,
         before=before,
@@ -223,7 +228,7 @@ def storm(state: CampaignState, city: str, force_id: str, stratagem: bool, dice:
         events.extend(flee_to_sea(state, city, foe))
         events.append(capture(state, city, side, "storm"))
     else:
-        lost = int(read(t.repulse, roll))
+        lost = t.repulse[max(0, min(9, roll))]
         own = inflict(state, force_id, lost)
         events.append(
             event(
@@ -250,7 +255,7 @@ def siege_attrition(state: CampaignState, city: str, side: str, dice: Dice) -> l
     """The besieged garrison of ``side`` in ``city`` has no supply: it loses SP by the
     siege table (§11.2); a garrison reduced to nothing surrenders the city."""
     roll = dice.d10(f"siege {city}")
-    sp = int(read(tables().siege.attrition, roll))
+    sp = tables().siege.attrition[roll]
     events: list[Event] = []
     if sp <= 0:
         return [

@@ -115,7 +115,9 @@ def cut(state: CampaignState, place: str, force: str) -> list[Event]:
     rest = [o for o in p.data["options"] if o[0] != place]
     state.pending = Pending("cut_supply", p.actor, {"options": rest}) if rest else None
     f = state.forces[force]
-    return [event(state, "cut_declared", f"{force_name(f)} moves to cut the sea lanes to {place_name(place)}.", place=place)]
+    return [
+        event(state, "cut_declared", f"{force_name(f)} moves to cut the sea lanes to {place_name(place)}.", place=place)
+    ]
 
 
 def forage_result(state: CampaignState, force: Force, roll: int) -> Result:
@@ -149,7 +151,9 @@ def resolve_supply(state: CampaignState, dice: Dice, resolver: Resolver) -> list
             continue
         if not mine:
             cut_places.add(place)
-            events.append(event(state, "supply_cut", f"{force_name(c)} cuts the sea supply of {place_name(place)}.", place=place))
+            events.append(
+                event(state, "supply_cut", f"{force_name(c)} cuts the sea supply of {place_name(place)}.", place=place)
+            )
             continue
         eng = naval_engagement(state, place, mine, [c], "supply")
         out = resolver(eng, dice)
@@ -195,7 +199,8 @@ def resolve_supply(state: CampaignState, dice: Dice, resolver: Resolver) -> list
                         event(
                             state,
                             "forage",
-                            f"{force_name(f)} {verb} around {cmap.name(place)} and finds too little: {loss_text(lost)} lost.",
+                            f"{force_name(f)} {verb} around {cmap.name(place)} and finds too little: "
+                            f"{loss_text(lost)} lost.",
                             force=fid,
                             place=place,
                             losses=lost,
@@ -227,7 +232,8 @@ def _quarters(state: CampaignState, fid: str) -> list[Event]:
     units = []
     for u in f.units:
         full = cat.kind(u.kind).strength
-        if u.strength < full and u.discipline in w.quarters_disciplines and w.quarters_gain:
+        k = cat.kind(u.kind)
+        if k.mobile and u.strength < full and u.discipline in w.quarters_disciplines and w.quarters_gain:
             g = min(w.quarters_gain, full - u.strength)
             gains[u.id] = g
             u = u.model_copy(update={"strength": u.strength + g})
@@ -262,9 +268,7 @@ def _winter(state: CampaignState, fid: str, dice: Dice) -> list[Event]:
     if not lost:
         return []
     where = "storms at sea" if at_sea else f"the winter at {cmap.name(f.location)}"
-    return [
-        event(state, "winter", f"{force_name(f)} loses {loss_text(lost)} to {where}.", force=fid, losses=lost)
-    ]
+    return [event(state, "winter", f"{force_name(f)} loses {loss_text(lost)} to {where}.", force=fid, losses=lost)]
 
 
 def barbarians_and_others_winter(state: CampaignState, dice: Dice) -> list[Event]:

@@ -1,0 +1,99 @@
+"""``bellum campaign``: play the campaign headless with the AI, print the chronicle, save
+and load (docs/rules/campaign.md §14).
+
+    bellum campaign --ai both --turns 8 --seed 1 --headless [--save F] [--load F] [--scenario 49bc]
+
+Every march, voyage, battle, siege and storm is one chronicle line; the run ends with a
+summary line.  Games go through ``bellum.session.Session``, so ``--save`` writes the
+action log and ``--load`` replays it and refuses a save whose replay drifts.  Bad input
+is one sentence and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+MAX_TURNS = 400
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("campaign", help="play the campaign of 49 BC (headless with the AI, for now)")
+    p.add_argument(
+        "--ai", choices=("both", "caesarian", "senatorial"), default="both", help="which side(s) the computer plays"
+    )
+    p.add_argument("--turns", type=int, default=8, metavar="N", help="turns to play (8 make a year)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's dice seed")
+    p.add_argument("--headless", action="store_true", help="no window: print the chronicle")
+    p.add_argument("--save", metavar="FILE", help="save the game here at the end")
+    p.add_argument("--load", metavar="FILE", help="continue a saved game")
+    p.add_argument("--scenario", default="49bc", metavar="NAME", help="scenario name or file (default 49bc)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bellum.errors import InputError
+
+    if not 0 <= args.turns <= MAX_TURNS:
+        raise InputError("--turns", "", f"{args.turns} is not a number of turns from 0 to {MAX_TURNS}")
+    if not 0 <= args.seed < 2**63:
+        raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0)")
+    if not args.headless:
+        launcher = _window_launcher()
+        if launcher is None:
+            print(
+                "bellum: the campaign window does not play games yet; run with --headless to let the AI play",
+                file=sys.stderr,
+            )
+            return 2
+        code: int = launcher(args)
+        return code
+    if args.ai != "both":
+        raise InputError("--ai", "", "a headless campaign is played by the computer on both sides (use --ai both)")
+    return _headless(args)
+
+
+def _window_launcher() -> Any:
+    """``campaign.view.play.launch_game(args)`` when the window can play a game, else None."""
+    import importlib
+
+    try:
+        module = importlib.import_module("campaign.view.play")
+    except ImportError:
+        return None
+    return getattr(module, "launch_game", None)
+
+
+def _headless(args: argparse.Namespace) -> int:
+    from bellum.errors import InputError
+    from bellum.session import Session
+    from campaign.ai import CampaignAI
+    from campaign.chronicle import lines, summary
+    from campaign.engine import CampaignEngine
+    from campaign.scenario import resolve
+
+    engine = CampaignEngine()
+    if args.load:
+        session = Session.load(engine, args.load)
+        print(f"Loaded {args.load}: {session.state.date()}, {len(session.actions)} actions replayed.")
+    else:
+        path = resolve(args.scenario)
+        if not path.exists():
+            raise InputError(args.scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)")
+        session = Session(engine, args.scenario, args.seed)
+    start = len(session.log)
+    ai = CampaignAI()
+    end = session.state.turn + args.turns
+    shown = start
+    while session.state.turn < end:
+        session.play(ai.choose(session.state))
+        new = session.log.since(shown)
+        shown = len(session.log)
+        for text in lines(new):
+            print(text)
+    print(summary(session.state, session.log.since(start)))
+    if args.save:
+        session.save(args.save)
+        print(f"Saved to {args.save}.")
+    return 0

@@ -1,0 +1,254 @@
+"""The campaign engine: the one legal-action generator and ``apply`` (docs/rules/campaign.md §7).
+
+``CampaignEngine`` implements the ``bellum.session.Engine`` protocol, so a
+``bellum.session.Session`` drives a campaign (play, undo, save, load with replay and
+drift check).  ``legal_actions(state)`` is the single source of truth the AI, the CLI,
+the window and the validator all ask; ``apply`` copies the state, applies the action
+through the rules modules and returns the new state with its events — an illegal action
+raises ``RuleError`` and the state passed in is untouched.
+
+The battle hook is ``CampaignEngine(resolver=...)``: any ``(Engagement, Dice) ->
+Outcome``; the default auto-resolves on the battleboard with the campaign's dice.  An
+outcome may also arrive inside the deciding action (``Commit``, ``Accept``,
+``Intercept``), which is how a window that plays the battle itself hands it back.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Literal
+
+from bellum.dice import Dice
+from bellum.errors import RuleError
+from bellum.events import Event
+from campaign import actions as A
+from campaign.map import roman_world
+from campaign.rules import march, naval, siege, supply
+from campaign.rules.battle import (
+    Resolver,
+    apply_outcome,
+    auto_resolve,
+    check_outcome,
+    field_battles,
+    land_engagement,
+    max_commit,
+    naval_contacts,
+    retreat_land,
+    spend,
+)
+from campaign.rules.common import event, place_name, tidy
+from campaign.rules.sequence import advance
+from campaign.scenario import Scenario, load_scenario, resolve
+from campaign.state import PASS_PHASES, CampaignState, Pending, encode_state, enemy, initial_state, side_title
+from campaign.units import catalogue
+
+PHASE_NOTES = {
+    "events": "the Historical Events table (issue 8)",
+    "stratagems": "stratagem income and choice (issue 8)",
+    "res_publica": "the Res Publica tables (issue 8)",
+    "recruiting": "recruiting (issue 8)",
+}
+
+
+@cache
+def load(name: str) -> Scenario:
+    """A scenario by bare name (``49bc``) or path, loaded once."""
+    return load_scenario(resolve(name))
+
+
+class CampaignEngine:
+    """The campaign's ``Engine`` for ``bellum.session.Session``."""
+
+    name: Literal["campaign"] = "campaign"
+
+    def __init__(self, resolver: Resolver | None = None) -> None:
+        self.resolver: Resolver = resolver or auto_resolve
+
+    # -- the protocol ----------------------------------------------------------
+    def new_state(self, scenario: str, dice: Dice) -> CampaignState:
+        return initial_state(load(scenario))
+
+    def legal_actions(self, state: CampaignState) -> Sequence[A.Action]:
+        return legal_actions(state)
+
+    def apply(self, state: CampaignState, action: A.Action, dice: Dice) -> tuple[CampaignState, list[Event]]:
+        s = state.copy()
+        events = self._apply(s, action, dice)
+        return s, events
+
+    def encode_action(self, action: A.Action) -> dict[str, Any]:
+        return A.encode(action)
+
+    def decode_action(self, raw: dict[str, Any]) -> A.Action:
+        return A.decode(raw)
+
+    def encode_state(self, state: CampaignState) -> dict[str, Any]:
+        return encode_state(state)
+
+    def may_undo(self, before: CampaignState, after: CampaignState) -> bool:
+        """A step may be taken back within one side's movement phase (no dice rolled)."""
+        return (before.turn, before.phase, before.active) == (after.turn, after.phase, after.active) and (
+            after.phase == "movement"
+        )
+
+    # -- applying --------------------------------------------------------------
+    def _apply(self, s: CampaignState, action: A.Action, dice: Dice) -> list[Event]:
+        p = s.pending
+        if p is not None:
+            return self._decide(s, p, action, dice)
+        if isinstance(action, A.Pass):
+            if s.phase not in PASS_PHASES:
+                raise RuleError(f"The {s.phase.replace('_', ' ')} phase cannot simply be passed.")
+            note = f"{s.phase}: nothing to do until {PHASE_NOTES[s.phase]}."
+            return [event(s, "pass", note, phase=s.phase), *advance(s, dice)]
+        if s.phase == "movement":
+            if isinstance(action, A.March):
+                return march.do_march(s, action.force, action.path, action.stratagem, dice)
+            if isinstance(action, A.Sail):
+                return naval.sail(s, action.force, action.to, action.path)
+            if isinstance(action, A.Merge):
+                return march.merge(s, action.force, action.into)
+            if isinstance(action, A.EndPhase):
+                return advance(s, dice)
+        if s.phase == "combat":
+            if isinstance(action, A.Battle):
+                if action.place not in field_battles(s):
+                    raise RuleError(f"There is no field battle to fight at {place_name(action.place)}.")
+                if action.stratagems > max_commit(s, s.active, action.place):
+                    raise RuleError("Your leaders there cannot commit that many Military stratagems.")
+                spend(s, s.active, "military", action.stratagems)
+                s.pending = Pending("commit", enemy(s.active), {"place": action.place, "a": action.stratagems})
+                return []
+            if isinstance(action, A.Storm):
+                return siege.storm(s, action.city, action.force, action.stratagem, dice)
+            if isinstance(action, A.OfferNaval):
+                return naval.offer_naval(s, action.place)
+            if isinstance(action, A.EndPhase):
+                left = field_battles(s)
+                if left:
+                    raise RuleError(f"The battle at {place_name(left[0])} must be fought before combat ends.")
+                return advance(s, dice)
+        if s.phase == "supply" and isinstance(action, A.Supply):
+            return supply.resolve_supply(s, dice, self.resolver) + advance(s, dice)
+        raise RuleError(f"That is not an action of the {s.phase.replace('_', ' ')} phase.")
+
+    def _decide(self, s: CampaignState, p: Pending, action: A.Action, dice: Dice) -> list[Event]:
+        if p.kind == "intercept":
+            if isinstance(action, A.Intercept):
+                return naval.intercept(s, action.force, dice, self.resolver, action.outcome)
+            if isinstance(action, A.Decline):
+                return naval.decline_interception(s, dice)
+        elif p.kind == "cut_supply":
+            if isinstance(action, A.CutSupply):
+                return supply.cut(s, action.place, action.force)
+            if isinstance(action, A.Decline):
+                s.pending = None
+                return []
+        elif p.kind == "naval_offer":
+            if isinstance(action, A.Accept):
+                return naval.mutual_battle(s, dice, self.resolver, action.outcome)
+            if isinstance(action, A.Decline):
+                return naval.refuse_naval(s)
+        elif p.kind == "commit" and isinstance(action, A.Commit):
+            return self._battle(s, p, action, dice)
+        raise RuleError(f"{side_title(s.actor)} must first answer: {describe_pending(p)}")
+
+    def _battle(self, s: CampaignState, p: Pending, action: A.Commit, dice: Dice) -> list[Event]:
+        place = p.data["place"]
+        foe = enemy(s.active)
+        if action.stratagems > max_commit(s, foe, place):
+            raise RuleError("Your leaders there cannot commit that many Military stratagems.")
+        spend(s, foe, "military", action.stratagems)
+        s.pending = None
+        eng = land_engagement(s, place, p.data["a"], action.stratagems)
+        out = action.outcome if action.outcome is not None else self.resolver(eng, dice)
+        check_outcome(eng, out)
+        s.fought = (*s.fought, place)
+        events = apply_outcome(s, eng, out, dice, f"Battle of {place_name(place)}")
+        if out.winner is not None:
+            winner = s.active if out.winner == "A" else foe
+            loser = enemy(winner)
+            if out.loser_retreats:
+                events += retreat_land(s, place, loser, dice)
+            events += siege.occupy(s, place, winner, dice)
+        tidy(s)
+        return events
+
+    # -- for views and the AI --------------------------------------------------
+    def engagement_for(self, state: CampaignState, place: str, a: int = 0, b: int = 0) -> Any:
+        """The field battle that would be fought at ``place`` (for odds and the battle dialog)."""
+        return land_engagement(state, place, a, b)
+
+    def check(self, eng: Any, out: Any) -> None:
+        check_outcome(eng, out)
+
+    def apply_outcome(self, state: CampaignState, eng: Any, out: Any, dice: Dice) -> tuple[CampaignState, list[Event]]:
+        s = state.copy()
+        return s, apply_outcome(s, eng, out, dice, f"Battle of {place_name(eng.where)}")
+
+
+def describe_pending(p: Pending) -> str:
+    return {
+        "intercept": "will you intercept the voyage?",
+        "cut_supply": "will you cut the enemy's sea supply?",
+        "naval_offer": "will you accept battle at sea?",
+        "commit": "how many Military stratagems do you commit to the battle?",
+    }[p.kind]
+
+
+def legal_actions(state: CampaignState) -> list[A.Action]:
+    """Every legal action now (campaign.md §7.3)."""
+    p = state.pending
+    if p is not None:
+        if p.kind == "intercept":
+            return [*(A.Intercept(f) for f in p.data["options"]), A.Decline()]
+        if p.kind == "cut_supply":
+            return [*(A.CutSupply(o[0], o[1]) for o in p.data["options"]), A.Decline()]
+        if p.kind == "naval_offer":
+            return [A.Accept(), A.Decline()]
+        if p.kind == "commit":
+            n = max_commit(state, enemy(state.active), p.data["place"])
+            return [A.Commit(i) for i in range(n + 1)]
+        return []
+    if state.phase in PASS_PHASES:
+        return [A.Pass()]
+    out: list[A.Action] = []
+    if state.phase == "movement":
+        mil = state.stratagems[state.active]["military"] > 0
+        cmap = roman_world()
+        for f in sorted(state.forces_of(state.active), key=lambda f: f.id):
+            for dest, (_, path) in sorted(march.destinations(state, f).items()):
+                out.append(A.March(f.id, dest, path))
+                if mil and any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
+                    out.append(A.March(f.id, dest, path, True))
+            for dest, (_, path) in sorted(naval.voyages(state, f).items()):
+                out.append(A.Sail(f.id, dest, path))
+        by_place: dict[str, list[str]] = {}
+        for f in state.forces_of(state.active):
+            by_place.setdefault(f"{f.location}|{f.side}", []).append(f.id)
+        for ids in by_place.values():
+            movable = [i for i in sorted(ids) if all(catalogue().kind(u.kind).mobile for u in state.forces[i].units)]
+            for a in movable:
+                for b in movable:
+                    if a != b:
+                        out.append(A.Merge(a, b))
+        out.append(A.EndPhase())
+    elif state.phase == "combat":
+        battles = field_battles(state)
+        for place in battles:
+            for n in range(max_commit(state, state.active, place) + 1):
+                out.append(A.Battle(place, n))
+        mil = state.stratagems[state.active]["military"] > 0
+        for city, fid in siege.storm_targets(state):
+            out.append(A.Storm(city, fid))
+            if mil:
+                out.append(A.Storm(city, fid, True))
+        for place in naval_contacts(state):
+            out.append(A.OfferNaval(place))
+        if not battles:
+            out.append(A.EndPhase())
+    elif state.phase == "supply":
+        out.append(A.Supply())
+    return out
