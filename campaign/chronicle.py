@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from bellum.events import Event
-from campaign.state import SIDES, CampaignState, side_title
+from campaign.state import SIDES, CampaignState
 
 CHRONICLE_KINDS = frozenset(
     {
@@ -69,7 +69,7 @@ def summary(state: CampaignState, events: Iterable[Event]) -> str:
     sp = {s: sum(f.strength() for f in state.forces_of(s)) for s in SIDES}
     rome = state.owner_side("roma")
     return (
-        f"{state.date()}, {state.phase.replace('_', ' ')} of {side_title(state.active).removeprefix('The ').lower()}: "
+        f"Summary, {state.date()}: "
         f"Caesarians hold {held['caesarian']} cities ({sp['caesarian']} SP), "
         f"Senatorials {held['senatorial']} ({sp['senatorial']} SP); Rome is "
         f"{'Caesarian' if rome == 'caesarian' else 'Senatorial' if rome == 'senatorial' else 'neutral'}; "

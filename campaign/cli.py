@@ -80,7 +80,9 @@ def _headless(args: argparse.Namespace) -> int:
     else:
         path = resolve(args.scenario)
         if not path.exists():
-            raise InputError(args.scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)")
+            raise InputError(
+                args.scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)"
+            )
         session = Session(engine, args.scenario, args.seed)
     start = len(session.log)
     ai = CampaignAI()

@@ -18,11 +18,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
+from bellum.saves import Engine as EngineName
 from campaign import actions as A
 from campaign.map import roman_world
 from campaign.rules import march, naval, siege, supply
@@ -61,7 +62,7 @@ def load(name: str) -> Scenario:
 class CampaignEngine:
     """The campaign's ``Engine`` for ``bellum.session.Session``."""
 
-    name: Literal["campaign"] = "campaign"
+    name: EngineName = "campaign"
 
     def __init__(self, resolver: Resolver | None = None) -> None:
         self.resolver: Resolver = resolver or auto_resolve

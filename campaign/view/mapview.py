@@ -125,6 +125,23 @@ def dashes(a: Point, b: Point, dash: float, gap: float) -> list[tuple[Point, Poi
     return out
 
 
+#: ground images already rendered: (geometry, owners) -> image; a few, for the views of one session
+_GROUNDS: dict[tuple[int, int], Image.Image] = {}
+_GROUNDS_KEPT = 4
+
+
+def ground_image(geo: MapGeometry, owners: dict[str, str], key: int) -> Image.Image:
+    """The ground for ``owners``, rendered once and kept (rasterising takes most of a second)."""
+    cache_key = (id(geo), key)
+    image = _GROUNDS.get(cache_key)
+    if image is None:
+        image = render_ground(geo, owners, TEXELS_PER_UNIT)
+        if len(_GROUNDS) >= _GROUNDS_KEPT:
+            _GROUNDS.pop(next(iter(_GROUNDS)))
+        _GROUNDS[cache_key] = image
+    return image
+
+
 def blit_to_screen(ctx: Any, src: Any) -> None:
     """Copy framebuffer ``src`` (the window's size) onto the screen and leave the screen bound
     for both drawing and reading (arcade's ``copy_framebuffer`` leaves ``src`` bound for
@@ -303,8 +320,8 @@ class MapView(arcade.View):
 
     # ------------------------------------------------------------------ building
     def _build_ground(self) -> None:
-        image = render_ground(self.geo, self._owners, TEXELS_PER_UNIT)
         key = abs(hash(tuple(sorted(self._owners.items()))))
+        image = ground_image(self.geo, self._owners, key)
         atlas = arcade.DefaultTextureAtlas((2048, 2048))
         self.ground = arcade.SpriteList(atlas=atlas)
         self.ground.blend = False  # the ground is opaque: no blending halves its cost on llvmpipe

@@ -21,7 +21,11 @@ def _ilerda() -> CampaignState:
         "fabius", "caesarian", "ilerda", [("legion", "I", 5), ("legion", "V", 5), ("cavalry", "B", 2)], ("fabius",)
     )
     s.forces["afranius"] = army(
-        "afranius", "senatorial", "ilerda", [("legion", "R", 5), ("legion", "R", 3), ("impediti", "M", 1)], ("afranius", "petreius")
+        "afranius",
+        "senatorial",
+        "ilerda",
+        [("legion", "R", 5), ("legion", "R", 3), ("impediti", "M", 1)],
+        ("afranius", "petreius"),
     )
     s.stratagems["caesarian"]["military"] = 2
     s.stratagems["senatorial"]["military"] = 1
@@ -68,9 +72,7 @@ def test_the_outcome_is_applied_losses_promotion_disruption_retreat() -> None:
     """campaign.md §12.3–§12.6: every line of the Outcome."""
 
     def fabius_wins(eng: Engagement, dice: Dice) -> Outcome:
-        return outcome_for(
-            eng, "A", lose=["afranius_0"], flip=["fabius_1"], promote={"fabius_1": "I"}
-        )
+        return outcome_for(eng, "A", lose=["afranius_0"], flip=["fabius_1"], promote={"fabius_1": "I"})
 
     s2, ev = _fight(_ilerda(), fabius_wins)
     battle = ev[0]
@@ -86,7 +88,7 @@ def test_the_outcome_is_applied_losses_promotion_disruption_retreat() -> None:
 
 def test_the_winner_earns_bonus_military_stratagems() -> None:
     """campaign.md §12.4: one Military stratagem per 5 enemy SP lost, at most 2."""
-    s2, ev = _fight(_ilerda(), lambda eng, dice: outcome_for(eng, "A", lose=["afranius_0", "afranius_1"]))
+    s2, _ev = _fight(_ilerda(), lambda eng, dice: outcome_for(eng, "A", lose=["afranius_0", "afranius_1"]))
     t = tables().battle
     assert s2.stratagems["caesarian"]["military"] == 2 + min(t.bonus_max, 8 // t.bonus_per_sp)
 
@@ -97,7 +99,7 @@ def test_leaders_killed_and_captured() -> None:
     def deadly(eng: Engagement, dice: Dice) -> Outcome:
         return outcome_for(eng, "A", killed=["afranius"], captured=["petreius"])
 
-    s2, ev = _fight(_ilerda(), deadly, dice=Dice.forced([9]))  # 9: spared by the Caesarians
+    s2, _ev = _fight(_ilerda(), deadly, dice=Dice.forced([9]))  # 9: spared by the Caesarians
     assert "afranius" in s2.dead
     assert s2.captives == {"petreius": "caesarian"}
     assert "petreius" not in s2.forces.get("afranius", s2.forces["fabius"]).leaders
@@ -110,7 +112,7 @@ def test_a_result_from_elsewhere_must_match_its_battle() -> None:
     s1, _ = play(s, A.Battle("ilerda", 0))
     eng = land_engagement(s1, "ilerda", 0, 0)
     good = outcome_for(eng, "B", lose=["fabius_2"])
-    s2, ev = play(s1, A.Commit(0, good), Dice.forced([]))
+    _s2, ev = play(s1, A.Commit(0, good), Dice.forced([]))
     assert ev[0].data["winner"] == "senatorial"
     bad = good.model_copy(update={"engagement": "elsewhere"})
     with pytest.raises(RuleError):

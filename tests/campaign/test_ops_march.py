@@ -57,7 +57,9 @@ def test_a_cross_country_march_rolls_the_march_table_by_terrain() -> None:
     """campaign.md §8.2: a cross-country edge is rolled by the terrain entered; a
     scatter result sends the force astray with losses (004: Antipater in the desert)."""
     s = fresh(keep=["varus"])
-    s.forces["varus"] = army("varus", "senatorial", "thapsus", [("legion", "R", 5), ("auxiliary", "R", 2)], ("attius_varus",))
+    s.forces["varus"] = army(
+        "varus", "senatorial", "thapsus", [("legion", "R", 5), ("auxiliary", "R", 2)], ("attius_varus",)
+    )
     s.active = "senatorial"
     row = tables().march.rows.desert
     assert row[0].kind == "scatter"
@@ -79,7 +81,7 @@ def test_a_military_stratagem_improves_the_march() -> None:
     s.active = "senatorial"
     s.stratagems["senatorial"]["military"] = 1
     assert A.March("varus", "tacapae", ("thapsus", "tacapae"), True) in legal_actions(s)
-    s2, ev = play(s, A.March("varus", "tacapae", ("thapsus", "tacapae"), True), Dice.forced([3]))
+    s2, _ev = play(s, A.March("varus", "tacapae", ("thapsus", "tacapae"), True), Dice.forced([3]))
     assert s2.forces["varus"].location == "tacapae"  # 3 + 3 = 6: "ok" in the desert row
     assert s2.stratagems["senatorial"]["military"] == 0
     assert s2.expended["senatorial"]["military"] == 1

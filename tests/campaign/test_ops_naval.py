@@ -39,7 +39,7 @@ def test_a_voyage_carries_two_units_a_fleet_and_leaves_the_rest_ashore() -> None
     s = _crossing(interceptor=False)
     one_fleet = tuple(u for u in s.forces["caesar"].units if u.id != "caesar_4")
     s.forces["caesar"] = s.forces["caesar"].model_copy(update={"units": one_fleet})
-    assert PATH == voyages(s, s.forces["caesar"])["dyrrachium"][1]
+    assert voyages(s, s.forces["caesar"])["dyrrachium"][1] == PATH
     s2, ev = play(s, A.Sail("caesar", "dyrrachium", PATH), Dice.forced([]))
     landed = s2.forces["caesar"]
     assert landed.location == "dyrrachium"
@@ -55,7 +55,7 @@ def test_an_enemy_fleet_with_a_leader_and_a_military_stratagem_may_intercept() -
     s2, _ = play(s, A.Sail("caesar", "dyrrachium", PATH))
     assert s2.pending is not None and s2.pending.kind == "intercept" and s2.actor == "senatorial"
     assert legal_actions(s2) == [A.Intercept("bibulus"), A.Decline()]
-    s3, ev = play(s2, A.Decline())
+    s3, _ev = play(s2, A.Decline())
     assert s3.forces["caesar"].location == "dyrrachium" and s3.pending is None
 
 
@@ -111,7 +111,11 @@ def test_a_mutual_naval_battle_needs_both_to_agree() -> None:
     s.forces["caesar"] = s.forces["caesar"].model_copy(
         update={
             "location": "mare_adriaticum_inf",
-            "units": tuple(u.model_copy(update={"aboard": "caesar_3"}) if i < 2 else u for i, u in enumerate(s.forces["caesar"].units) if i != 2),
+            "units": tuple(
+                u.model_copy(update={"aboard": "caesar_3"}) if i < 2 else u
+                for i, u in enumerate(s.forces["caesar"].units)
+                if i != 2
+            ),
         }
     )
     assert A.OfferNaval("mare_adriaticum_inf") in legal_actions(s)
@@ -119,7 +123,9 @@ def test_a_mutual_naval_battle_needs_both_to_agree() -> None:
     assert s2.actor == "senatorial" and legal_actions(s2) == [A.Accept(), A.Decline()]
     s3, _ = play(s2, A.Decline())
     assert A.OfferNaval("mare_adriaticum_inf") not in legal_actions(s3)
-    engine = CampaignEngine(resolver=lambda eng, dice: outcome_for(eng, "A", lose=[u.id for u in eng.units if u.side == "B"]))
+    engine = CampaignEngine(
+        resolver=lambda eng, dice: outcome_for(eng, "A", lose=[u.id for u in eng.units if u.side == "B"])
+    )
     s4, ev = play(s2, A.Accept(), engine=engine)
     assert ev[0].kind == "battle" and ev[0].data["trigger"] == "mutual"
     assert "bibulus" not in s4.forces or not s4.forces["bibulus"].units

@@ -38,9 +38,7 @@ def put(s: CampaignState, fid: str, place: str) -> None:
     s.forces[fid] = s.forces[fid].model_copy(update={"location": place})
 
 
-def army(
-    fid: str, side: str, place: str, units: list[tuple[str, str, int]], leaders: tuple[str, ...] = ()
-) -> Force:
+def army(fid: str, side: str, place: str, units: list[tuple[str, str, int]], leaders: tuple[str, ...] = ()) -> Force:
     """A force from (kind, discipline, strength) triples; unit ids are ``<fid>_<n>``."""
     return Force(
         id=fid,

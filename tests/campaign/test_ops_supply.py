@@ -22,7 +22,7 @@ def test_a_force_in_a_friendly_city_is_supplied_and_rallies() -> None:
     u = s.forces["caesar"].units[0].model_copy(update={"disrupted": True})
     s.forces["caesar"] = s.forces["caesar"].model_copy(update={"units": (u, *s.forces["caesar"].units[1:])})
     assert land_supplied(s, "caesarian", "ravenna")
-    s2, ev = _supply(s, Dice.forced([]))
+    s2, _ev = _supply(s, Dice.forced([]))
     assert not s2.forces["caesar"].units[0].disrupted
     assert s2.phase == "stratagems" and s2.active == "senatorial"
 
@@ -70,7 +70,7 @@ def test_the_enemy_may_declare_a_cut_of_sea_supply() -> None:
     assert s2.pending is not None and s2.pending.kind == "cut_supply" and s2.actor == "senatorial"
     s3, ev = play(s2, A.CutSupply("salonae", "y"))
     assert s3.cuts == {"salonae": "y"} and s3.pending is None
-    s4, ev = _supply(s3, Dice.forced([0]))  # no Caesarian fleet: the supply is cut, the siege bites
+    _s4, ev = _supply(s3, Dice.forced([0]))  # no Caesarian fleet: the supply is cut, the siege bites
     kinds = [e.kind for e in ev]
     assert "supply_cut" in kinds and "siege" in kinds
 
@@ -89,7 +89,7 @@ def test_a_convoy_battle_decides_sea_supply_when_both_have_fleets() -> None:
     s.forces["y"] = army("y", "senatorial", "salonae", [("legion", "V", 5), ("fleet", "R", 3)], ("libo",))
     s.cuts = {"salonae": "y"}
     engine = CampaignEngine(resolver=convoy)
-    s2, ev = _supply(s, Dice.forced([]), engine)
+    _s2, ev = _supply(s, Dice.forced([]), engine)
     assert seen == ["supply"]
     assert "siege" not in [e.kind for e in ev]  # supply went through
 
@@ -100,7 +100,7 @@ def test_winter_attrition_strikes_forces_outside_friendly_cities() -> None:
     s.turn = 7  # December: winter
     s.forces["x"] = army("x", "caesarian", "ariminum", [("legion", "V", 5), ("legion", "V", 5)], ("antonius",))
     row = tables().winter.results
-    s2, ev = _supply(s, Dice.forced([0]))
+    _s2, ev = _supply(s, Dice.forced([0]))
     winter = [e for e in ev if e.kind == "winter"]
     assert winter
     lost = sum(winter[0].data["losses"].values())

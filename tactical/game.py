@@ -1,0 +1,114 @@
+"""``TacticalEngine``: the tactical battle as a ``bellum.session.Engine`` (play, undo, save/load).
+
+``new_state`` loads the scenario and settles who goes first (003 §3.3, 000 §3.3: the
+scenario may fix the side; otherwise the ``start`` roll of the sequence module).  Actions
+are stored in saves as their written notation (``tactical.actions``), so a save reads
+like a game record.  Undo is allowed only within one activation (issue 5 §5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any, Literal
+
+from bellum.dice import Dice
+from bellum.errors import RuleError
+from bellum.events import Event
+from tactical import engine, legal
+from tactical.actions import Action, parse_action
+from tactical.scenario import Scenario, load_scenario, resolve
+from tactical.sequence import who_goes_first
+from tactical.state import State
+
+
+@cache
+def load(name: str) -> Scenario:
+    """A scenario by bare name or path, loaded once (its state is never modified)."""
+    return load_scenario(resolve(name))
+
+
+class TacticalEngine:
+    """The tactical battle's ``Engine`` for ``bellum.session.Session``."""
+
+    name: Literal["tactical"] = "tactical"
+
+    def new_state(self, scenario: str, dice: Dice) -> State:
+        sc = load(scenario)
+        state = sc.state.copy()
+        first = sc.model.first
+        events: list[Event] = []
+        who_goes_first(state, dice, events, first=None if first == "roll" else first)
+        return state
+
+    def apply(self, state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
+        return engine.apply(state, action, dice)
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        return legal.legal_actions(state)
+
+    def encode_action(self, action: Action) -> dict[str, Any]:
+        return {"action": action.notation()}
+
+    def decode_action(self, raw: dict[str, Any]) -> Action:
+        text = raw.get("action")
+        if not isinstance(text, str):
+            raise RuleError("a saved tactical action is {action = '<notation>'}")
+        return parse_action(text)
+
+    def encode_state(self, state: State) -> dict[str, Any]:
+        return encode_state(state)
+
+    def may_undo(self, before: State, after: State) -> bool:
+        """Only within the same activation: same side, same leader or group, still acting."""
+        b, a = before.seq, after.seq
+        return (
+            b.phase in ("move", "shock", "rally")
+            and a.phase in ("move", "shock", "rally")
+            and (b.side, b.leader, b.group, b.streak) == (a.side, a.leader, a.group, a.streak)
+        )
+
+
+def encode_state(state: State) -> dict[str, Any]:
+    """Everything that changes in play, as plain data (for saves and the drift checksum)."""
+    grid = state.field.grid
+    s = state.seq
+    return {
+        "units": {
+            u.id: [
+                grid.hex_id(u.hex) if u.hex >= 0 else None,
+                grid.hex_id(u.hex2) if u.hex2 >= 0 else None,
+                u.facing,
+                u.status,
+                u.missile_hits,
+                u.engaged,
+                u.column,
+                u.reduced,
+                u.tq,
+                u.size,
+            ]
+            for u in sorted(state.units.values(), key=lambda x: x.id)
+        },
+        "leaders": {
+            ld.id: [grid.hex_id(ld.hex) if ld.hex >= 0 else None, ld.status, ld.finished, ld.overall, ld.initiative]
+            for ld in sorted(state.leaders.values(), key=lambda x: x.id)
+        },
+        "sequence": [
+            s.side,
+            s.phase,
+            s.leader,
+            list(s.group) if s.group else None,
+            s.last,
+            s.last_count,
+            s.streak,
+            s.freebie,
+            s.returns,
+            s.order,
+            s.leader_done,
+        ],
+        "activation": {
+            k: sorted(getattr(state, k)) for k in ("moved", "fought", "reacted", "fired", "broke", "rallied")
+        },
+        "rout_points": dict(state.rout_points),
+        "winner": state.winner,
+    }

@@ -1,0 +1,1 @@
+"""The tactical battle window (arcade).  Only this package imports arcade."""

@@ -1,0 +1,44 @@
+"""``bellum battle SCENARIO`` opens the tactical window (``open_battle``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import arcade
+
+from tactical.view.battle import BattleView
+from tactical.view.play import DEMO, open_session
+
+WIDTH, HEIGHT = 1280, 800
+
+
+def scenario_names(session: Any) -> tuple[str, dict[str, str]]:
+    """The battle's title and the sides' names from the scenario (``tactical.game.load``),
+    or the file's name and A / B for a position file or the demo field."""
+    if session.scenario == DEMO:
+        return "Demo field", {"A": "Side A", "B": "Side B"}
+    fallback = Path(session.scenario).stem.replace("-", " ").title()
+    if type(session.engine).__name__ != "TacticalEngine":
+        return fallback, {"A": "Side A", "B": "Side B"}
+    from tactical.game import load
+
+    sc = load(session.scenario)
+    return sc.model.name, {side: sc.model.sides[side].name for side in ("A", "B")}
+
+
+def battle_view(
+    scenario: str, *, seed: int = 1, ai_sides: Iterable[str] = (), menu: arcade.View | None = None
+) -> BattleView:
+    session = open_session(scenario, seed)
+    title, names = scenario_names(session)
+    return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu)
+
+
+def open_battle(scenario_path: str, *, seed: int = 1, ai_sides: Iterable[str] = ()) -> None:
+    """Open a window on ``scenario_path`` and run until it is closed."""
+    view = battle_view(scenario_path, seed=seed, ai_sides=ai_sides)
+    window = arcade.Window(WIDTH, HEIGHT, f"Bellum Civile — {view.title}", resizable=True)
+    window.show_view(view)
+    arcade.run()
