@@ -19,7 +19,7 @@ from tactical.state import State
 
 
 class TacticalAI:
-    def __init__(self, seed: int = 0, aggression: float = 0.0) -> None:
+    def __init__(self, seed: int = 0, aggression: float = -0.35) -> None:
         self.seed = seed
         #: the least shock score the AI accepts for a voluntary shock
         self.aggression = aggression
