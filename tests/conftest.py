@@ -14,6 +14,10 @@ from typing import Any
 
 import pytest
 
+# set before any test module imports arcade (pyglet reads it at import time)
+if not os.environ.get("DISPLAY"):
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_CASES = ROOT.parent / "shared" / "cases"
 OWN_CASES = ROOT / "tests" / "cases"
