@@ -54,8 +54,10 @@ def play_out(session: Any, players: dict[str, Any], out: Callable[[str], None] |
 
 def _cmd_battle(args: argparse.Namespace) -> int:
     from bellum.session import Session
+    from tactical.actions import Action
     from tactical.ai import TacticalAI
     from tactical.game import TacticalEngine, load
+    from tactical.state import State
 
     engine = TacticalEngine()
     sc = load(args.scenario)
@@ -71,7 +73,9 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     if args.ai != "both":
         print("Headless play needs --ai both (nobody is there to play the other side).")
         return 2
-    session = Session.load(engine, args.load) if args.load else Session(engine, args.scenario, args.seed)
+    session: Session[State, Action] = (
+        Session.load(engine, args.load) if args.load else Session(engine, args.scenario, args.seed)
+    )
     players = {"A": TacticalAI(args.seed), "B": TacticalAI(args.seed + 1)}
     winner, why = play_out(session, players, print)
     if args.save:

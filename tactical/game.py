@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
+from bellum.saves import Engine as EngineName
 from tactical import engine, legal
 from tactical.actions import Action, parse_action
 from tactical.scenario import Scenario, load_scenario, resolve
@@ -31,7 +32,7 @@ def load(name: str) -> Scenario:
 class TacticalEngine:
     """The tactical battle's ``Engine`` for ``bellum.session.Session``."""
 
-    name: Literal["tactical"] = "tactical"
+    name: EngineName = "tactical"
 
     def new_state(self, scenario: str, dice: Dice) -> State:
         sc = load(scenario)
