@@ -38,7 +38,8 @@ def battle_view(
 
 def open_battle(scenario_path: str, *, seed: int = 1, ai_sides: Iterable[str] = ()) -> None:
     """Open a window on ``scenario_path`` and run until it is closed."""
+    window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile", resizable=True)  # a View needs a window first
     view = battle_view(scenario_path, seed=seed, ai_sides=ai_sides)
-    window = arcade.Window(WIDTH, HEIGHT, f"Bellum Civile — {view.title}", resizable=True)
+    window.set_caption(f"Bellum Civile — {view.title}")
     window.show_view(view)
     arcade.run()
