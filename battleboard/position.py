@@ -13,25 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from battleboard.model import Board, Config, Leader, State, Unit, other
 from battleboard.tables import KINDS, Tables, tables
+from bellum.engagement import Discipline, UnitKind
+from bellum.engagement import Side as EngSide
 from bellum.errors import InputError
 
-Side = Literal["A", "B"]
-Disc = Literal["I", "V", "R", "M", "B"]
-Kind = Literal[
-    "fleet",
-    "legion",
-    "heavy_infantry",
-    "auxiliary",
-    "cavalry",
-    "heavy_cavalry",
-    "light_cavalry",
-    "phalanx",
-    "mob",
-    "elephant",
-    "chariot",
-    "civis",
-    "impeditus",
-]
+# one name for each concept: the contract's literals (bellum/engagement.py)
+Side = EngSide
+Disc = Discipline
+Kind = UnitKind
 OPTIONS = frozenset({"light-l-as-b"})
 assert set(KINDS) == set(Kind.__args__)  # type: ignore[attr-defined]
 

@@ -8,34 +8,20 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bellum.engagement import Discipline, UnitKind
 from bellum.tomlio import load_model
 
 DATA = Path(__file__).resolve().parent / "data"
 
-Discipline = Literal["I", "V", "R", "M", "B"]
-DISCIPLINES: tuple[str, ...] = ("I", "V", "R", "M", "B")
+DISCIPLINES: tuple[str, ...] = get_args(Discipline)
 Cls = Literal["foot", "horse", "wheels", "beast", "ship"]
 CombatResult = Literal["-", "A", "B", "L"]
 CommandResult = Literal["-", "F", "B"]
-KINDS: tuple[str, ...] = (
-    "fleet",
-    "legion",
-    "heavy_infantry",
-    "auxiliary",
-    "cavalry",
-    "heavy_cavalry",
-    "light_cavalry",
-    "phalanx",
-    "mob",
-    "elephant",
-    "chariot",
-    "civis",
-    "impeditus",
-)
+KINDS: tuple[str, ...] = get_args(UnitKind)  # the contract's unit kinds (bellum/engagement.py)
 MODES: tuple[str, ...] = ("phalanx", "fire", "wedge", "quincunx", "testudo", "chariot", "elephant", "ram")
 
 
