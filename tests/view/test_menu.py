@@ -89,3 +89,21 @@ def test_shot_falls_back_to_xvfb(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert distinct_colors(Image.open(out)) > 20
+
+
+def test_engine_pickers_list_scenarios_and_open_a_battle(window: Any) -> None:
+    """The shared scenario picker (bellum/view/picker.py) behind both engines' menu entries."""
+    import battleboard.view.entry as bb_entry
+    import tactical.view.entry as tac_entry
+
+    menu = MenuView()
+    for entry in (bb_entry, tac_entry):
+        entry.launch(window, menu)
+        picker = window.current_view
+        assert picker.paths and len(picker.texts) == len(picker.paths)
+        render(window, picker)
+        picker.on_key_press(arcade.key.DOWN, 0)
+        assert picker.selected == 1 % len(picker.paths)
+        picker.on_key_press(arcade.key.H, 0)  # hotseat: open the chosen battle
+        assert window.current_view is not picker and not picker.error
+        window.show_view(menu)
