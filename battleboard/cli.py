@@ -1,13 +1,15 @@
 """``bellum board SCENARIO [--ai both|A|B|none] [--seed N] [--headless]``.
 
-Headless, two AIs play the battle out and the last line is ``result: <side> wins (<why>)``
-or ``result: draw (<why>)``.  Otherwise the battle opens in the window (hotseat, or
+Headless, two AIs play the battle out and the last line is ``result: <side's name> (<A|B>)
+wins (<why>)`` — the name from the scenario's ``[sides]``; ``result: side A wins`` without one — or ``result: draw
+(<why>)``.  Otherwise the battle opens in the window (hotseat, or
 against the AI for the side(s) named by ``--ai``).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 AI_CHOICES = ("both", "A", "B", "none")
@@ -23,7 +25,7 @@ def register(subparsers: Any) -> None:
 
 
 def _cmd_board(args: argparse.Namespace) -> int:
-    from battleboard.scenario import load_scenario
+    from battleboard.scenario import load_scenario, side_name
     from bellum.errors import InputError
 
     sc, state = load_scenario(args.scenario)
@@ -38,10 +40,14 @@ def _cmd_board(args: argparse.Namespace) -> int:
         final = autoplay(state, Dice(args.seed), events)
         for e in events:
             print(e.text)
+        names = {side: side_name(sc, side) for side in ("A", "B")}
+        why = re.sub(r"\bside ([AB])\b", lambda m: names[m.group(1)], final.end_reason)
         if final.winner is None:
-            print(f"result: draw ({final.end_reason})")
+            print(f"result: draw ({why})")
         else:
-            print(f"result: {final.winner} wins ({final.end_reason})")
+            name = names[final.winner]
+            who = name if name == f"side {final.winner}" else f"{name} ({final.winner})"
+            print(f"result: {who} wins ({why})")
         return 0
     from battleboard.view.window import run_window
 

@@ -20,7 +20,8 @@ from bellum.engagement import Outcome
 
 @dataclass(frozen=True, slots=True)
 class Pass:
-    """Pass a phase that has nothing to do yet (events, stratagems, Res Publica, recruiting)."""
+    """End a phase that is passed rather than ended: the events slot, and the stratagems,
+    Res Publica and recruiting phases (whatever is still owed is forfeited)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,82 @@ class Storm:
     stratagem: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Choose one stratagem counter of a type in the stratagems phase (campaign.md §15.2)."""
+
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Politics:
+    """One Political stratagem rolled on a Res Publica table (§16.2)."""
+
+    table: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A leader claims the succession of a fallen Supreme Leader (§17.6)."""
+
+    leader: str
+
+
+@dataclass(frozen=True, slots=True)
+class Veto:
+    """The Tribune negates the Res Publica result just rolled (§16.3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recruit:
+    """Raise a counter of ``kind`` (or a civis) in a city (§17.1)."""
+
+    city: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class RecruitLeader:
+    leader: str
+    city: str
+
+
+@dataclass(frozen=True, slots=True)
+class FoundColony:
+    city: str
+
+
+@dataclass(frozen=True, slots=True)
+class Train:
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tribute:
+    """Win a neutral city or a client state over (§18.1)."""
+
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bribe:
+    """Bribe an enemy city's civis into revolt (§18.2)."""
+
+    city: str
+
+
+@dataclass(frozen=True, slots=True)
+class Subvert:
+    """Make an enemy force desert or defect (§18.3)."""
+
+    force: str
+
+
+@dataclass(frozen=True, slots=True)
+class Assassinate:
+    leader: str
+
+
 Action = (
     Pass
     | EndPhase
@@ -115,6 +192,18 @@ Action = (
     | OfferNaval
     | Accept
     | Storm
+    | Take
+    | Politics
+    | Claim
+    | Veto
+    | Recruit
+    | RecruitLeader
+    | FoundColony
+    | Train
+    | Tribute
+    | Bribe
+    | Subvert
+    | Assassinate
 )
 
 TYPES: dict[str, type[Any]] = {
@@ -132,6 +221,18 @@ TYPES: dict[str, type[Any]] = {
     "offer_naval": OfferNaval,
     "accept": Accept,
     "storm": Storm,
+    "take": Take,
+    "politics": Politics,
+    "claim": Claim,
+    "veto": Veto,
+    "recruit": Recruit,
+    "recruit_leader": RecruitLeader,
+    "found_colony": FoundColony,
+    "train": Train,
+    "tribute": Tribute,
+    "bribe": Bribe,
+    "subvert": Subvert,
+    "assassinate": Assassinate,
 }
 NAMES: dict[type[Any], str] = {v: k for k, v in TYPES.items()}
 

@@ -1,17 +1,30 @@
-"""The campaign AI, for either side (docs/rules/campaign.md §14.2).
+"""The campaign AI, for either side (docs/rules/campaign.md §14.2; docs/BALANCE.md).
 
 ``CampaignAI().choose(state)`` returns one action from ``campaign.engine.legal_actions``
 — the AI never builds an action the generator did not offer.  It is deterministic: the
 same state gives the same choice (its only chance is the battleboard's odds, run on
 their own fixed seeds, never on the game's dice).
 
-What it does: joins leaderless troops to the nearest army and concentrates weak armies
-on strong ones; marches (or sails) each army toward the most valuable enemy places it
-can take — Rome, the income cities, provincial capitals — weighed by distance; attacks
-an enemy army only when the real battleboard odds favour it, and stays out of reach of
-armies it would lose to; keeps to supply and, in winter, to friendly cities; storms
-when the storm table gives even odds; intercepts, cuts supply and accepts battle at sea
-when its fleets are the stronger.
+How it plays:
+- **Stratagems**: keeps Military stratagems for marches and battles, then takes
+  Political ones (the Res Publica and recruiting run on them), an Agent now and then.
+- **Res Publica**: rolls its own party's table while its Political Requirement is not
+  safely met and it has Political stratagems to spare; always claims a lost succession;
+  its Tribune vetoes the enemy's results.
+- **Recruiting**: assassins for the enemy's Supreme Leader, tribute for client states
+  and neutral towns, legions where its armies stand, training of recruits, leaders for
+  leaderless troops, colonies once it is strong, bribes and subversion of enemy
+  garrisons and armies.
+- **Movement**: joins leaderless troops to armies and small armies to the main one;
+  marches (or sails) each army toward the most valuable enemy places it can take —
+  Rome, the income cities, provincial capitals — weighed by distance; **hunts enemy
+  armies it outnumbers** and marches into their space only when the real battleboard
+  odds (``battleboard.resolve.odds``) favour it; keeps away from armies it would lose to;
+  keeps to supply and, in winter, to friendly cities.
+- **Combat**: fights the battles it must with a stratagem or two, storms when the
+  storm table gives even odds, offers battle at sea when its fleets are stronger.
+- **Decisions**: intercepts and cuts supply with stronger fleets, accepts battle at sea
+  when stronger, commits stratagems to the battles it must defend.
 """
 
 from __future__ import annotations
@@ -23,24 +36,46 @@ import networkx as nx
 from campaign import actions as A
 from campaign.engine import legal_actions
 from campaign.map import roman_world
-from campaign.rules.battle import land_engagement, max_commit
+from campaign.rules.battle import land_engagement
+from campaign.rules.clients import world_tables
 from campaign.rules.siege import ground_sp, mobile_ground, storm_chance
 from campaign.rules.supply import land_supplied, sea_supply_possible
-from campaign.state import CampaignState, enemy
+from campaign.state import SIDES, CampaignState, enemy
 from campaign.units import Force, catalogue
 
 #: value of an enemy place (§14.2)
-VALUE_ROME = 12.0
+VALUE_ROME = 16.0
 VALUE_INCOME = 6.0
 VALUE_CAPITAL = 4.0
 VALUE_CITY = 2.0
 VALUE_REGION = 0.5
 #: battleboard battles played to estimate the odds of an attack
 ODDS_BATTLES = 4
-ATTACK_IF = 0.6
+#: attack when the odds of winning are at least this (docs/BALANCE.md: tuned toward one
+#: major battle every four turns)
+ATTACK_IF = 0.5
+#: hunt an enemy army when our force (and friends with it) outnumbers it this much
+HUNT_RATIO = 1.1
+#: the value of hunting an enemy army: a base plus this much per enemy SP
+HUNT_BASE = 6.0
+HUNT_PER_SP = 0.8
+#: keep away from an enemy army this much stronger than us
+DANGER_RATIO = 1.4
 OBJECTIVES = 10
 #: value lost per movement point between a place and an objective
 DISTANCE_COST = 0.4
+#: at most this many battleboard odds a side computes in one movement phase
+ODDS_BUDGET = 6
+#: small armies join the main one
+SMALL_ARMY = 8
+#: from this share of the fratricide limit on, attacks need better odds …
+FRATRICIDE_CARE = 0.4
+#: … up to this much more at the limit
+FRATRICIDE_BAR = 0.35
+#: a side whose field armies are under this share of the enemy's recruits before politics
+WEAK_SHARE = 0.7
+#: a client state's forces keep within this many movement points of its capital
+CLIENT_RANGE = 16.0
 
 
 @cache
@@ -84,23 +119,30 @@ def fleet_sp(forces: list[Force]) -> int:
 class CampaignAI:
     """A deterministic player for either side."""
 
-    def __init__(self, odds_battles: int = ODDS_BATTLES) -> None:
+    def __init__(self, odds_battles: int = ODDS_BATTLES, attack_if: float = ATTACK_IF) -> None:
         self.odds_battles = odds_battles
+        self.attack_if = attack_if
         self._done: dict[tuple[int, str], set[str]] = {}
-        self._odds: dict[tuple[int, str, str, int], float] = {}
+        self._odds: dict[tuple[int, str, str, int, int], float] = {}
+        self._budget: dict[tuple[int, str], int] = {}
 
     # -- the entry point ------------------------------------------------------
     def choose(self, state: CampaignState) -> A.Action:
         legal = legal_actions(state)
         if not legal:
             raise ValueError("there is nothing to do")
-        p = state.pending
-        if p is not None:
+        if state.pending is not None:
             return self._decide(state, legal)
         if state.phase == "movement":
             return self._move(state, legal)
         if state.phase == "combat":
             return self._combat(state, legal)
+        if state.phase == "stratagems":
+            return self._stratagems(state, legal)
+        if state.phase == "res_publica":
+            return self._res_publica(state, legal)
+        if state.phase == "recruiting":
+            return self._recruiting(state, legal)
         return legal[0]
 
     # -- decisions for the reactive side ---------------------------------------
@@ -108,16 +150,17 @@ class CampaignAI:
         p = state.pending
         assert p is not None
         me = p.actor
+        decline = next((a for a in legal if isinstance(a, A.Decline)), legal[-1])
         if p.kind == "intercept":
-            mover = state.forces[p.data["force"]]
-            theirs = fleet_sp([mover])
+            mover = state.forces.get(p.data.get("force", ""))
+            theirs = fleet_sp([mover]) if mover else 0
             best = None
             for a in legal:
                 if isinstance(a, A.Intercept):
                     mine = fleet_sp([state.forces[a.force]])
                     if mine >= theirs and (best is None or mine > best[0]):
                         best = (mine, a)
-            return best[1] if best else A.Decline()
+            return best[1] if best else decline
         if p.kind == "cut_supply":
             for a in legal:
                 if isinstance(a, A.CutSupply):
@@ -125,14 +168,104 @@ class CampaignAI:
                     theirs = fleet_sp(state.side_forces_at(a.place, enemy(me)))
                     if mine >= theirs:
                         return a
-            return A.Decline()
+            return decline
         if p.kind == "naval_offer":
             place = p.data["place"]
             mine = fleet_sp(state.side_forces_at(place, me))
             theirs = fleet_sp(state.side_forces_at(place, enemy(me)))
-            return A.Accept() if mine * 5 > theirs * 6 else A.Decline()
+            accept = next((a for a in legal if isinstance(a, A.Accept)), None)
+            return accept if accept is not None and mine * 5 > theirs * 6 else decline
+        if p.kind == "veto":
+            # the Tribune negates every enemy result it may (one a turn)
+            return next((a for a in legal if isinstance(a, A.Veto)), decline)
         commits = [a for a in legal if isinstance(a, A.Commit)]
-        return commits[min(1, len(commits) - 1)]
+        if commits:
+            return commits[min(2, len(commits) - 1)]
+        return decline
+
+    # -- the political phases ----------------------------------------------------
+    def _stratagems(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
+        side = state.active
+        held = state.stratagems[side]
+        takes = {a.kind: a for a in legal if isinstance(a, A.Take)}
+        if not takes:
+            return _pass(legal)
+        if held["military"] < 2:
+            order = ["military", "political", "agent"]
+        elif held["agent"] < 1 and held["political"] >= 4 and state.turn % 4 == 0:
+            order = ["agent", "political", "military"]
+        elif held["political"] <= held["military"] + 2:
+            order = ["political", "military", "agent"]
+        else:
+            order = ["military", "political", "agent"]
+        for kind in order:
+            if kind in takes:
+                return takes[kind]
+        return _pass(legal)
+
+    def _res_publica(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
+        side = state.active
+        claims = [a for a in legal if isinstance(a, A.Claim)]
+        if claims:
+            return claims[0]
+        rolls = [a for a in legal if isinstance(a, A.Politics)]
+        if not rolls:
+            return _pass(legal)
+        rp = state.res_publica
+        mine, theirs = rp.get(side, 0), rp.get(enemy(side), 0)
+        # Caesar needs 4 markers; the Senate 2 while Caesar holds at most 1 (§21)
+        want = mine < 5 if side == SIDES[0] else (mine < 3 or theirs > 1)
+        # an army much weaker than the enemy's keeps its Political stratagems for recruiting
+        weak = _field_total(state, side) < WEAK_SHARE * _field_total(state, enemy(side))
+        if not want or state.stratagems[side]["political"] < (4 if weak else 2):
+            return _pass(legal)
+        party = "populares" if side == SIDES[0] else "optimates"
+        return next((a for a in rolls if a.table == party), rolls[0])
+
+    def _recruiting(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
+        side = state.active
+        foe = enemy(side)
+        cmap = roman_world()
+        held = state.stratagems[side]
+        armies = {f.location: f for f in state.forces_of(side) if f.commander and field_sp(f) > 0}
+        mine_sp = sum(field_sp(f) for f in state.forces_of(side))
+        their_sp = sum(field_sp(f) for f in state.forces_of(foe))
+        best: tuple[float, int, A.Action] | None = None
+        for i, a in enumerate(legal):
+            score = 0.0
+            if isinstance(a, A.Assassinate):
+                score = 4.5 if a.leader == state.supreme.get(foe) else 2.0
+            elif isinstance(a, A.Tribute):
+                if a.target in state.clients:
+                    score = 8.0 if state.clients[a.target] == "neutral" else 5.0
+                else:
+                    score = 1.5 + place_value(a.target) * 0.4
+            elif isinstance(a, A.Recruit):
+                if a.kind in ("legion",):
+                    score = 6.0 + (3.0 if a.city in armies else 0.0) + (2.0 if their_sp > mine_sp else 0.0)
+                elif a.kind == "civis":
+                    score = 2.0 + (2.0 if cmap.spaces[a.city].capital or a.city == "roma" else 0.0)
+                elif a.kind in ("cavalry", "auxiliary"):
+                    score = 3.0 + (1.0 if a.city in armies else 0.0)
+                else:
+                    score = 1.0
+            elif isinstance(a, A.Train):
+                score = 4.0 if held["military"] >= 3 else 0.0
+            elif isinstance(a, A.RecruitLeader):
+                leaderless = [f for f in state.forces_of(side) if f.commander is None and field_sp(f) >= 4]
+                score = 5.0 if any(f.location == a.city for f in leaderless) else 0.5
+            elif isinstance(a, A.FoundColony):
+                score = 3.5 if mine_sp > their_sp else 1.0
+            elif isinstance(a, A.Bribe):
+                score = 3.0 + place_value(a.city) * 0.3
+            elif isinstance(a, A.Subvert):
+                score = 3.0
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, -i, a)
+        # keep a Political stratagem in hand for the next Res Publica phase unless rich
+        if best is None or best[0] < 3.0 or (held["political"] <= 1 and best[0] < 6.0):
+            return _pass(legal)
+        return best[2]
 
     # -- combat -------------------------------------------------------------------
     def _combat(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
@@ -140,8 +273,8 @@ class CampaignAI:
         battles = [a for a in legal if isinstance(a, A.Battle)]
         if battles:
             place = battles[0].place
-            n = min(1, max_commit(state, side, place))
-            return A.Battle(place, n)
+            options = [a for a in battles if a.place == place]
+            return options[min(2, len(options) - 1)]
         best: tuple[float, A.Action] | None = None
         for a in legal:
             if isinstance(a, A.Storm):
@@ -156,23 +289,24 @@ class CampaignAI:
                 theirs = fleet_sp(state.side_forces_at(a.place, enemy(side)))
                 if mine * 10 >= theirs * 13:
                     return a
-        return A.EndPhase()
+        return next((a for a in legal if isinstance(a, A.EndPhase)), legal[-1])
 
     # -- movement -----------------------------------------------------------------
     def _move(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
         side = state.active
         done = self._done.setdefault((state.turn, side), set())
-        by_force: dict[str, list[A.Action]] = {}
+        by_force: dict[str, list[A.March | A.Sail]] = {}
         for a in legal:
             if isinstance(a, A.March | A.Sail):
                 by_force.setdefault(a.force, []).append(a)
-        # concentrate: leaderless troops join a led army where they stand
+        # concentrate: leaderless troops join a led army where they stand; small armies
+        # join bigger ones
         for a in legal:
             if isinstance(a, A.Merge):
                 src, dst = state.forces[a.force], state.forces[a.into]
                 if src.commander is None and dst.commander is not None and mobile_ground(src):
                     return a
-                if src.commander and dst.commander and field_sp(src) < field_sp(dst) and field_sp(src) < 8:
+                if src.commander and dst.commander and field_sp(src) < field_sp(dst) and field_sp(src) < SMALL_ARMY:
                     return a
         forces = sorted(
             (state.forces[fid] for fid in by_force if fid not in done),
@@ -181,14 +315,13 @@ class CampaignAI:
         ctx = _Context(state, side)
         for f in forces:
             done.add(f.id)
-            stay = self._score(ctx, f, f.location, sea=False)
+            stay = self._score(ctx, f, f.location)
             best: tuple[float, A.March | A.Sail] | None = None
             for a in by_force[f.id]:
-                assert isinstance(a, A.March | A.Sail)
                 if isinstance(a, A.March) and a.stratagem:
                     continue
                 sea = isinstance(a, A.Sail)
-                sc = self._score(ctx, f, a.to, sea=sea) - (1.0 if sea else 0.0)
+                sc = self._score(ctx, f, a.to) - (1.0 if sea else 0.0)
                 if best is None or sc > best[0]:
                     best = (sc, a)
             if best is not None and best[0] > stay + 0.1:
@@ -196,20 +329,25 @@ class CampaignAI:
                 boosted = A.March(act.force, act.to, act.path, True) if isinstance(act, A.March) else None
                 if (
                     boosted in by_force[f.id]
-                    and state.stratagems[side]["military"] >= 2
+                    and state.stratagems[side]["military"] >= 3
                     and f.commander
                     and field_sp(f) >= 10
                 ):
                     act = boosted
                 return act
-        return A.EndPhase()
+        return next((a for a in legal if isinstance(a, A.EndPhase)), legal[-1])
 
-    def _score(self, ctx: _Context, f: Force, d: str, sea: bool) -> float:
+    def _score(self, ctx: _Context, f: Force, d: str) -> float:
         cmap = roman_world()
         state, side = ctx.state, ctx.side
         if cmap.is_sea(d):
             return -5.0
         mine = field_sp(f)
+        home = ctx.homes.get(f.side)
+        if home is not None and dist(home, d) > CLIENT_RANGE:
+            return -100.0  # client kings fight near home
+        if f.side == "parthia" and f.commander and catalogue().leader(f.commander).role == "monarch" and d != home:
+            return -100.0  # the King of Kings stays back; his satraps lead (004)
         if f.commander is None:
             # leaderless: go to the nearest led army of the side
             targets = [g.location for g in ctx.armies if g.id != f.id]
@@ -220,10 +358,18 @@ class CampaignAI:
             if garrison and not f.can_storm() and (cmap.spaces[o].port or mine <= 2 * garrison):
                 v *= 0.3  # a siege it can neither storm nor starve (sea supply)
             score = max(score, v - DISTANCE_COST * dist(d, o))
+        # hunt: enemy armies this one outnumbers are objectives too
+        if mine >= SMALL_ARMY:
+            for loc, sp in ctx.field.items():
+                if sp and mine + ctx.friendly.get(loc, 0) >= HUNT_RATIO * sp:
+                    score = max(score, HUNT_BASE + HUNT_PER_SP * sp - DISTANCE_COST * dist(d, loc))
         if state.owner_side(d) == ctx.foe and ctx.garrison.get(d, 0) == 0 and not ctx.field.get(d):
             score += place_value(d)
+        # hold Rome when nobody else does
+        if d == "roma" and state.owner_side(d) == side and not ctx.friendly.get("roma") and f.location == "roma":
+            score += 4.0
         # concentration: a weak army moves toward the strongest friendly one
-        if mine < 8 and ctx.armies:
+        if mine < SMALL_ARMY and ctx.armies:
             big = max(ctx.armies, key=lambda g: (field_sp(g), g.id))
             if big.id != f.id:
                 score += 6.0 / (1.0 + dist(d, big.location))
@@ -231,9 +377,9 @@ class CampaignAI:
         enemy_here = ctx.field.get(d, 0)
         if enemy_here:
             p = self._win_chance(state, f, d)
-            score += 10.0 + place_value(d) if p >= ATTACK_IF else -50.0
+            score += 10.0 + place_value(d) + HUNT_PER_SP * enemy_here if p >= self.bar(state) else -50.0
         for loc, sp in ctx.field.items():
-            if loc != d and dist(d, loc) <= 4 and sp > 1.2 * (mine + ctx.friendly.get(d, 0)):
+            if loc != d and dist(d, loc) <= 4 and sp > DANGER_RATIO * (mine + ctx.friendly.get(d, 0)):
                 score -= 3.0 * sp / max(1, mine)
         # supply and winter
         if not land_supplied(state, side, d) and not sea_supply_possible(state, side, d):
@@ -242,23 +388,48 @@ class CampaignAI:
             score += 3.0
         return score
 
+    def bar(self, state: CampaignState) -> float:
+        """The odds an attack needs: ``attack_if``, rising as fratricide nears the limit
+        that ends the war with no winner (§21) — bloodshed grows costly for everyone."""
+        limit = world_tables().victory.fratricide_limit
+        over = max(0.0, (state.fratricide - FRATRICIDE_CARE * limit) / ((1 - FRATRICIDE_CARE) * limit))
+        return min(0.95, self.attack_if + FRATRICIDE_BAR * over)
+
     def _win_chance(self, state: CampaignState, f: Force, d: str) -> float:
-        """The battleboard's odds that ``f`` wins a battle it would fight at ``d``."""
-        mine = field_sp(f) + sum(field_sp(g) for g in state.side_forces_at(d, state.active))
-        theirs = ground_sp(state, enemy(state.active), d)
+        """The battleboard's odds that ``f`` (with friends already there) wins a battle at
+        ``d`` — the real resolver, on its own seeds; SP ratios settle the clear cases and
+        stand in once the phase's budget of odds is spent."""
+        side = state.active
+        mine = field_sp(f) + sum(field_sp(g) for g in state.side_forces_at(d, side) if g.id != f.id)
+        theirs = ground_sp(state, enemy(side), d)
         if mine < 0.7 * theirs:
             return 0.0
-        if mine >= 3 * theirs:
+        if mine >= 2.5 * theirs:
             return 1.0
-        key = (state.turn, f.id, d, mine)
+        key = (state.turn, f.id, d, mine, theirs)
         if key not in self._odds:
+            spent = self._budget.get((state.turn, side), 0)
+            if spent >= ODDS_BUDGET:
+                return 1.0 if mine >= 1.5 * theirs else 0.0
+            self._budget[(state.turn, side)] = spent + 1
             from battleboard.resolve import odds
 
             s = state.copy()
             s.forces[f.id] = f.model_copy(update={"location": d})
             eng = land_engagement(s, d, 0, 0)
-            self._odds[key] = odds(eng, self.odds_battles, seed=1 + state.turn)["A"]
+            got = odds(eng, self.odds_battles, seed=1 + state.turn)
+            # a draw that costs the enemy more than us counts half a win
+            edge = 0.5 * got["draw"] if got["B_lost"] > got["A_lost"] else 0.0
+            self._odds[key] = got["A"] + edge
         return self._odds[key]
+
+
+def _field_total(state: CampaignState, side: str) -> int:
+    return sum(field_sp(f) for f in state.forces_of(side))
+
+
+def _pass(legal: list[A.Action]) -> A.Action:
+    return next((a for a in legal if isinstance(a, A.Pass)), legal[-1])
 
 
 class _Context:
@@ -287,6 +458,7 @@ class _Context:
             if state.owner_side(p) == self.foe and cmap.spaces[p].kind == "city"
         ]
         self._cache: dict[str, list[tuple[str, float, int]]] = {}
+        self.homes = {c.id: c.capital for c in world_tables().clients}
 
     def objectives(self, f: Force) -> list[tuple[str, float, int]]:
         """The few enemy cities most worth this army's while, from where it stands."""
@@ -300,14 +472,15 @@ class _Context:
 
 def play_turns(session: object, turns: int, ais: dict[str, CampaignAI | None] | None = None) -> None:
     """Let the AI play ``session`` (a ``bellum.session.Session`` of the campaign) until
-    ``turns`` more turns have begun; sides mapped to None are not the AI's (then stop)."""
+    ``turns`` more turns have begun or the war is over; sides mapped to None are not the
+    AI's (then stop)."""
     from bellum.session import Session
 
     assert isinstance(session, Session)
     ai = CampaignAI()
     players = ais or {"caesarian": ai, "senatorial": ai}
     end = session.state.turn + turns
-    while session.state.turn < end:
+    while session.state.turn < end and not session.state.result:
         player = players.get(session.state.actor)
         if player is None:
             return

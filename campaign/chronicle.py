@@ -46,6 +46,41 @@ CHRONICLE_KINDS = frozenset(
         "winter",
         "quarters",
         "merge",
+        # the wider world and victory (campaign.md §19–§21)
+        "historical_event",
+        "client_joins",
+        "client_declares",
+        "client_leaves",
+        "levy",
+        "client_gone",
+        "horde",
+        "horde_moves",
+        "horde_clash",
+        "sack",
+        "revolt",
+        "revolt_none",
+        "justice",
+        "reforms",
+        "wavering",
+        "victory",
+        # politics, stratagems and recruiting (campaign.md §15–§17)
+        "politics",
+        "veto",
+        "marker",
+        "dictator",
+        "imperator",
+        "tribune",
+        "claim",
+        "succession_lost",
+        "recruit",
+        "recruit_leader",
+        "colony",
+        "train",
+        "tribute",
+        "bribe",
+        "desertion",
+        "defection",
+        "assassination",
     }
 )
 
@@ -59,12 +94,27 @@ def lines(events: Iterable[Event]) -> list[str]:
     return [line(e) for e in events if e.kind in CHRONICLE_KINDS]
 
 
+#: a major battle: a land battle in which each side lost or fielded at least this many SP
+#: (docs/BALANCE.md; design — Caesar's eight great battles, reference)
+MAJOR_SP = 8
+
+
+def is_major(e: Event) -> bool:
+    """A land field battle in which each side brought at least ``MAJOR_SP`` SP."""
+    if e.kind != "battle" or e.data.get("battle_kind") != "land" or e.data.get("trigger") != "battle":
+        return False
+    engaged = e.data.get("engaged", {})
+    return len(engaged) == 2 and all(v >= MAJOR_SP for v in engaged.values())
+
+
 def summary(state: CampaignState, events: Iterable[Event]) -> str:
     """One line at the end of a run: the date, the cities each side holds, the battles."""
     from campaign.map import roman_world
 
     cmap = roman_world()
+    events = list(events)
     kinds = Counter(e.kind for e in events)
+    major = sum(1 for e in events if is_major(e))
     held = {s: sum(1 for c in cmap.cities() if state.owner_side(c) == s) for s in SIDES}
     sp = {s: sum(f.strength() for f in state.forces_of(s)) for s in SIDES}
     rome = state.owner_side("roma")
@@ -73,6 +123,14 @@ def summary(state: CampaignState, events: Iterable[Event]) -> str:
         f"Caesarians hold {held['caesarian']} cities ({sp['caesarian']} SP), "
         f"Senatorials {held['senatorial']} ({sp['senatorial']} SP); Rome is "
         f"{'Caesarian' if rome == 'caesarian' else 'Senatorial' if rome == 'senatorial' else 'neutral'}; "
-        f"{kinds['battle']} battles, {kinds['storm']} storms, {kinds['siege']} siege rolls; "
+        f"{kinds['battle']} battles ({major} major), {kinds['storm']} storms, {kinds['siege']} siege rolls; "
+        f"Res Publica {state.res_publica.get('caesarian', 0)}–{state.res_publica.get('senatorial', 0)}; "
         f"fratricide {state.fratricide}."
     )
+
+
+def result(state: CampaignState) -> str:
+    """The chronicle's last line: the war's result, or where it stands (campaign.md §21)."""
+    from campaign.rules.victory import result_line
+
+    return result_line(state)

@@ -2,6 +2,11 @@
 and load (docs/rules/campaign.md §14).
 
     bellum campaign --ai both --turns 8 --seed 1 --headless [--save F] [--load F] [--scenario 49bc]
+    bellum campaign [--ai senatorial|caesarian|none|both] [--seed S] [--load F] [--save F]
+
+Without ``--headless`` the campaign window opens (``campaign.view.play.launch_game``):
+you play the side the computer does not (``--ai none`` is hotseat, ``--ai both`` lets
+you watch); ``--save`` is where the window's Save button writes.
 
 Every march, voyage, battle, siege and storm is one chronicle line; the run ends with a
 summary line.  Games go through ``bellum.session.Session``, so ``--save`` writes the
@@ -12,6 +17,7 @@ is one sentence and exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -19,9 +25,12 @@ MAX_TURNS = 400
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("campaign", help="play the campaign of 49 BC (headless with the AI, for now)")
+    p = subparsers.add_parser("campaign", help="play the campaign of 49 BC in a window, or headless with the AI")
     p.add_argument(
-        "--ai", choices=("both", "caesarian", "senatorial"), default="both", help="which side(s) the computer plays"
+        "--ai",
+        choices=("both", "caesarian", "senatorial", "none"),
+        default=None,
+        help="which side(s) the computer plays (window: senatorial unless given, none is hotseat; headless: both)",
     )
     p.add_argument("--turns", type=int, default=8, metavar="N", help="turns to play (8 make a year)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's dice seed")
@@ -40,6 +49,13 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.seed < 2**63:
         raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0)")
     if not args.headless:
+        if os.environ.get("ARCADE_HEADLESS"):
+            print(
+                "bellum: there is no display for the campaign window here (ARCADE_HEADLESS is set); "
+                "run with --headless to let the AI play",
+                file=sys.stderr,
+            )
+            return 2
         launcher = _window_launcher()
         if launcher is None:
             print(
@@ -49,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         code: int = launcher(args)
         return code
-    if args.ai != "both":
+    if args.ai not in (None, "both"):
         raise InputError("--ai", "", "a headless campaign is played by the computer on both sides (use --ai both)")
     return _headless(args)
 
@@ -69,7 +85,7 @@ def _headless(args: argparse.Namespace) -> int:
     from bellum.errors import InputError
     from bellum.session import Session
     from campaign.ai import CampaignAI
-    from campaign.chronicle import lines, summary
+    from campaign.chronicle import lines, result, summary
     from campaign.engine import CampaignEngine
     from campaign.scenario import resolve
 
@@ -88,13 +104,14 @@ def _headless(args: argparse.Namespace) -> int:
     ai = CampaignAI()
     end = session.state.turn + args.turns
     shown = start
-    while session.state.turn < end:
+    while session.state.turn < end and not session.state.result:
         session.play(ai.choose(session.state))
         new = session.log.since(shown)
         shown = len(session.log)
         for text in lines(new):
             print(text)
     print(summary(session.state, session.log.since(start)))
+    print(result(session.state))
     if args.save:
         session.save(args.save)
         print(f"Saved to {args.save}.")

@@ -26,7 +26,7 @@ from bellum.events import Event
 from bellum.saves import Engine as EngineName
 from campaign import actions as A
 from campaign.map import roman_world
-from campaign.rules import march, naval, siege, supply
+from campaign.rules import march, naval, politics, recruiting, respublica, siege, stratagems, supply
 from campaign.rules.battle import (
     Resolver,
     apply_outcome,
@@ -34,22 +34,29 @@ from campaign.rules.battle import (
     check_outcome,
     field_battles,
     land_engagement,
-    max_commit,
     naval_contacts,
     retreat_land,
     spend,
 )
-from campaign.rules.common import event, place_name, tidy
+from campaign.rules.common import event, leader_name, place_name, tidy
+from campaign.rules.events import events_phase
 from campaign.rules.sequence import advance
+from campaign.rules.stratagems import commit_limit, plays_left, record_play
 from campaign.scenario import Scenario, load_scenario, resolve
-from campaign.state import PASS_PHASES, CampaignState, Pending, encode_state, enemy, initial_state, side_title
+from campaign.state import (
+    PASS_PHASES,
+    POLITICAL_PHASES,
+    CampaignState,
+    Pending,
+    encode_state,
+    enemy,
+    initial_state,
+    side_title,
+)
 from campaign.units import catalogue
 
 PHASE_NOTES = {
     "events": "the Historical Events table (issue 8)",
-    "stratagems": "stratagem income and choice (issue 8)",
-    "res_publica": "the Res Publica tables (issue 8)",
-    "recruiting": "recruiting (issue 8)",
 }
 
 
@@ -76,7 +83,9 @@ class CampaignEngine:
 
     def apply(self, state: CampaignState, action: A.Action, dice: Dice) -> tuple[CampaignState, list[Event]]:
         s = state.copy()
+        before = dict(s.supreme)
         events = self._apply(s, action, dice)
+        events += stratagems.supreme_lost(s, before)
         return s, events
 
     def encode_action(self, action: A.Action) -> dict[str, Any]:
@@ -96,17 +105,42 @@ class CampaignEngine:
 
     # -- applying --------------------------------------------------------------
     def _apply(self, s: CampaignState, action: A.Action, dice: Dice) -> list[Event]:
+        if s.result:
+            raise RuleError(f"The war is over: {s.result['text']}")
         p = s.pending
         if p is not None:
             return self._decide(s, p, action, dice)
+        if isinstance(action, A.Pass) and s.phase == "events":
+            return [*events_phase(s, dice), *advance(s, dice)]  # the Historical Events table, §20
         if isinstance(action, A.Pass):
+            if s.phase in POLITICAL_PHASES:
+                done = f"{side_title(s.active)} end their {s.phase.replace('_', ' ')} phase."
+                ev = [event(s, "pass", done, phase=s.phase)]
+                if s.phase == "stratagems":
+                    ev += stratagems.forfeit(s)
+                return ev + advance(s, dice)
             if s.phase not in PASS_PHASES:
                 raise RuleError(f"The {s.phase.replace('_', ' ')} phase cannot simply be passed.")
             note = f"{s.phase}: nothing to do until {PHASE_NOTES[s.phase]}."
             return [event(s, "pass", note, phase=s.phase), *advance(s, dice)]
+        if s.phase == "stratagems" and isinstance(action, A.Take):
+            return stratagems.take(s, action.kind)
+        if s.phase == "res_publica":
+            if isinstance(action, A.Politics):
+                return respublica.roll_table(s, action.table, dice)
+            if isinstance(action, A.Claim):
+                return respublica.claim(s, action.leader)
+        if s.phase == "recruiting":
+            got = self._recruiting(s, action, dice)
+            if got is not None:
+                return got
         if s.phase == "movement":
             if isinstance(action, A.March):
-                return march.do_march(s, action.force, action.path, action.stratagem, dice)
+                cmd = _player(s, action.force) if action.stratagem else None
+                events = march.do_march(s, action.force, action.path, action.stratagem, dice)
+                if cmd is not None:
+                    record_play(s, cmd)
+                return events
             if isinstance(action, A.Sail):
                 return naval.sail(s, action.force, action.to, action.path)
             if isinstance(action, A.Merge):
@@ -117,13 +151,17 @@ class CampaignEngine:
             if isinstance(action, A.Battle):
                 if action.place not in field_battles(s):
                     raise RuleError(f"There is no field battle to fight at {place_name(action.place)}.")
-                if action.stratagems > max_commit(s, s.active, action.place):
+                if action.stratagems > commit_limit(s, s.active, action.place):
                     raise RuleError("Your leaders there cannot commit that many Military stratagems.")
                 spend(s, s.active, "military", action.stratagems)
                 s.pending = Pending("commit", enemy(s.active), {"place": action.place, "a": action.stratagems})
                 return []
             if isinstance(action, A.Storm):
-                return siege.storm(s, action.city, action.force, action.stratagem, dice)
+                cmd = _player(s, action.force) if action.stratagem else None
+                events = siege.storm(s, action.city, action.force, action.stratagem, dice)
+                if cmd is not None:
+                    record_play(s, cmd)
+                return events
             if isinstance(action, A.OfferNaval):
                 return naval.offer_naval(s, action.place)
             if isinstance(action, A.EndPhase):
@@ -138,7 +176,11 @@ class CampaignEngine:
     def _decide(self, s: CampaignState, p: Pending, action: A.Action, dice: Dice) -> list[Event]:
         if p.kind == "intercept":
             if isinstance(action, A.Intercept):
-                return naval.intercept(s, action.force, dice, self.resolver, action.outcome)
+                cmd = _player(s, action.force) if action.force in s.forces else None
+                events = naval.intercept(s, action.force, dice, self.resolver, action.outcome)
+                if cmd is not None:
+                    record_play(s, cmd)
+                return events
             if isinstance(action, A.Decline):
                 return naval.decline_interception(s, dice)
         elif p.kind == "cut_supply":
@@ -154,12 +196,37 @@ class CampaignEngine:
                 return naval.refuse_naval(s)
         elif p.kind == "commit" and isinstance(action, A.Commit):
             return self._battle(s, p, action, dice)
+        elif p.kind == "veto":
+            if isinstance(action, A.Veto):
+                return respublica.veto(s)
+            if isinstance(action, A.Decline):
+                return respublica.let_stand(s)
         raise RuleError(f"{side_title(s.actor)} must first answer: {describe_pending(p)}")
+
+    def _recruiting(self, s: CampaignState, action: A.Action, dice: Dice) -> list[Event] | None:
+        """The recruiting phase's actions (campaign.md §17–§18), or None for another."""
+        if isinstance(action, A.Recruit):
+            return recruiting.recruit(s, action.city, action.kind)
+        if isinstance(action, A.RecruitLeader):
+            return recruiting.recruit_leader(s, action.leader, action.city)
+        if isinstance(action, A.FoundColony):
+            return recruiting.found_colony(s, action.city)
+        if isinstance(action, A.Train):
+            return recruiting.train(s, action.unit)
+        if isinstance(action, A.Tribute):
+            return politics.tribute(s, action.target, dice)
+        if isinstance(action, A.Bribe):
+            return politics.bribe(s, action.city, dice)
+        if isinstance(action, A.Subvert):
+            return politics.subvert(s, action.force, dice)
+        if isinstance(action, A.Assassinate):
+            return politics.assassinate(s, action.leader, dice)
+        return None
 
     def _battle(self, s: CampaignState, p: Pending, action: A.Commit, dice: Dice) -> list[Event]:
         place = p.data["place"]
         foe = enemy(s.active)
-        if action.stratagems > max_commit(s, foe, place):
+        if action.stratagems > commit_limit(s, foe, place):
             raise RuleError("Your leaders there cannot commit that many Military stratagems.")
         spend(s, foe, "military", action.stratagems)
         s.pending = None
@@ -167,10 +234,12 @@ class CampaignEngine:
         out = action.outcome if action.outcome is not None else self.resolver(eng, dice)
         check_outcome(eng, out)
         s.fought = (*s.fought, place)
+        present = {ld.id for ld in eng.leaders}
         events = apply_outcome(s, eng, out, dice, f"Battle of {place_name(place)}")
         if out.winner is not None:
             winner = s.active if out.winner == "A" else foe
             loser = enemy(winner)
+            events += respublica.beaten_imperator(s, loser, present)
             if out.loser_retreats:
                 events += retreat_land(s, place, loser, dice)
             events += siege.occupy(s, place, winner, dice)
@@ -196,25 +265,52 @@ def describe_pending(p: Pending) -> str:
         "cut_supply": "will you cut the enemy's sea supply?",
         "naval_offer": "will you accept battle at sea?",
         "commit": "how many Military stratagems do you commit to the battle?",
+        "veto": "will your Tribune veto the Res Publica result?",
     }[p.kind]
 
 
+def _player(state: CampaignState, force_id: str) -> str:
+    """The commander who plays a Military stratagem for a march, storm or interception;
+    he must have a play left (campaign.md §15.3)."""
+    f = state.forces.get(force_id)
+    if f is None or f.commander is None:
+        raise RuleError("Only a force with a leader can play a stratagem.")
+    if plays_left(state, f.commander) < 1:
+        raise RuleError(f"{leader_name(f.commander)} has played all the stratagems his rating allows this turn.")
+    return f.commander
+
+
+def _can_play(state: CampaignState, force_id: str) -> bool:
+    f = state.forces.get(force_id)
+    return f is not None and f.commander is not None and plays_left(state, f.commander) > 0
+
+
 def legal_actions(state: CampaignState) -> list[A.Action]:
-    """Every legal action now (campaign.md §7.3)."""
+    """Every legal action now (campaign.md §7.3); none once the war is over (§21)."""
+    if state.result:
+        return []
     p = state.pending
     if p is not None:
         if p.kind == "intercept":
-            return [*(A.Intercept(f) for f in p.data["options"]), A.Decline()]
+            return [*(A.Intercept(f) for f in p.data["options"] if _can_play(state, f)), A.Decline()]
         if p.kind == "cut_supply":
             return [*(A.CutSupply(o[0], o[1]) for o in p.data["options"]), A.Decline()]
         if p.kind == "naval_offer":
             return [A.Accept(), A.Decline()]
         if p.kind == "commit":
-            n = max_commit(state, enemy(state.active), p.data["place"])
+            n = commit_limit(state, enemy(state.active), p.data["place"])
             return [A.Commit(i) for i in range(n + 1)]
+        if p.kind == "veto":
+            return [A.Veto(), A.Decline()]
         return []
     if state.phase in PASS_PHASES:
         return [A.Pass()]
+    if state.phase == "stratagems":
+        return [*stratagems.legal(state), A.Pass()]
+    if state.phase == "res_publica":
+        return [*respublica.legal(state), A.Pass()]
+    if state.phase == "recruiting":
+        return [*recruiting.legal(state), *politics.legal(state), A.Pass()]
     out: list[A.Action] = []
     if state.phase == "movement":
         mil = state.stratagems[state.active]["military"] > 0
@@ -222,7 +318,8 @@ def legal_actions(state: CampaignState) -> list[A.Action]:
         for f in sorted(state.forces_of(state.active), key=lambda f: f.id):
             for dest, (_, path) in sorted(march.destinations(state, f).items()):
                 out.append(A.March(f.id, dest, path))
-                if mil and any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
+                boost = mil and _can_play(state, f.id)
+                if boost and any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
                     out.append(A.March(f.id, dest, path, True))
             for dest, (_, path) in sorted(naval.voyages(state, f).items()):
                 out.append(A.Sail(f.id, dest, path))
@@ -239,12 +336,12 @@ def legal_actions(state: CampaignState) -> list[A.Action]:
     elif state.phase == "combat":
         battles = field_battles(state)
         for place in battles:
-            for n in range(max_commit(state, state.active, place) + 1):
+            for n in range(commit_limit(state, state.active, place) + 1):
                 out.append(A.Battle(place, n))
         mil = state.stratagems[state.active]["military"] > 0
         for city, fid in siege.storm_targets(state):
             out.append(A.Storm(city, fid))
-            if mil:
+            if mil and _can_play(state, fid):
                 out.append(A.Storm(city, fid, True))
         for place in naval_contacts(state):
             out.append(A.OfferNaval(place))

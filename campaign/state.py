@@ -23,9 +23,13 @@ SIDES: tuple[str, str] = ("caesarian", "senatorial")
 SIDE_NAMES = {"caesarian": "the Caesarians", "senatorial": "the Senatorials"}
 #: the phases each side plays in its half of the turn (reference: scale and sequence)
 SIDE_PHASES: tuple[str, ...] = ("stratagems", "res_publica", "recruiting", "movement", "combat", "supply")
-#: the phases that issue 8 fills: for now each is passed explicitly (campaign.md §7.2)
-PASS_PHASES: frozenset[str] = frozenset({"events", "stratagems", "res_publica", "recruiting"})
+#: phases with nothing to do yet but an explicit pass (campaign.md §7.2)
+PASS_PHASES: frozenset[str] = frozenset({"events"})
+#: the political phases of a side's half-turn, each ended with a ``Pass`` (campaign.md §15–§17)
+POLITICAL_PHASES: tuple[str, ...] = ("stratagems", "res_publica", "recruiting")
 STRATAGEM_TYPES: tuple[str, ...] = ("military", "political", "agent")
+#: the Res Publica's three single markers (campaign.md §16.4)
+REPUBLIC_MARKERS: tuple[str, ...] = ("tribune", "dictator", "imperator")
 
 
 def side_title(side: str) -> str:
@@ -79,8 +83,28 @@ class CampaignState:
     captives: dict[str, str] = field(default_factory=dict)
     fratricide: int = 0
     next_id: int = 1
-    #: stratagems spent, by side and type (the expended box, issue 8)
+    #: stratagems spent, by side and type (the expended box, campaign.md §15.4)
     expended: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: holders of the Tribune, Dictator and Imperator markers (a side, or None; §16.4)
+    republic: dict[str, str | None] = field(default_factory=lambda: dict.fromkeys(REPUBLIC_MARKERS))
+    #: leaders each side may still bring into play (§17.2)
+    pool: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: cities where a colony has been founded (§17.3)
+    colonies: tuple[str, ...] = ()
+    #: stratagems each leader has played this half-turn outside battles (§15.3)
+    plays: dict[str, int] = field(default_factory=dict)
+    #: stratagems the active side may still choose in its stratagems phase (§15.2)
+    due: int = 0
+    #: the Tribune has negated a result this turn (§16.3)
+    tribune_used: bool = False
+    #: Res Publica rolls made on each table this half-turn (§16.2)
+    rolls: dict[str, int] = field(default_factory=dict)
+    #: units raised or trained, and colonies that raised a legion, this half-turn (§17)
+    raised: tuple[str, ...] = ()
+    #: barbarian hordes on the move (force ids), §19.4
+    roused: tuple[str, ...] = ()
+    #: the end of the war: {"winner", "how", "text"}, empty while it goes on (§21)
+    result: dict[str, str] = field(default_factory=dict)
 
     # -- copying ----------------------------------------------------------------
     def copy(self) -> CampaignState:
@@ -96,6 +120,11 @@ class CampaignState:
             cuts=dict(self.cuts),
             captives=dict(self.captives),
             expended={s: dict(v) for s, v in self.expended.items()},
+            republic=dict(self.republic),
+            pool=dict(self.pool),
+            plays=dict(self.plays),
+            rolls=dict(self.rolls),
+            result=dict(self.result),
         )
 
     # -- the calendar -----------------------------------------------------------
@@ -200,6 +229,8 @@ def initial_state(scenario: Scenario, cat: Catalogue | None = None) -> CampaignS
         supreme={sid: s.supreme_leader for sid, s in scenario.sides.items()},
         counter_mix={k: dict(v) for k, v in scenario.counter_mix.items()},
         expended={sid: dict.fromkeys(STRATAGEM_TYPES, 0) for sid in scenario.sides},
+        republic={m: getattr(scenario.republic, m) for m in REPUBLIC_MARKERS},
+        pool={sid: tuple(s.leader_pool) for sid, s in scenario.sides.items()},
     )
 
 
@@ -238,6 +269,16 @@ def encode_state(state: CampaignState) -> dict[str, Any]:
         "fratricide": state.fratricide,
         "next_id": state.next_id,
         "expended": state.expended,
+        "republic": {k: v or "" for k, v in state.republic.items()},
+        "pool": {k: list(v) for k, v in state.pool.items()},
+        "colonies": list(state.colonies),
+        "plays": dict(sorted(state.plays.items())),
+        "due": state.due,
+        "tribune_used": state.tribune_used,
+        "rolls": dict(sorted(state.rolls.items())),
+        "raised": list(state.raised),
+        "roused": list(state.roused),
+        "result": dict(state.result),
     }
 
 

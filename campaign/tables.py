@@ -171,6 +171,139 @@ class Battle(_Model):
     execution: Execution
 
 
+# --------------------------------------------------------------------------- issue 8: politics
+
+StratagemKind = Literal["military", "political", "agent"]
+RP_EFFECTS: tuple[str, ...] = (
+    "none",
+    "marker",
+    "lose_marker",
+    "enemy_marker",
+    "political",
+    "tribune",
+    "dictator",
+    "imperator",
+)
+_EFFECT = re.compile(r"^([a-z_]+)(?::(\d))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One effect of a Res Publica result: what, and how many (campaign.md §16.2)."""
+
+    kind: str
+    n: int = 1
+
+
+def parse_effects(text: str) -> tuple[Effect, ...]:
+    out = []
+    for part in text.split(","):
+        m = _EFFECT.match(part.strip())
+        if not m or m.group(1) not in RP_EFFECTS:
+            raise ValueError(f"{text!r} is not a Res Publica result ({', '.join(RP_EFFECTS)}, joined by commas)")
+        n = int(m.group(2) or 1)
+        if n < 1 or (m.group(2) and m.group(1) != "marker"):
+            raise ValueError(f"{text!r}: only a marker result takes a count, from 1 to 9")
+        out.append(Effect(m.group(1), n))
+    return tuple(out)
+
+
+class Mix(_Model):
+    military: int = Field(ge=0, le=40)
+    political: int = Field(ge=0, le=40)
+    agent: int = Field(ge=0, le=40)
+
+
+class StratagemRules(_Model):
+    mix: Mix
+    rome: int = Field(ge=0, le=5)
+    income_cities: int = Field(ge=0, le=5)
+    income_cities_needed: int = Field(ge=1, le=9)
+    syria: int = Field(ge=0, le=5)
+    syria_region: str = Field(min_length=1, max_length=40)
+    dictator: int = Field(ge=0, le=5)
+
+
+class ResPublica(_Model):
+    markers: int = Field(ge=2, le=30)
+    rome: int = Field(ge=-5, le=5)
+    own_party: int = Field(ge=-5, le=5)
+    other_party: int = Field(ge=-5, le=5)
+    in_rome: int = Field(ge=-5, le=5)
+    dictator: int = Field(ge=-5, le=5)
+    repeat: int = Field(ge=-5, le=0)
+    party: dict[str, Literal["optimates", "populares"]]
+    optimates: tuple[tuple[Effect, ...], ...]
+    populares: tuple[tuple[Effect, ...], ...]
+
+    @field_validator("optimates", "populares", mode="before")
+    @classmethod
+    def _parse(cls, v: object) -> object:
+        if isinstance(v, list) and all(isinstance(x, str) for x in v):
+            if len(v) != 10:
+                raise ValueError(f"a d10 results list has 10 entries, not {len(v)}")
+            return tuple(parse_effects(x) for x in v)
+        return v
+
+    def table(self, name: str) -> tuple[tuple[Effect, ...], ...]:
+        row: tuple[tuple[Effect, ...], ...] = getattr(self, name)
+        return row
+
+
+class Recruiting(_Model):
+    civis_strength: int = Field(ge=1, le=3)
+    colony_legion_sp: int = Field(ge=1, le=5)
+
+
+class Tribute(_Model):
+    range: int = Field(ge=0, le=20)
+    city: int = Field(ge=0, le=12)
+    client: int = Field(ge=0, le=12)
+    enemy_client: int = Field(ge=0, le=12)
+    capital: int = Field(ge=-5, le=5)
+    rome: int = Field(ge=-5, le=5)
+    near: int = Field(ge=-5, le=5)
+    markers: int = Field(ge=-5, le=5)
+
+
+class Bribe(_Model):
+    range: int = Field(ge=0, le=20)
+    need: int = Field(ge=0, le=12)
+    rome: int = Field(ge=-9, le=0)
+    capital: int = Field(ge=-5, le=0)
+    veteran: int = Field(ge=-5, le=0)
+    besieged: int = Field(ge=0, le=5)
+    starving: int = Field(ge=0, le=5)
+    markers: int = Field(ge=-5, le=5)
+
+
+_DESERT = re.compile(r"^(none|defect|desert:[1-5])$")
+
+
+class Desertion(_Model):
+    results: tuple[str, ...] = Field(min_length=10, max_length=10)
+    unsupplied: int = Field(ge=0, le=5)
+    winter: int = Field(ge=0, le=5)
+    supreme: int = Field(ge=-5, le=0)
+    imperator: int = Field(ge=0, le=5)
+    same_space: int = Field(ge=0, le=5)
+
+    @field_validator("results")
+    @classmethod
+    def _known(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for r in v:
+            if not _DESERT.match(r):
+                raise ValueError(f"{r!r} is not a desertion result (none, desert:N, defect)")
+        return v
+
+
+class Assassination(_Model):
+    range: int = Field(ge=0, le=20)
+    results: tuple[Literal["exposed", "fail", "killed"], ...] = Field(min_length=10, max_length=10)
+    friendly_city: int = Field(ge=0, le=5)
+    same_space: int = Field(ge=0, le=5)
+
+
 class Tables(_Model):
     calendar: Calendar
     movement: Movement
@@ -181,6 +314,13 @@ class Tables(_Model):
     siege: Siege
     storm: Storm
     battle: Battle
+    stratagems: StratagemRules
+    res_publica: ResPublica
+    recruiting: Recruiting
+    tribute: Tribute
+    bribe: Bribe
+    desertion: Desertion
+    assassination: Assassination
 
 
 def load_tables(path: str | Path = TABLES_FILE) -> Tables:

@@ -12,6 +12,8 @@ Every action can be written and read back::
     start
     replace LA3 1014        (000 §4.32; ``replace LA1 1014 by:LA4`` for a proconsul taking over)
     move LA1 with:A1 1104   (the leader takes a unit stacked with him, 003 §4.2)
+    designate A1,A2 B1                  (003 §8.3: name attackers and defender, no dice)
+    resolve                             (designation is over; the designated shocks are resolved)
     shock A1,A2 B1 weapon:HI reaction_fire:A1 pursue rbc:1007,1006 advance reduce_hits
     fire A1 B1 hit_and_run return_fire
     rally A2
@@ -121,8 +123,34 @@ class Replace:
 
 
 @dataclass(frozen=True, slots=True)
+class Designate:
+    """``designate A1,A2 B1`` (003 §8.3): before any shock is resolved the attacker names which
+    units attack which defender.  No dice.  Naming a defender already designated adds the
+    attackers to that combat; the first designation ends the Move/Fire segment."""
+
+    attackers: tuple[str, ...]
+    defender: str
+
+    def notation(self) -> str:
+        return f"designate {','.join(self.attackers)} {self.defender}"
+
+    def as_shock(self) -> Shock:
+        """The plain shock of these units (for ``tactical.odds`` previews)."""
+        return Shock(self.attackers, self.defender)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve:
+    """``resolve``: designation is over (003 §8.3); the designated shocks are now resolved, one
+    ``shock`` each, in the order the attacker chooses."""
+
+    def notation(self) -> str:
+        return "resolve"
+
+
+@dataclass(frozen=True, slots=True)
 class Shock:
-    """``shock A1,A2 -> B1`` (003 §8.3) with the players' choices."""
+    """``shock A1,A2 B1`` (003 §8.3): resolve a designated combat, with the players' choices."""
 
     attackers: tuple[str, ...]
     defender: str
@@ -185,7 +213,7 @@ class Rally:
         return f"rally {self.unit}"
 
 
-Action = Move | Face | Activate | Continuity | Pass | Start | Replace | Shock | Fire | Rally
+Action = Move | Face | Activate | Continuity | Pass | Start | Replace | Designate | Resolve | Shock | Fire | Rally
 
 
 def _target(leader: str | None, group: tuple[str, ...] | None) -> str:
@@ -233,6 +261,15 @@ def parse_action(text: str) -> Action:
         return Pass()
     if verb == "start" and not rest:
         return Start()
+    if verb == "resolve" and not rest:
+        return Resolve()
+    if verb == "designate":
+        if len(rest) != 2:
+            raise RuleError("'designate' needs attackers A1,A2 and a defender")
+        attackers = tuple(x for x in rest[0].split(",") if x)
+        if not attackers:
+            raise RuleError("'designate' needs at least one attacker")
+        return Designate(attackers, rest[1])
     if verb == "shock" and len(rest) >= 2:
         return _parse_shock(rest)
     if verb == "fire" and len(rest) >= 2 and set(rest[2:]) <= {"hit_and_run", "return_fire"}:

@@ -20,6 +20,7 @@ from tactical.actions import (
     Action,
     Activate,
     Continuity,
+    Designate,
     Face,
     Fire,
     Move,
@@ -27,6 +28,7 @@ from tactical.actions import (
     Rally,
     Reaction,
     Replace,
+    Resolve,
     Shock,
     Start,
 )
@@ -172,6 +174,11 @@ VERBS.update(
             ),
             _shock,
         ),
+        "designate": (
+            frozenset({"attackers", "defender"}),
+            lambda s: Designate(_ids(s, "attackers"), _str(s, "defender")),
+        ),
+        "resolve": (frozenset(), lambda s: Resolve()),
         "fire": (frozenset({"unit", "target", "hit_and_run", "return_fire"}), _fire),
         "rally": (frozenset({"unit"}), lambda s: Rally(_str(s, "unit"))),
         "move": (frozenset({"unit", "path", "reactions", "carry"}), _move),
@@ -186,6 +193,21 @@ VERBS.update(
         ),
     }
 )
+
+
+def _apply_step(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[Any]]:
+    """One case step.  A ``shock`` step may stand for the whole Shock segment of FORMAT.md: while
+    designation is open it designates the combat (unless designated already), closes
+    designation and resolves it (003 §8.3); a refusal anywhere leaves the position untouched."""
+    events: list[Any] = []
+    if isinstance(action, Shock) and (state.seq.phase == "move" or (state.seq.phase == "shock" and state.designating)):
+        if not any(d == action.defender and set(a) == set(action.attackers) for a, d in state.designations):
+            state, ev = apply(state, Designate(action.attackers, action.defender), dice)
+            events += ev
+        state, ev = apply(state, Resolve(), dice)
+        events += ev
+    new, ev = apply(state, action, dice)
+    return new, events + ev
 
 
 class TacticalAdapter:
@@ -208,7 +230,7 @@ class TacticalAdapter:
         if extra:
             raise CaseFailure(f"'{verb}' does not take {sorted(extra)[0]!r}")
         action = build(step)
-        new, events = apply(session.state, action, dice)
+        new, events = _apply_step(session.state, action, dice)
         session.state = new
         session.outcome = {"mp": new.last_mp} if new.last_mp is not None else {}
         for e in events:
@@ -234,6 +256,8 @@ class TacticalAdapter:
             "winner": st.winner,
             "rout_points.A": st.rout_points["A"],
             "rout_points.B": st.rout_points["B"],
+            "designating": st.designating,
+            "designations": [f"{','.join(a)}>{d}" for a, d in st.designations],
         }
         if key in simple:
             return simple[key]
@@ -286,6 +310,8 @@ def state_key(state: State) -> Any:
         tuple(state.replacements),
         tuple(sorted(state.rout_points.items())),
         state.winner,
+        tuple(state.designations),
+        state.designating,
     )
 
 

@@ -1,4 +1,13 @@
-"""``bellum battle SCENARIO [--ai both|A|B|none] [--seed N] [--headless] [--save F] [--load F]``."""
+"""``bellum battle SCENARIO [--ai both|A|B|none] [--against ai|random|greedy] [--seed N] [--headless]
+[--save F] [--load F]`` (issue 5 §4, §5).
+
+Without ``--headless`` the battle window opens.  Headless, the computer plays every side:
+the ``--ai`` sides with the tactical AI, any other side with the ``--against`` player (the
+baselines of docs/AI.md).  The battle is printed as it is fought — who goes first, each
+activation and Continuity roll, each shock and missile fire with its roll, routs,
+eliminations, rallies — and ends with one line: ``result: <side name> wins (<why>)`` or
+``result: draw (<why>)``.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +15,37 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-#: a battle that reaches this many actions without a withdrawal is a draw (project rule)
+#: a battle that reaches this many actions without a withdrawal is a draw (docs/AI.md)
 ACTION_LIMIT = 6000
+
+#: the events a headless battle prints as they happen
+PRINTED = frozenset(
+    {
+        "first",
+        "activate",
+        "continuity",
+        "shock",
+        "fire",
+        "rout",
+        "eliminated",
+        "rally",
+        "leader_lost",
+        "withdrawal",
+        "shock_called_off",
+    }
+)
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("battle", help="fight a tactical battle (a window, or --headless for AI play)")
+    p = sub.add_parser("battle", help="fight a tactical battle (a window, or --headless for computer play)")
     p.add_argument("scenario", metavar="SCENARIO", help="a scenario name (pharsalus) or a .toml path")
-    p.add_argument("--ai", choices=("both", "A", "B", "none"), default="B")
+    p.add_argument("--ai", choices=("both", "A", "B", "none"), default="B", help="the sides the tactical AI plays")
+    p.add_argument(
+        "--against",
+        choices=("ai", "random", "greedy"),
+        default=None,
+        help="headless: who plays the sides --ai leaves (the AI, or a baseline player of docs/AI.md)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--headless", action="store_true", help="no window: print the battle as it is fought")
     p.add_argument("--save", metavar="FILE", help="save the battle at its end")
@@ -21,41 +53,54 @@ def register(sub: Any) -> None:
     p.set_defaults(func=_cmd_battle)
 
 
-def play_out(session: Any, players: dict[str, Any], out: Callable[[str], None] | None = None) -> tuple[str | None, str]:
-    """Let ``players`` (side -> object with ``choose(state)``) play until the battle ends;
-    return (winner side or None, why)."""
-    for _ in range(ACTION_LIMIT):
+def play_out(
+    session: Any,
+    players: dict[str, Any],
+    out: Callable[[str], None] | None = None,
+    limit: int = ACTION_LIMIT,
+) -> tuple[str | None, str]:
+    """Let ``players`` (side -> object with ``choose(state)``) play until an army withdraws or
+    ``limit`` actions have been played; return (the winning side or None, why)."""
+    for _ in range(limit):
         state = session.state
         if state.seq.phase == "over":
             break
-        action = players[state.seq.side].choose(state)
-        events = session.play(action)
+        events = session.play(players[state.seq.side].choose(state))
         if out is not None:
             for e in events:
-                if e.kind in (
-                    "activate",
-                    "continuity",
-                    "shock",
-                    "fire",
-                    "rout",
-                    "withdrawal",
-                    "rally",
-                    "eliminated",
-                    "first",
-                    "leader_lost",
-                ):
+                if e.kind in PRINTED:
                     out(e.text)
-    state = session.state
+    return verdict(session.state, limit)
+
+
+def verdict(state: Any, limit: int = ACTION_LIMIT) -> tuple[str | None, str]:
+    """The winner (or None) and why, in words (003 §10.4: an army whose rout points reach its
+    withdrawal level withdraws)."""
+    points = state.rout_points
     if state.winner is not None:
         loser = "B" if state.winner == "A" else "A"
-        return state.winner, f"{loser}'s rout points reach {state.rout_points[loser]}"
-    return None, f"no army withdrew within {ACTION_LIMIT} actions"
+        level = state.withdrawal.get(loser, 0)
+        if all(u.status == "eliminated" for u in state.units.values() if u.side == loser):
+            return state.winner, f"side {loser} has no units left"
+        return state.winner, f"side {loser}'s rout points reach {points[loser]} of its withdrawal level {level}"
+    return None, f"no army withdrew within {limit} actions; rout points A {points['A']}, B {points['B']}"
+
+
+def make_player(kind: str, seed: int) -> Any:
+    """A player by name: ``ai`` (``TacticalAI``), ``random`` or ``greedy`` (the baselines)."""
+    from tactical.ai import TacticalAI
+    from tactical.ai_baselines import GreedyPlayer, RandomPlayer
+
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind == "greedy":
+        return GreedyPlayer(seed)
+    return TacticalAI(seed)
 
 
 def _cmd_battle(args: argparse.Namespace) -> int:
     from bellum.session import Session
     from tactical.actions import Action
-    from tactical.ai import TacticalAI
     from tactical.game import TacticalEngine, load
     from tactical.state import State
 
@@ -70,13 +115,23 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         sides = {"both": ("A", "B"), "A": ("A",), "B": ("B",), "none": ()}[args.ai]
         open_battle(str(sc.path), seed=args.seed, ai_sides=sides)
         return 0
-    if args.ai != "both":
-        print("Headless play needs --ai both (nobody is there to play the other side).")
+    ai_sides = {"both": ("A", "B"), "A": ("A",), "B": ("B",), "none": ()}[args.ai]
+    if len(ai_sides) < 2 and args.against is None:
+        print(
+            f"Headless play needs a computer player for every side: use --ai both, or name the other "
+            f"side's player with --against ai|random|greedy (--ai {args.ai} leaves a side to nobody)."
+        )
         return 2
     session: Session[State, Action] = (
         Session.load(engine, args.load) if args.load else Session(engine, args.scenario, args.seed)
     )
-    players = {"A": TacticalAI(args.seed), "B": TacticalAI(args.seed + 1)}
+    players = {
+        side: make_player("ai" if side in ai_sides else args.against, args.seed + k + (0 if side in ai_sides else 1000))
+        for k, side in enumerate(("A", "B"))
+    }
+    for side in ("A", "B"):
+        who = "the AI" if side in ai_sides else f"the {args.against} player"
+        print(f"{sc.side_name(side)} (side {side}): {who}")
     winner, why = play_out(session, players, print)
     if args.save:
         session.save(args.save)

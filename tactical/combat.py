@@ -18,8 +18,10 @@ from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
 from tactical import charts
+from tactical.actions import Designate as Designate
 from tactical.actions import Fire as Fire
 from tactical.actions import Rally as Rally
+from tactical.actions import Resolve as Resolve
 from tactical.actions import Shock as Shock
 from tactical.command import in_range
 from tactical.hexes import flank_dirs, frontal_dirs, rear_dirs
@@ -249,8 +251,11 @@ def _rules(state: State) -> str:
     return state.ruleset
 
 
-def plan_shock(state: State, action: Shock) -> ShockPlan:
-    """Check a shock is allowed and compute every DRM (003 §8.3); RuleError if not allowed."""
+def plan_shock(state: State, action: Shock, *, designated: bool = False) -> ShockPlan:
+    """Check a shock is allowed and compute every DRM (003 §8.3); RuleError if not allowed.
+
+    ``designated``: the combat was designated earlier in this Shock segment, so command was
+    checked then and stands (003 §8.3: the designation may not change as resolution proceeds)."""
     seq = state.seq
     if seq.phase not in ("move", "shock"):
         raise RuleError("Shock attacks come after movement, before the Rally segment (003 §3.1).")
@@ -272,7 +277,8 @@ def plan_shock(state: State, action: Shock) -> ShockPlan:
             raise RuleError(f"{a.id} cannot attack: it is routed or gone (003 §10.25).")
         if a.id in state.fought:
             raise RuleError(f"{a.id} has already attacked in this activation.")
-        _check_shock_command(state, a)
+        if not designated:
+            _check_shock_command(state, a)
         if not set(frontal_hexes(grid, a)) & set(defender.hexes()):
             raise RuleError(f"{defender.id} is not in a frontal hex of {a.id} (003 §8.3).")
         refusal = charts.attack_refusal(_rules(state), a.type, defender.type)
@@ -375,14 +381,21 @@ def _combat_terrain(name: str) -> str:
 
 
 def resolve_shock(
-    state: State, action: Shock, dice: Dice, events: list[Event], drms: dict[str, int] | None = None
+    state: State,
+    action: Shock,
+    dice: Dice,
+    events: list[Event],
+    drms: dict[str, int] | None = None,
+    *,
+    designated: bool = False,
 ) -> None:
     """003 §8.3: reaction fire, one roll, the result, engagement, pursuit, leader casualties.
 
     ``drms``: the modifiers ``plan_shock`` already gave for this very position (the odds
-    enumerator passes them so as not to recompute them for every die face)."""
+    enumerator passes them so as not to recompute them for every die face).
+    ``designated``: the combat was designated (``take_designation``), so command stands."""
     if drms is None:
-        plan = plan_shock(state, action)
+        plan = plan_shock(state, action, designated=designated)
     else:
         atts = [state.units[a] for a in action.attackers]
         plan = ShockPlan(atts, state.units[action.defender], action.weapon or atts[0].type, "", dict(drms))
@@ -474,6 +487,118 @@ def resolve_shock(
         _advance(state, attackers, defender_hex, events)
     _leader_casualties(state, attackers, defender, dice, events)
     refresh_engaged(state)
+
+
+# -- designation (003 §8.3) -----------------------------------------------------------------
+def designate(state: State, action: Designate, events: list[Event]) -> None:
+    """003 §8.3: before any shock is resolved the attacker names which units attack which
+    defender.  Each attacker is checked as a shock attacker (``plan_shock``); naming a defender
+    already designated adds the attackers to that combat (docs/rules/tactical.md §8.2)."""
+    seq = state.seq
+    if seq.phase not in ("move", "shock"):
+        raise RuleError("Shock attacks are designated after movement, before the Rally segment (003 §3.1).")
+    if seq.phase == "shock" and not state.designating:
+        raise RuleError("Designation is over; the designated shocks are being resolved (003 §8.3).")
+    if not action.attackers:
+        raise RuleError("A shock needs at least one attacking unit.")
+    taken = {a: d for atts, d in state.designations for a in atts}
+    for a in action.attackers:
+        if a in taken:
+            raise RuleError(f"{a} is already designated to attack {taken[a]} (003 §8.3).")
+    index = next((i for i, (_, d) in enumerate(state.designations) if d == action.defender), None)
+    combined = (state.designations[index][0] if index is not None else ()) + tuple(action.attackers)
+    plan_shock(state, Shock(combined, action.defender))
+    if index is None:
+        state.designations.append((combined, action.defender))
+    else:
+        state.designations[index] = (combined, action.defender)
+    seq.phase = "shock"
+    seq.leader_done = True
+    events.append(
+        Event(
+            "designate",
+            f"{'+'.join(combined)} will shock {action.defender}.",
+            {"attackers": list(combined), "defender": action.defender},
+        )
+    )
+
+
+def close_designation(state: State, events: list[Event]) -> None:
+    """``resolve``: designation is over (003 §8.3); engaged units that must attack (003 §7.3)
+    have to be designated first."""
+    seq = state.seq
+    if seq.phase != "shock" or not state.designating:
+        raise RuleError("There is no shock designation to close now (003 §8.3).")
+    must = engaged_must_attack(state)
+    if must:
+        raise RuleError(f"{must[0].id} is engaged and must be designated to shock attack (003 §7.3).")
+    state.designating = False
+    trim_designations(state, events)
+    n = len(state.designations)
+    events.append(Event("resolve", f"Designation is over: {n} shock{'s' if n != 1 else ''} to resolve.", {"count": n}))
+
+
+def take_designation(state: State, action: Shock) -> None:
+    """A shock is resolved only as designated (003 §8.3): remove its designation, or refuse."""
+    seq = state.seq
+    if seq.phase == "move" or (seq.phase == "shock" and state.designating):
+        raise RuleError(
+            "Shocks are designated first ('designate'), then resolved after 'resolve' closes designation (003 §8.3)."
+        )
+    if seq.phase != "shock":
+        raise RuleError("Shock attacks come after movement, before the Rally segment (003 §3.1).")
+    index = next((i for i, (_, d) in enumerate(state.designations) if d == action.defender), None)
+    if index is None:
+        raise RuleError(f"No shock against {action.defender} was designated (003 §8.3).")
+    atts = state.designations[index][0]
+    if set(action.attackers) != set(atts) or len(action.attackers) != len(atts):
+        raise RuleError(
+            f"{action.defender} is attacked by {', '.join(atts)} as designated; "
+            "the designation may not change (003 §8.3)."
+        )
+    del state.designations[index]
+
+
+def trim_designations(state: State, events: list[Event]) -> None:
+    """Designated combats that an earlier resolution made impossible (003 §8.3, docs §8.2):
+    attackers that can no longer attack the defender drop out; with none left, or the defender
+    gone, the combat is called off."""
+    if not state.designations:
+        return
+    grid = state.field.grid
+    keep: list[tuple[tuple[str, ...], str]] = []
+    for atts, d in state.designations:
+        dfn = state.units.get(d)
+        live: tuple[str, ...] = ()
+        if dfn is not None and dfn.on_map:
+            dh = set(dfn.hexes())
+            live = tuple(
+                a
+                for a in atts
+                if (u := state.units[a]).on_map
+                and u.status != "routed"
+                and a not in state.fought
+                and set(frontal_hexes(grid, u)) & dh
+            )
+        if live:
+            try:
+                plan_shock(state, Shock(live, d), designated=True)
+            except RuleError:
+                live = ()
+        if not live:
+            events.append(Event("shock_called_off", f"The designated shock on {d} cannot take place.", {"defender": d}))
+            continue
+        if live != atts:
+            gone = [a for a in atts if a not in live]
+            events.append(
+                Event(
+                    "shock_called_off",
+                    f"{', '.join(gone)} can no longer attack {d}.",
+                    {"defender": d, "attackers": gone},
+                )
+            )
+        keep.append((live, d))
+    state.designations = keep
 
 
 def _pursuit(
@@ -816,6 +941,8 @@ def resolve_rally(state: State, action: Rally, dice: Dice, events: list[Event]) 
     unit = _unit(state, action.unit)
     if unit.side != seq.side:
         raise RuleError(f"{unit.id} is not one of side {seq.side}'s units.")
+    if state.designations:
+        raise RuleError("The designated shocks must all be resolved before the Rally segment (003 §8.3).")
     if seq.phase != "rally":
         must = engaged_must_attack(state)
         if must:
@@ -876,10 +1003,15 @@ def mandatory_rally(state: State, dice: Dice, events: list[Event]) -> None:
 def engaged_must_attack(state: State) -> list[Unit]:
     """003 §7.3: engaged units in the activated leader's range that must still shock attack."""
     seq = state.seq
-    out = []
+    out: list[Unit] = []
+    if seq.phase == "shock" and not state.designating:
+        return out  # designation is over: nothing more can be designated (003 §8.3)
     grid = state.field.grid
+    pending = {a for atts, _ in state.designations for a in atts}
     for u in state.units.values():
         if not (u.on_map and u.side == seq.side and u.engaged and u.status != "routed" and u.id not in state.fought):
+            continue
+        if u.id in pending:
             continue
         if not _rally_command(state, u):
             continue
@@ -896,8 +1028,14 @@ def engaged_must_attack(state: State) -> list[Unit]:
 
 
 def handle(state: State, action: Any, dice: Dice, events: list[Event]) -> None:
-    if isinstance(action, Shock):
-        resolve_shock(state, action, dice, events)
+    if isinstance(action, Designate):
+        designate(state, action, events)
+    elif isinstance(action, Resolve):
+        close_designation(state, events)
+    elif isinstance(action, Shock):
+        take_designation(state, action)
+        resolve_shock(state, action, dice, events, designated=True)
+        trim_designations(state, events)
     elif isinstance(action, Fire):
         resolve_fire(state, action, dice, events)
     elif isinstance(action, Rally):

@@ -18,11 +18,12 @@ from typing import Any
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
-from tactical import combat
+from tactical import combat, special
 from tactical.actions import (
     Action,
     Activate,
     Continuity,
+    Designate,
     Face,
     Fire,
     Move,
@@ -30,6 +31,7 @@ from tactical.actions import (
     Rally,
     Reaction,
     Replace,
+    Resolve,
     Shock,
     Start,
 )
@@ -75,10 +77,12 @@ def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[E
         who_goes_first(new, dice, events)
     elif isinstance(action, Replace):
         _replace(new, action, dice, events)
-    elif isinstance(action, Shock | Fire | Rally):
+    elif isinstance(action, Designate | Resolve | Shock | Fire | Rally):
         combat.handle(new, action, dice, events)
     else:
         raise RuleError(f"{action!r} is not an action of the tactical game.")
+    # -- hook: scenario special rules (tactical/special.py, docs/scenarios.md §Special rules) --
+    special.after_action(state, new, action, dice, events)
     settle_leaders(new, events)
     check_end(new, events)
     return new, events
@@ -201,6 +205,10 @@ def check_may_move(state: State, mover: Unit | Leader) -> str | None:
         raise RuleError(f"{mover.id} is engaged and may not move (003 §6.3-6.4).")
     if mover.id in state.moved or mover.id in state.fought:
         raise RuleError(f"{mover.id} has already moved in this activation (000 §6.12).")
+    # -- hook: a scenario special rule may hold the unit in place (tactical/special.py) --
+    held = special.refuse_move(state, mover)
+    if held is not None:
+        raise RuleError(held)
     return check_command(state, mover)
 
 
@@ -303,6 +311,11 @@ def _walk(
     origin = _node(mover)
     start_hex = mover.hex
     left_start = False
+    # the cost model is rebuilt only when something besides the mover's own step changed the
+    # position (a reaction, a withdrawal, a threatened leader, a roll): the mover is never its
+    # own friend or enemy, so its steps alone leave every other rule where it was
+    mc: MoveCosts | None = None
+    seen = -1
     for tok in tokens:
         if tok[0] == "formation":
             if not first:
@@ -310,9 +323,14 @@ def _walk(
             _change_formation(state, mover, tok[1])
             origin = _node(mover)
             first = False
+            mc = None
             continue
         first = False
-        mc = MoveCosts(state, mover, origin, start_hex)
+        if mc is None or seen != len(events):
+            mc = MoveCosts(state, mover, origin, start_hex)
+            seen = len(events)
+        else:
+            mc.start = origin
         node = _node(mover)
         before = (mover.hex,) if isinstance(mover, Leader) else mover.hexes()
         options = {t: (n, c) for n, c, t in mc.successors(node)}
@@ -340,14 +358,17 @@ def _walk(
             _rough_facing_check(state, mover, dice, events)
         if tok[0] == "hex":
             if isinstance(mover, Unit):
-                reacted_any |= _after_entry(state, mover, before, pending, dice, events)
+                if _after_entry(state, mover, before, pending, dice, events):
+                    reacted_any = True
+                    mc = None
             else:
                 state_events_leader_moved(state, mover, events)
     if pending:
         r = pending[0]
         raise RuleError(f"{r.unit} cannot react at {r.at}: the mover does not reach it in a way that allows it.")
     if isinstance(mover, Unit) and mover.on_map:
-        mc = MoveCosts(state, mover)
+        if mc is None or seen != len(events):
+            mc = MoveCosts(state, mover)
         if not mc.may_end(_node(mover)):
             raise RuleError(
                 f"{mover.id} may not end its move stacked in {grid.hex_id(mover.hex)} (003 §6.9; 000 §6.6)."

@@ -7,9 +7,11 @@ validator checks one set.  The random-playout test applies every action it offer
 requires each to be accepted.
 
 Leaderless groups: the generator offers, besides every leader, the group of the three
-units nearest the side's centre (the rules allow any three; listing every triple would
-swamp the list).  Shock: each defender against all eligible attackers together, and
-against each one alone.
+units whose ids sort first (the rules allow any three; listing every triple would
+swamp the list).  Shock (003 §8.3): first designations — each defender against all
+eligible attackers together, against each one alone, and against each pair when there
+are three or more — then ``resolve``, then one ``shock`` per designated combat, in any
+order (with the pursuit variant where cavalry attacks).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from bellum.errors import RuleError
-from tactical.actions import Action, Activate, Continuity, Fire, Move, Pass, Rally, Shock, Start
+from tactical import charts
+from tactical.actions import Action, Activate, Continuity, Designate, Fire, Move, Pass, Rally, Resolve, Shock, Start
 from tactical.combat import (
     engaged_must_attack,
     fire_check,
@@ -28,7 +31,7 @@ from tactical.combat import (
 )
 from tactical.command import check_command
 from tactical.engine import check_may_move
-from tactical.movement import reachable
+from tactical.movement import MoveCosts, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
 
 
@@ -38,10 +41,8 @@ def move_actions(state: State, mover: Unit | Leader) -> list[Move]:
         check_may_move(state, mover)
     except RuleError:
         return []
-    reach = reachable(state, mover)
-    ends = [n for n in reach.ends() if n != reach.costs.start]
-    paths = reach.notations(ends)
-    return [Move(mover.id, paths[n]) for n in ends]
+    uid = mover.id
+    return [Move(uid, path) for _, path in reachable(state, mover).end_paths()]
 
 
 def _group(state: State, side: str) -> tuple[str, ...] | None:
@@ -90,40 +91,61 @@ def legal_actions(state: State) -> list[Action]:
         for u in own:
             acts.extend(move_actions(state, u))
         acts.extend(_fire_actions(state, own))
-    if phase in ("move", "shock"):
-        acts.extend(_shock_actions(state, own))
+    designating = phase == "move" or (phase == "shock" and state.designating)
+    if designating:
+        acts.extend(_designations(state, own))
+        if state.designations:
+            # designated shocks must be resolved (003 §8.3): no pass, no rally before 'resolve'
+            if not engaged_must_attack(state):
+                acts.append(Resolve())
+            return acts
+    elif state.designations:
+        return list(_resolutions(state))
     for u in own:
         if must_rally(state, u) or (u.status == "full" and u.missile_hits > 0):
-            acts.append(Rally(u.id))
+            rally = Rally(u.id)
+            if _accepted(state, rally):
+                acts.append(rally)
     if not engaged_must_attack(state):
         acts.append(Pass())
-    return [a for a in acts if _accepted(state, a)]
+    return acts
 
 
 def _carry_actions(state: State, leader: Leader) -> list[Move]:
     """The activated leader moving with a unit stacked with him (003 §4.2): each of the unit's
-    moves that the leader can follow (checked on a copy, without dice)."""
-    from bellum.dice import Dice
-    from bellum.errors import MissingRollError
-    from tactical.engine import apply
-
+    moves whose hexes the leader can walk within his MP, the unit beside him costing him nothing
+    (the check ``engine._move_with_leader`` makes, run here over the leader's own cost model)."""
     try:
         check_may_move(state, leader)
     except RuleError:
         return []
-    out = []
+    out: list[Move] = []
+    grid = state.field.grid
     for u in state.units_at(leader.hex):
         if u.side != leader.side:
             continue
-        for m in move_actions(state, u):
-            carry = Move(leader.id, m.path, carry=u.id)
-            try:
-                apply(state, carry, Dice.forced([]))
-            except RuleError:
-                continue
-            except MissingRollError:  # a roll the move needs (rough terrain, leaving a front): still legal
-                pass
-            out.append(carry)
+        moves = move_actions(state, u)
+        if not moves:
+            continue
+        alone = state.copy()
+        alone.units[u.id].hex = -1
+        alone.units[u.id].hex2 = -1
+        mc = MoveCosts(alone, alone.leaders[leader.id])
+        steps: dict[int, dict[int, tuple[int, int]]] = {}
+        for m in moves:
+            node, spent = mc.start, 0
+            for raw in m.path:
+                if not raw[:1].isdigit():
+                    continue  # a facing or formation change: the leader has no facing
+                options = steps.get(node)
+                if options is None:
+                    options = steps[node] = {tok[1]: (n, c) for n, c, tok in mc.successors(node)}
+                nxt = options.get(grid.index(raw))
+                if nxt is None or spent + nxt[1] > mc.ma2:
+                    break
+                node, spent = nxt[0], spent + nxt[1]
+            else:
+                out.append(Move(leader.id, m.path, carry=u.id))
     return out
 
 
@@ -145,6 +167,7 @@ def _accepted(state: State, action: Action) -> bool:
 
 def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
     out = []
+    grid = state.field.grid
     enemies = [e for e in state.units.values() if e.on_map and e.side != state.seq.side]
     for u in own:
         if u.missile is None or u.id in state.fired:
@@ -158,14 +181,19 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
             if u.type in ("SK", "SK*", "LI", "LC") and u.id not in state.moved and u.status == "full"
             else None
         )
+        # cheap filters first: fire_check refuses anything beyond the missile range, and
+        # hit_and_run_check any target with no hex next to the zone
+        reach = charts.missile_range(u.missile)
+        near_zone = {j for h in zone for j in grid.neighbours(h)} if zone is not None else set()
         for e in enemies:
-            try:
-                fire_check(state, u, e)
-            except RuleError:
-                pass
-            else:
-                out.append(Fire(u.id, e.id))
-            if zone is not None:
+            if min(grid.distance(a, b) for a in u.hexes() for b in e.hexes()) <= reach:
+                try:
+                    fire_check(state, u, e)
+                except RuleError:
+                    pass
+                else:
+                    out.append(Fire(u.id, e.id))
+            if zone is not None and near_zone.intersection(e.hexes()):
                 try:
                     hit_and_run_check(state, u, e, zone)
                 except RuleError:
@@ -174,17 +202,23 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
     return out
 
 
-def _shock_actions(state: State, own: list[Unit]) -> list[Shock]:
+def _designations(state: State, own: list[Unit]) -> list[Designate]:
+    """003 §8.3: the designations still open — attackers not yet designated nor fought, against
+    each enemy in their front (a defender already designated may be joined)."""
     grid = state.field.grid
-    out: list[Shock] = []
+    out: list[Designate] = []
+    taken = {a for atts, _ in state.designations for a in atts}
+    already = {d: atts for atts, d in state.designations}
     by_target: dict[str, list[str]] = {}
+    enemy_at: dict[int, str] = {
+        h: e.id for e in state.units.values() if e.on_map and e.side != state.seq.side for h in e.hexes()
+    }
     for u in own:
-        if u.status == "routed" or u.id in state.fought:
+        if u.status == "routed" or u.id in state.fought or u.id in taken:
             continue
-        front = set(frontal_hexes(grid, u))
-        for e in state.units.values():
-            if e.on_map and e.side != u.side and front & set(e.hexes()):
-                by_target.setdefault(e.id, []).append(u.id)
+        targets = {enemy_at[h] for h in frontal_hexes(grid, u) if h in enemy_at}
+        for e in sorted(targets):
+            by_target.setdefault(e, []).append(u.id)
     for target, attackers in sorted(by_target.items()):
         options: set[tuple[str, ...]] = {(a,) for a in attackers}
         if len(attackers) > 1:
@@ -192,12 +226,20 @@ def _shock_actions(state: State, own: list[Unit]) -> list[Shock]:
         if len(attackers) > 2:
             options.update(combinations(attackers, 2))
         for group in sorted(options):
-            action = Shock(tuple(group), target)
             try:
-                plan_shock(state, action)
+                plan_shock(state, Shock(already.get(target, ()) + group, target))
             except RuleError:
                 continue
-            out.append(action)
-            if any(state.units[a].cavalry for a in group):
-                out.append(Shock(tuple(group), target, pursue=True))
+            out.append(Designate(group, target))
+    return out
+
+
+def _resolutions(state: State) -> list[Shock]:
+    """One ``shock`` per designated combat, resolved in any order (003 §8.3); cavalry attackers
+    may choose to pursue."""
+    out: list[Shock] = []
+    for atts, d in state.designations:
+        out.append(Shock(atts, d))
+        if any(state.units[a].cavalry for a in atts):
+            out.append(Shock(atts, d, pursue=True))
     return out

@@ -35,6 +35,7 @@ Rules implemented here (docs/rules/tactical.md §4):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
@@ -439,6 +440,8 @@ class Reach:
     dist: dict[int, int]
     #: the node each node was reached from (-1 for the start)
     parent: dict[int, int]
+    #: the nodes in the order the search settled them (each after its parent)
+    order: list[int] = dataclasses.field(default_factory=list)
 
     def ends(self) -> list[int]:
         """Nodes the mover may finish on (stacking allowed), the start included."""
@@ -488,6 +491,44 @@ class Reach:
 
         return {n: build(n) for n in nodes}
 
+    def end_paths(self) -> list[tuple[int, tuple[str, ...]]]:
+        """Every node the mover may finish on other than its start, with its written path, in
+        the order the search settled them — ``notations(ends())`` in one pass over the tree."""
+        from tactical.hexes import FACING_CLOCK, SIDE_CLOCK
+
+        costs = self.costs
+        ids = costs.state.field.grid.ids
+        mover = costs.mover
+        clock = SIDE_CLOCK if isinstance(mover, Unit) and mover.column else FACING_CLOCK
+        faces = [f"face:{clock[v]}" for v in range(6)]
+        merge = not costs.double
+        plain = not costs.double
+        parent = self.parent
+        friends = costs.friends
+        may_end = costs.may_end
+        paths: dict[int, tuple[str, ...]] = {}
+        last_face: dict[int, bool] = {}
+        out: list[tuple[int, tuple[str, ...]]] = []
+        order = self.order or sorted(self.dist, key=lambda n: self.dist[n])
+        for n in order:
+            p = parent[n]
+            if p < 0:
+                paths[n] = ()
+                last_face[n] = False
+                continue
+            base = paths[p]
+            face = p // 6 == n // 6 if plain else costs.token(p, n)[0] == "face"
+            if face:
+                step = faces[n % 6]
+                path = (*base[:-1], step) if merge and last_face[p] else (*base, step)
+            else:
+                path = (*base, ids[n // 6])
+            paths[n] = path
+            last_face[n] = face
+            if (plain and n // 6 not in friends) or may_end(n):
+                out.append((n, path))
+        return out
+
     def tokens(self, node: int) -> list[Token]:
         """The least-cost path to ``node`` as tokens; consecutive facing changes merged into one."""
         chain = [node]
@@ -520,18 +561,22 @@ def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None
     """
     mc = costs or MoveCosts(state, mover)
     if isinstance(mover, Unit) and not mover.double and not mover.column:
-        dist, parent = _search_single(mc, mover)
+        dist, parent, order = _search_single(mc, mover)
+    elif isinstance(mover, Leader):
+        dist, parent, order = _search_leader(mc)
     else:
-        dist, parent = search_generic(mc)
-    return Reach(mc, dist, parent)
+        dist, parent, order = search_generic(mc)
+    return Reach(mc, dist, parent, order)
 
 
-def search_generic(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int]]:
-    """Dijkstra over ``MoveCosts.successors`` (every kind of mover)."""
+def search_generic(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
+    """Dijkstra over ``MoveCosts.successors`` (every kind of mover); also the order in which
+    nodes were settled (a node always after the node it is reached from)."""
     start = mc.start
     ma2 = mc.ma2
     dist: dict[int, int] = {start: 0}
     parent: dict[int, int] = {start: -1}
+    order: list[int] = []
     buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
     buckets[0].append(start)
     successors = mc.successors
@@ -541,24 +586,56 @@ def search_generic(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int]]:
             node = bucket.pop()
             if dist[node] != c:
                 continue
+            order.append(node)
             for nxt, step, _tok in successors(node):
                 nc = c + step
                 if nc <= ma2 and nc < dist.get(nxt, NO):
                     dist[nxt] = nc
                     parent[nxt] = node
                     buckets[nc].append(nxt)
-    return dist, parent
+    return dist, parent, order
 
 
-_FRONT = tuple(((f + 5) % 6, f) for f in range(6))
+def _search_leader(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
+    """``search_generic`` for a leader with ``MoveCosts.enter`` inlined: any direction, no facing,
+    never into an enemy unit's or leader's hex, +1 into a friendly unit's (000 §6.14, §6.64)."""
+    steps = mc.state.field.hex_steps(mc.cls)
+    blocked = mc.enemy | mc.enemy_leaders | mc.no_entry
+    friends = mc.friends
+    extra = mc.t.leader_enter_occupied
+    start = mc.start
+    ma2 = mc.ma2
+    dist: dict[int, int] = {start: 0}
+    parent: dict[int, int] = {start: -1}
+    order: list[int] = []
+    get = dist.get
+    buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
+    buckets[0].append(start)
+    for c in range(ma2 + 1):
+        bucket = buckets[c]
+        while bucket:
+            node = bucket.pop()
+            if dist[node] != c:
+                continue
+            order.append(node)
+            for j, sc in steps[node // 6]:
+                if j in blocked:
+                    continue
+                nc = c + sc + extra if j in friends else c + sc
+                nxt = j * 6
+                if nc <= ma2 and nc < get(nxt, NO):
+                    dist[nxt] = nc
+                    parent[nxt] = node
+                    buckets[nc].append(nxt)
+    return dist, parent, order
 
 
-def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int, int]]:
+def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int, int], list[int]]:
     """``search_generic`` for a single-hex unit with ``MoveCosts.enter`` / ``face_cost`` / ``stops``
     inlined (frontal entry, terrain, enemy and elephant-adjacent hexes, pass-through, ZOC stop,
-    no turning in an enemy front, facing costs by class)."""
-    nbr = mc.nbr
-    static = mc.static
+    no turning in an enemy front, facing costs by class).  The terrain part of each frontal
+    step comes precomputed from ``Battlefield.front_steps``."""
+    steps = mc.state.field.front_steps(mc.cls)
     blocked = mc.enemy | mc.enemy_leaders | mc.no_entry
     if unit.cavalry:
         blocked = blocked | mc.el_adj
@@ -568,6 +645,7 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
     pt = mc.t.pass_through
     start = mc.start
     start_turn = mc.start_turn
+    start_hex = start // 6
     ma2 = mc.ma2
     turns: tuple[tuple[int, int], ...]
     if unit.skirmisher:
@@ -577,49 +655,44 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
     else:
         per = mc.t.facing[mc.cls]
         turns = () if per >= NO else ((1, per), (5, per))
+    #: the facings a node can turn to, by its facing, with their costs
+    by_facing = [tuple(((f + k) % 6, tc) for k, tc in turns) for f in range(6)]
     dist: dict[int, int] = {start: 0}
     parent: dict[int, int] = {start: -1}
+    order: list[int] = []
+    settle = order.append
     get = dist.get
     buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
     buckets[0].append(start)
-    front = _FRONT
     for c in range(ma2 + 1):
         bucket = buckets[c]
         while bucket:
             node = bucket.pop()
             if dist[node] != c:
                 continue
+            settle(node)
             i = node // 6
-            if i in zoc_stop and node != start and not (start_turn and i == start // 6):
+            if i in zoc_stop and node != start and not (start_turn and i == start_hex):
                 continue
-            f = node - i * 6
-            base = i * 6
-            for d in front[f]:
-                j = nbr[base + d]
-                if j < 0 or j in blocked:
+            for j, sc, nxt in steps[node]:
+                if j in blocked:
                     continue
-                nc = static[base + d]
-                if nc >= NO:
-                    continue
-                if j in friends:
-                    nc += pt
-                nc += c
-                if nc <= ma2:
-                    nxt = j * 6 + f
-                    if nc < get(nxt, NO):
-                        dist[nxt] = nc
-                        parent[nxt] = node
-                        buckets[nc].append(nxt)
+                nc = c + sc + pt if j in friends else c + sc
+                if nc <= ma2 and nc < get(nxt, NO):
+                    dist[nxt] = nc
+                    parent[nxt] = node
+                    buckets[nc].append(nxt)
             if turns and (i not in zoc_any or (start_turn and node == start)):
-                for k, tc in turns:
+                base = i * 6
+                for g, tc in by_facing[node - base]:
                     nc = c + tc
                     if nc <= ma2:
-                        nxt = base + (f + k) % 6
+                        nxt = base + g
                         if nc < get(nxt, NO):
                             dist[nxt] = nc
                             parent[nxt] = node
                             buckets[nc].append(nxt)
-    return dist, parent
+    return dist, parent, order
 
 
 def legal_destinations(state: State, mover: Unit | Leader) -> dict[int, int]:

@@ -5,6 +5,10 @@ the resolution consumes (``bellum.odds.exact_distribution``) — the reaction fi
 shock roll, pursuit and its return roll, rampage rolls, leaders' casualty rolls — and
 group the runs by what a player cares about.  There is no second model of the rules.
 
+A shock can be previewed before it is designated or while designation is open (003 §8.3):
+the odds are then those of resolving it in the position as it stands, computed on a copy
+in which it is the designated combat and designation is closed (``ready_to_resolve``).
+
 ``shock_result_odds`` is the fast preview of the result line alone: the modified roll
 is the one die plus the plan's DRM total, so each result's probability is the share of
 faces that land in its band.  ``tests/tactical/test_odds.py`` proves it equal to the
@@ -47,6 +51,25 @@ def _summary(before: State, after: State, events: list[Any]) -> Outcome:
     return (result, units, hits, leaders)
 
 
+def ready_to_resolve(state: State, action: Shock) -> State:
+    """The position in which ``action`` is resolved next: ``state`` itself when the combat is
+    designated and designation is closed, otherwise a copy where it is (003 §8.3)."""
+    pending = any(d == action.defender and set(a) == set(action.attackers) for a, d in state.designations)
+    if state.seq.phase == "shock" and not state.designating and pending:
+        return state
+    trial = state.copy()
+    trial.designations = [(tuple(action.attackers), action.defender)]
+    trial.designating = False
+    trial.seq.phase = "shock"
+    return trial
+
+
+def _plan(state: State, action: Shock) -> Any:
+    """``plan_shock``; a designated combat keeps the command it was designated with (003 §8.3)."""
+    designated = any(d == action.defender and set(a) == set(action.attackers) for a, d in state.designations)
+    return plan_shock(state, action, designated=designated)
+
+
 def _odds(state: State, action: Any) -> dict[Outcome, Fraction]:
     def run(dice: Dice) -> Outcome:
         after, events = apply(state, action, dice)
@@ -64,7 +87,8 @@ def shock_odds(state: State, action: Shock) -> dict[Outcome, Fraction]:
     by the group's share.  With reaction fire first, every die is enumerated in order.
     ``tests/tactical/test_odds.py`` proves this equal to ``shock_odds_full``.
     """
-    plan = plan_shock(state, action)
+    plan = _plan(state, action)
+    state = ready_to_resolve(state, action)
     if (
         action.reaction_fire is not None
         or action.retreat_before_combat is not None
@@ -86,7 +110,7 @@ def shock_odds(state: State, action: Shock) -> dict[Outcome, Fraction]:
         def run(dice: Dice, first: int = first) -> Outcome:
             after = state.copy()
             events: list[Any] = []
-            resolve_shock(after, action, Dice.forced([first, *dice.pending()]), events, plan.drms)
+            resolve_shock(after, action, Dice.forced([first, *dice.pending()]), events, plan.drms, designated=True)
             return _summary(state, after, events)
 
         share = Fraction(len(faces), 10)
@@ -97,8 +121,8 @@ def shock_odds(state: State, action: Shock) -> dict[Outcome, Fraction]:
 
 def shock_odds_full(state: State, action: Shock) -> dict[Outcome, Fraction]:
     """The same over every face of every die, without grouping (the reference for tests)."""
-    plan_shock(state, action)
-    return _odds(state, action)
+    _plan(state, action)
+    return _odds(ready_to_resolve(state, action), action)
 
 
 def fire_odds(state: State, action: Fire) -> dict[Outcome, Fraction]:
@@ -116,7 +140,7 @@ def result_marginal(odds: dict[Outcome, Fraction]) -> dict[Any, Fraction]:
 
 def shock_result_odds(state: State, action: Shock) -> dict[str | None, Fraction]:
     """The probability of each Shock Results line (003 §8.3), without the follow-on rolls."""
-    plan = plan_shock(state, action)
+    plan = _plan(state, action)
     if plan.defender.status == "routed":
         return {None: Fraction(1)}
     out: dict[str | None, Fraction] = {}

@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.errors import InputError
 from bellum.tomlio import load_model
-from tactical.hexes import Grid
+from tactical import special
+from tactical.hexes import CLOCK_FACING, Grid, hex2_dir
 from tactical.models import (
     Feature,
     LeaderIn,
@@ -34,17 +35,16 @@ from tactical.models import (
 )
 from tactical.state import State
 
-#: special rules a scenario may name; each is documented in docs/scenarios.md §Special rules
-SPECIAL_RULES = frozenset(
-    {
-        "hidden-reserve",  # Pharsalus: Caesar's fourth line (Caesar BC III.89)
-        "stand-fast",  # Pharsalus: Pompey's order to receive the charge (Caesar BC III.92)
-        "unfinished-camp",  # Thapsus: Scipio's half-built rampart (BAfr 80-82)
-        "hill-position",  # Munda: the Pompeian line on the slope (BHisp 28-30)
-        "encirclement",  # Cannae: the African wings turn inward (Polybius 3.115)
-        "scythed-chariots",  # Gaugamela: the levelled ground (Arrian Anab. 3.8, 3.13)
-    }
-)
+#: special rules a scenario may name (tactical/special.py; docs/scenarios.md §Special rules)
+SPECIAL_RULES = frozenset(special.RULES)
+
+#: cohort grades (docs/rules/tactical-charts.md §Cohorts): the TQ band a graded cohort's TQ must
+#: lie in and the TQ it has when the scenario gives none (project rule on research §0's grades)
+GRADE_TQ: dict[str, tuple[int, int, int]] = {
+    "veteran": (6, 9, 7),
+    "recruit": (4, 6, 5),
+    "conscript": (2, 4, 4),
+}
 
 
 class _In(BaseModel):
@@ -59,12 +59,22 @@ class AreaIn(_In):
     level: int | None = Field(None, ge=-9, le=9)
 
 
+class EdgeIn(_In):
+    """One feature along every hexside between a row and the row below it, over a span of
+    columns (a stream across the field, say): ``{ below_row = 14, columns = [1, 54], feature = "stream" }``."""
+
+    below_row: int = Field(ge=1, le=98)
+    columns: tuple[int, int]
+    feature: Feature
+
+
 class FieldIn(_In):
     columns: int = Field(ge=1, le=99)
     rows: int = Field(ge=1, le=99)
     era: Literal["alexander", "caesar"] | None = None
     areas: list[AreaIn] = []
     hexsides: dict[str, Feature | list[Feature]] = {}
+    edges: list[EdgeIn] = []
 
 
 class SideIn(_In):
@@ -81,17 +91,30 @@ class ScenarioUnitIn(_In):
     side: Side
     type: UnitType
     size: int = Field(ge=1, le=30)
-    tq: int = Field(ge=0, le=9)
+    #: may be left out for a graded cohort: it then has its grade's TQ (GRADE_TQ)
+    tq: int | None = Field(None, ge=0, le=9)
     ma: int = Field(ge=1, le=20)
     at: list[str] = Field(min_length=1)
     facing: int
     count: int = Field(1, ge=1, le=60)
+    #: a double-sized unit (two hexes): ``at`` names its first hex, the second is a
+    #: quarter-turn clockwise from its facing (FORMAT.md hex2)
+    double: bool = False
     missile: Literal["S", "BS", "A", "B", "C", "J", "MJ", "MA"] | None = None
     group: str = ""
     roman: bool = False
-    #: a cohort's grade (002 CO(Vet)/CO(Rec)/CO(Con)); recorded, see docs/scenarios.md §Cohorts
+    #: a cohort's grade (002 CO(Vet)/CO(Rec)/CO(Con)): its weapons row and TQ band, docs/scenarios.md §Cohorts
     grade: Literal["veteran", "recruit", "conscript"] | None = None
     cataphract: bool = False
+
+
+class SpecialIn(_In):
+    """Parameters of one special rule (``[special.<id>]``; which it takes: tactical/special.py)."""
+
+    #: the side the rule binds (default: the side that does not go first)
+    side: Side | None = None
+    groups: list[str] = []
+    hexes: list[str] = []
 
 
 class ScenarioIn(_In):
@@ -103,6 +126,7 @@ class ScenarioIn(_In):
     options: list[str] = []
     first: Literal["A", "B", "roll"] = "roll"
     special_rules: list[str] = []
+    special: dict[str, SpecialIn] = {}
     sides: dict[Side, SideIn]
     field: FieldIn
     units: list[ScenarioUnitIn] = Field(min_length=2)
@@ -113,10 +137,12 @@ class ScenarioIn(_In):
 class Scenario:
     """A loaded scenario: its validated model and the starting state."""
 
-    def __init__(self, model: ScenarioIn, state: State, path: Path) -> None:
+    def __init__(self, model: ScenarioIn, state: State, path: Path, rules: tuple[special.Active, ...] = ()) -> None:
         self.model = model
         self.state = state
         self.path = path
+        #: the special rules in force, with their parameters
+        self.rules = rules
 
     def side_name(self, side: str) -> str:
         return self.model.sides[side].name  # type: ignore[index]
@@ -142,11 +168,29 @@ def expand_hexes(grid: Grid, specs: list[str], source: str | Path, place: str) -
     return out
 
 
+def special_rules(sc: ScenarioIn, source: str | Path) -> tuple[special.Active, ...]:
+    """The scenario's special rules with their parameters checked (tactical/special.py)."""
+    grid = Grid.make(sc.field.columns, sc.field.rows)
+    for key in sc.special:
+        if key not in sc.special_rules:
+            raise InputError(source, f"special.{key}", f"{key!r} has parameters but is not in special_rules")
+    out = []
+    for k, rule in enumerate(sc.special_rules):
+        if rule in sc.special_rules[:k]:
+            raise InputError(source, f"special_rules[{k}]", f"{rule!r} is named twice")
+        params = sc.special.get(rule, SpecialIn())
+        expand_hexes(grid, params.hexes, source, f"special.{rule}.hexes")
+        try:
+            out.append(special.configure(rule, params.side, params.groups, params.hexes, sc.first))
+        except ValueError as exc:
+            place = f"special.{rule}" if rule in special.RULES else f"special_rules[{k}]"
+            raise InputError(source, place, str(exc)) from None
+    return tuple(out)
+
+
 def to_position(sc: ScenarioIn, source: str | Path) -> PositionIn:
-    """The scenario as a case position (start of battle)."""
-    for rule in sc.special_rules:
-        if rule not in SPECIAL_RULES:
-            raise InputError(source, "special_rules", f"{rule!r} is not a documented special rule")
+    """The scenario as a case position (start of battle); its special rules are checked too."""
+    special_rules(sc, source)
     if set(sc.sides) != {"A", "B"}:
         raise InputError(source, "sides", "a scenario names both sides, A and B")
     f = sc.field
@@ -167,6 +211,7 @@ def to_position(sc: ScenarioIn, source: str | Path) -> PositionIn:
             raise InputError(source, f"{place}.at", f"{u.count} unit(s) need {u.count} set-up hexes, not {len(hexes)}")
         if u.grade is not None and u.type != "CO":
             raise InputError(source, f"{place}.grade", "only a cohort (CO) has a grade")
+        tq = _tq(u, source, place)
         if u.count > 1 and "{n}" not in u.id:
             raise InputError(source, f"{place}.id", "a line of several units needs {n} in its id")
         for n, h in enumerate(hexes, start=1):
@@ -176,9 +221,10 @@ def to_position(sc: ScenarioIn, source: str | Path) -> PositionIn:
                     side=u.side,
                     type=_engine_type(u),
                     size=u.size,
-                    tq=u.tq,
+                    tq=tq,
                     ma=u.ma,
                     hex=h,
+                    hex2=_hex2(grid, h, u, source, f"{place}.at") if u.double else None,
                     facing=u.facing,
                     missile=u.missile,
                     group=u.group,
@@ -194,7 +240,7 @@ def to_position(sc: ScenarioIn, source: str | Path) -> PositionIn:
             rows=f.rows,
             terrain=terrain,
             level=level,
-            hexsides=f.hexsides,
+            hexsides=_hexsides(f, grid, source),
             home={s: v.home for s, v in sc.sides.items()},
             era=f.era,
         ),
@@ -206,8 +252,53 @@ def to_position(sc: ScenarioIn, source: str | Path) -> PositionIn:
     )
 
 
-#: 002 files CO(Vet) with LG and CO(Con) with MI (weapons_charts_v1.toml [groups]); the engine
-#: has no cohort grade, so a graded cohort plays as the type 002 files it with
+def _hexsides(f: FieldIn, grid: Grid, source: str | Path) -> dict[str, Feature | list[Feature]]:
+    """``hexsides`` with every ``edges`` line added (one feature per hexside; a road may join it)."""
+    out: dict[str, Feature | list[Feature]] = dict(f.hexsides)
+    for k, e in enumerate(f.edges):
+        place = f"field.edges[{k}]"
+        c0, c1 = e.columns
+        if e.below_row >= f.rows or not 1 <= c0 <= c1 <= f.columns:
+            raise InputError(source, place, f"the line must lie on the {f.columns}×{f.rows} map (columns low to high)")
+        for c in range(c0, c1 + 1):
+            a = grid.index(f"{c:02d}{e.below_row:02d}")
+            for d in (2, 3):  # SE and SW: the hexes of the row below
+                b = grid.nbr[a * 6 + d]
+                if b < 0 or grid.col_row(b)[0] < c0 or grid.col_row(b)[0] > c1:
+                    continue
+                key = f"{grid.hex_id(a)}/{grid.hex_id(b)}"
+                if key in out:
+                    raise InputError(source, place, f"the hexside {key} is already given a feature")
+                out[key] = e.feature
+    return out
+
+
+def _hex2(grid: Grid, h: str, u: ScenarioUnitIn, source: str | Path, place: str) -> str | None:
+    """The second hex of a double-sized unit (a quarter-turn clockwise from its facing)."""
+    if u.facing not in CLOCK_FACING:
+        return None  # build_state names the bad facing
+    j = grid.nbr[grid.index(h) * 6 + hex2_dir(CLOCK_FACING[u.facing])]
+    if j < 0:
+        raise InputError(source, place, f"the double-sized unit at {h} would reach off the map")
+    return grid.hex_id(j)
+
+
+def _tq(u: ScenarioUnitIn, source: str | Path, place: str) -> int:
+    """A unit's TQ; a graded cohort's lies in its grade's band (docs/rules/tactical-charts.md §Cohorts)."""
+    if u.grade is None:
+        if u.tq is None:
+            raise InputError(source, f"{place}.tq", "a unit needs a tq (only a graded cohort has a default)")
+        return u.tq
+    lo, hi, default = GRADE_TQ[u.grade]
+    if u.tq is None:
+        return default
+    if not lo <= u.tq <= hi:
+        raise InputError(source, f"{place}.tq", f"a {u.grade} cohort has a TQ from {lo} to {hi}, not {u.tq}")
+    return u.tq
+
+
+#: 002 files CO(Vet) with LG and CO(Con) with MI (weapons_charts_v1.toml [groups]); the engine's
+#: units have no grade field yet, so a graded cohort plays as the type 002 files it with
 _GRADE_TYPE = {"veteran": "LG", "recruit": "CO", "conscript": "MI"}
 
 
@@ -223,8 +314,14 @@ def load_scenario(path: str | Path) -> Scenario:
     """Read, validate and build a scenario; ``InputError`` (one sentence) on any problem."""
     p = Path(path)
     model = load_model(ScenarioIn, p)
-    state = build_state(to_position(model, p), p)
-    return Scenario(model, state, p)
+    rules = special_rules(model, p)
+    state = build_state(to_position(model, p), p)  # to_position checks the rules again (cheap)
+    for problem in special.setup(state, list(rules)):
+        raise InputError(p, "special_rules", problem)
+    recorded = frozenset(special.encode(r) for r in rules if not special.RULES[r.id].setup_only)
+    if recorded:
+        state.options = state.options | recorded
+    return Scenario(model, state, p, rules)
 
 
 def resolve(name: str) -> Path:

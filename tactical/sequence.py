@@ -211,6 +211,8 @@ def _refresh_finished(state: State, side: str) -> None:
 def pass_turn(state: State, dice: Dice, events: list[Event]) -> None:
     """``pass``: end the activation, or decline Continuity / a free activation."""
     seq = state.seq
+    if state.designations:
+        raise RuleError("The designated shocks must be resolved: 'resolve', then one 'shock' each (003 §8.3).")
     if seq.phase in ("move", "shock", "rally"):
         end_activation(state, dice, events)
     elif seq.phase == "continuity":

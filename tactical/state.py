@@ -52,7 +52,20 @@ class Battlefield:
     terrain, hexside and elevation already added (``NO`` if prohibited).
     """
 
-    __slots__ = ("_cache", "bridges", "era", "grid", "hexsides", "home", "level", "roads", "roman_roads", "terrain")
+    __slots__ = (
+        "_cache",
+        "_front",
+        "_steps",
+        "bridges",
+        "era",
+        "grid",
+        "hexsides",
+        "home",
+        "level",
+        "roads",
+        "roman_roads",
+        "terrain",
+    )
 
     def __init__(
         self,
@@ -76,6 +89,8 @@ class Battlefield:
         self.home = dict(home or {"A": "bottom", "B": "top"})
         self.era = era
         self._cache: dict[int, list[int]] = {}
+        self._front: dict[int, list[tuple[tuple[int, int, int], ...]]] = {}
+        self._steps: dict[int, list[tuple[tuple[int, int], ...]]] = {}
 
     @classmethod
     def clear(cls, columns: int, rows: int, era: str = "alexander") -> Battlefield:
@@ -121,6 +136,41 @@ class Battlefield:
                 if j >= 0:
                     table[k] = self.step_cost(cls, k // 6, j)
             self._cache[cls] = table
+        return table
+
+    def hex_steps(self, cls: int) -> list[tuple[tuple[int, int], ...]]:
+        """For each hex: the steps into its neighbours the terrain allows to class ``cls``, as
+        (hex entered, static cost) (cached; leaders' search, which ignores facing)."""
+        table = self._steps.get(cls)
+        if table is None:
+            static = self.enter_costs(cls)
+            nbr = self.grid.nbr
+            table = [
+                tuple((nbr[i * 6 + d], static[i * 6 + d]) for d in range(6) if static[i * 6 + d] < NO)
+                for i in range(len(nbr) // 6)
+            ]
+            self._steps[cls] = table
+        return table
+
+    def front_steps(self, cls: int) -> list[tuple[tuple[int, int, int], ...]]:
+        """For each node ``hex * 6 + facing``: the steps into its two frontal hexes that the
+        terrain allows to class ``cls``, as (hex entered, static cost, node reached) (cached;
+        the search adds the rules that depend on the position)."""
+        table = self._front.get(cls)
+        if table is None:
+            static = self.enter_costs(cls)
+            nbr = self.grid.nbr
+            table = []
+            for node in range(len(nbr)):
+                i, f = divmod(node, 6)
+                steps = []
+                for d in ((f + 5) % 6, f):
+                    j = nbr[i * 6 + d]
+                    c = static[i * 6 + d]
+                    if j >= 0 and c < NO:
+                        steps.append((j, c, j * 6 + f))
+                table.append(tuple(steps))
+            self._front[cls] = table
         return table
 
 
@@ -268,6 +318,10 @@ class State:
     #: army withdrawal levels (003 §10.4): a side whose rout points reach its level withdraws
     withdrawal: dict[str, int] = dataclasses.field(default_factory=dict)
     winner: str | None = None
+    #: designated shocks not yet resolved, ``(attackers, defender)`` in designation order (003 §8.3)
+    designations: list[tuple[tuple[str, ...], str]] = dataclasses.field(default_factory=list)
+    #: designation is still open in this activation's Shock segment (003 §8.3); ``resolve`` closes it
+    designating: bool = True
     #: movement points the last move spent (an outcome, not carried by ``copy``)
     last_mp: int | float | None = None
     #: derived lookups (``movement.position_index``), keyed by fingerprints; not copied
@@ -304,12 +358,16 @@ class State:
             dict(self.rout_points),
             dict(self.withdrawal),
             self.winner,
+            list(self.designations),
+            self.designating,
         )
 
     def clear_activation(self) -> None:
         """Forget what units did in the activation that has ended."""
         for name in ("moved", "fought", "reacted", "fired", "broke", "rallied"):
             getattr(self, name).clear()
+        self.designations.clear()
+        self.designating = True
 
     # -- queries ------------------------------------------------------------
     @property

@@ -38,6 +38,17 @@ FEATURE_COLORS = {
     "impassable": (60, 56, 50),
     "sea": (40, 86, 130),
 }
+DARK_INK = (40, 30, 26)
+BADGE = (30, 26, 22)
+#: the discipline letter's colour in a counter's badge: gold Imperator to grey Mob
+DISCIPLINE_COLORS = {
+    "I": (240, 200, 90),
+    "V": (236, 222, 190),
+    "R": (170, 200, 230),
+    "M": (170, 160, 150),
+    "B": (220, 150, 110),
+}
+DISCIPLINE_NAMES = {"I": "Imperator", "V": "Veteran", "R": "Recruit", "M": "Mob", "B": "Barbarian"}
 MOVE_HL = (240, 220, 120, 110)
 TARGET_HL = (250, 60, 40, 150)
 SELECT_HL = (255, 240, 160, 255)
@@ -292,32 +303,7 @@ class BattleView(arcade.View):
         for u in s.units.values():
             if u.square is None:
                 continue
-            x, y = self.square_center(u.square)
-            color = SIDE_COLORS[u.side]
-            if u.flipped:
-                color = tuple((c + 255) // 2 for c in color)  # type: ignore[assignment]
-            if u.id == self.selected:
-                self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.9), int(cell * 0.9), x, y, SELECT_HL))
-            self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.78), int(cell * 0.78), x, y, (*color, 255)))
-            if u.captured:  # a captured ship flies the captor's colours over the owner's hull
-                owner = SIDE_COLORS[u.owner]
-                self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.3), int(cell * 0.3), x, y, (*owner, 255)))
-            label = u.id if u.kind != "fleet" else f"{u.id}"
-            self._text(label, x, y + cell * 0.08, INK, max(7, cell * 0.2), center=True)
-            if u.kind == "fleet":  # passengers: one chip each, the active one gold-edged
-                g = active_ground(s, u)
-                for i, pid in enumerate(u.cargo):
-                    px = x - cell * 0.25 + i * cell * 0.26
-                    py = y - cell * 0.22
-                    if g is not None and pid == g.id:
-                        self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.24), int(cell * 0.2), px, py, GOLD))
-                    p = s.units[pid]
-                    pc = (236, 222, 190) if not p.flipped else (150, 140, 130)  # parchment; grey when flipped
-                    self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.18), int(cell * 0.14), px, py, (*pc, 255)))
-            else:
-                self._text(
-                    _kind_tag(u.kind) + str(u.strength), x, y - cell * 0.25, INK, max(6, cell * 0.16), center=True
-                )
+            self._counter(s, u)
         for ld in s.leaders.values():
             sq = ld.square if ld.aboard is None else s.units[ld.aboard].square
             if ld.status != "active" or sq is None:
@@ -340,6 +326,47 @@ class BattleView(arcade.View):
                         )
         self._sync_panel()
         self.dirty = False
+
+    def _counter(self, s: State, u: Unit) -> None:
+        """One counter, read like a wargame counter: its id in the middle, its discipline in the
+        top-left box, its kind and strength below (a fleet: its strength, then one chip per
+        passenger with the passenger's kind and strength, the active ground unit edged in gold)."""
+        cell = self.cell
+        x, y = self.square_center(u.square)  # type: ignore[arg-type]
+        color = SIDE_COLORS[u.side]
+        if u.flipped:
+            color = tuple((c + 255) // 2 for c in color)  # type: ignore[assignment]
+        ink = INK if not u.flipped else DARK_INK
+        if u.id == self.selected:
+            self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.9), int(cell * 0.9), x, y, SELECT_HL))
+        self.sprites.append(arcade.SpriteSolidColor(int(cell * 0.78), int(cell * 0.78), x, y, (*color, 255)))
+        if u.captured:  # a captured ship flies the captor's colours over the owner's hull: a strip
+            owner = SIDE_COLORS[u.owner]
+            self.sprites.append(
+                arcade.SpriteSolidColor(int(cell * 0.1), int(cell * 0.5), x + cell * 0.33, y, (*owner, 255))
+            )
+        badge, ident, below = counter_labels(u)
+        bx, by, bs = x - cell * 0.27, y + cell * 0.27, max(8, int(cell * 0.2))
+        self.sprites.append(arcade.SpriteSolidColor(bs, bs, bx, by, (*BADGE, 255)))
+        self._text(badge, bx, by, DISCIPLINE_COLORS.get(u.discipline, INK), max(6, cell * 0.13), center=True, bold=True)
+        fleet = u.kind == "fleet"
+        self._text(ident, x, y + cell * (0.1 if fleet else 0.06), ink, max(7, cell * 0.18), center=True, bold=True)
+        self._text(below, x, y - cell * (0.08 if fleet else 0.24), ink, max(6, cell * 0.15), center=True)
+        if not fleet:
+            return
+        g = active_ground(s, u)
+        n = max(2, len(u.cargo))
+        width = cell * 0.74 / n
+        for i, pid in enumerate(u.cargo):
+            px = x - cell * 0.37 + width * (i + 0.5)
+            py = y - cell * 0.27
+            if g is not None and pid == g.id:
+                self.sprites.append(arcade.SpriteSolidColor(int(width - 1), int(cell * 0.22), px, py, GOLD))
+            p = s.units[pid]
+            pc = (236, 222, 190) if not p.flipped else (150, 140, 130)  # parchment; grey when flipped
+            self.sprites.append(arcade.SpriteSolidColor(int(width - 5), int(cell * 0.17), px, py, (*pc, 255)))
+            if cell >= 44:
+                self._text(_kind_tag(p.kind) + str(p.strength), px, py, DARK_INK, max(6, cell * 0.12), center=True)
 
     def _text(
         self, text: str, x: float, y: float, color: Any, size: float, *, center: bool = False, bold: bool = False
@@ -377,20 +404,17 @@ class BattleView(arcade.View):
         self._text(phase, px, y, INK, 12)
         y -= 18
         pan = ", ".join(self.side_names[p] for p in s.panicked) or "nobody"
-        self._text(f"SP eliminated: A {sc['A']}  B {sc['B']}   panicked: {pan}", px, y, DIM, 11)
+        names = self.side_names
+        self._text(f"SP eliminated: {names['A']} {sc['A']} · {names['B']} {sc['B']}"[:80], px, y, DIM, 11)
+        y -= 16
+        self._text(f"Panicked: {pan}"[:80], px, y, DIM, 11)
         y -= 18
         if s.phase == "over":
             who = self.side_names[s.winner] if s.winner else "nobody (a draw)"
             self._text(f"Winner: {who} — {s.end_reason}", px, y, GOLD, 11)
             y -= 18
         if self.selected is not None and self.selected in s.units:
-            u = s.units[self.selected]
-            extra = ""
-            if u.kind == "fleet":
-                extra = " carrying " + (", ".join(u.cargo) or "nobody")
-            flags = " flipped" if u.flipped else ""
-            flags += " failed command" if u.failed else ""
-            self._text(f"{u.id}: {u.kind} {u.discipline}{u.strength}{flags}{extra}", px, y, INK, 11)
+            self._text(unit_line(s, s.units[self.selected])[:92], px, y, INK, 10)
             y -= 18
         if self.message:
             self._text(self.message[:90], px, y, (250, 140, 120), 10)
@@ -499,3 +523,26 @@ def _kind_tag(kind: str) -> str:
         "civis": "Cs",
         "impeditus": "Im",
     }.get(kind, kind[:2])
+
+
+def counter_labels(u: Unit) -> tuple[str, str, str]:
+    """What a counter shows: (discipline badge, id, kind and strength), e.g. ``("V", "X", "Lg 5")``;
+    a fleet's last line is ``"Fl 3"`` (its passengers are chips of their own)."""
+    ident = u.id if len(u.id) <= 8 else u.id[:7] + "…"
+    tag = "Fl" if u.kind == "fleet" else _kind_tag(u.kind)
+    return u.discipline, ident, f"{tag} {u.strength}"
+
+
+def unit_line(s: State, u: Unit) -> str:
+    """The selected unit in words, for the panel."""
+    what = f"{u.id}: {u.kind.replace('_', ' ')}, {DISCIPLINE_NAMES.get(u.discipline, u.discipline)}, {u.strength} SP"
+    if u.kind == "fleet":
+        aboard = [
+            f"{p} ({s.units[p].kind.replace('_', ' ')} {s.units[p].discipline}{s.units[p].strength})" for p in u.cargo
+        ]
+        what += "; carrying " + (", ".join(aboard) or "nobody")
+    if u.flipped:
+        what += "; disrupted"
+    if u.failed:
+        what += "; failed its command check"
+    return what

@@ -1,9 +1,10 @@
 """The sequence of play (docs/rules/campaign.md §7.2; reference: scale and sequence).
 
 A turn opens with the Historical Events slot, then each side in turn — the Caesarians
-first — plays stratagems → Res Publica → recruiting → movement → combat → supply.  The
-events, stratagems, Res Publica and recruiting phases are passed explicitly with a
-``Pass`` action until issue 8 gives them their rules.
+first — plays stratagems → Res Publica → recruiting → movement → combat → supply.  A
+new turn lets the Tribune negate again and, each January, returns the expended boxes
+to the counter mixes; a side's stratagems phase opens its half-turn: leaders' plays
+are counted afresh and the side's stratagem income is owed (campaign.md §15).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 from bellum.dice import Dice
 from bellum.events import Event
 from campaign.rules.common import event
+from campaign.rules.stratagems import new_turn, open_half_turn
 from campaign.rules.supply import barbarians_and_others_winter, open_supply_phase
+from campaign.rules.victory import check_victory
 from campaign.state import SIDE_PHASES, SIDES, CampaignState, side_title
 
 
@@ -34,11 +37,12 @@ def advance(state: CampaignState, dice: Dice) -> list[Event]:
     if state.phase == "supply" and state.active == SIDES[-1] and state.winter():
         events += barbarians_and_others_winter(state, dice)
     turn, phase, active = next_phase(state)
-    new_turn = turn != state.turn
+    turn_begins = turn != state.turn
     state.turn, state.phase, state.active = turn, phase, active
     state.pending = None
-    if new_turn:
+    if turn_begins:
         events.append(event(state, "turn", f"— {state.date()}{' (winter)' if state.winter() else ''} —", turn=turn))
+        events += new_turn(state)
     if phase == "movement":
         state.spent = {}
     elif phase == "combat":
@@ -47,4 +51,6 @@ def advance(state: CampaignState, dice: Dice) -> list[Event]:
         open_supply_phase(state)
     if phase == SIDE_PHASES[0]:
         events.append(event(state, "side_turn", f"{side_title(active)} play.", side=active))
+        events += open_half_turn(state)
+    events += check_victory(state)  # campaign.md §21.2
     return events

@@ -82,6 +82,8 @@ TILE = 1024
 MAX_ZOOM_FACTOR = 7.0  # how far in from the whole-map view
 MIN_ZOOM_FACTOR = 0.8
 PAN_SPEED = 700.0  # screen pixels per second with the keys
+#: the world framebuffer reaches this share of the window beyond each edge of the view
+WORLD_MARGIN = 0.35
 
 #: marker sizes in world units at the whole-map zoom
 CITY_SIZE = 11.0
@@ -156,6 +158,17 @@ def blit_to_screen(ctx: Any, src: Any) -> None:
     gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, screen_glo)
 
 
+def blit_region(ctx: Any, src: Any, x: int, y: int, w: int, h: int, dst: Any) -> None:
+    """Copy the ``w`` x ``h`` pixels of framebuffer ``src`` at (x, y) to (0, 0) of ``dst``
+    (the screen or another framebuffer), one to one; leave ``dst`` bound."""
+    dst_glo = dst.glo.value if hasattr(dst.glo, "value") else int(dst.glo)
+    src_glo = src.glo.value if hasattr(src.glo, "value") else int(src.glo)
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, dst_glo)
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, src_glo)
+    gl.glBlitFramebuffer(x, y, x + w, y + h, 0, 0, w, h, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst_glo)
+
+
 @dataclass(slots=True)
 class MapLabel:
     """A name drawn at a world position, shown from zoom ``tier`` on."""
@@ -201,10 +214,18 @@ class MapView(arcade.View):
         self._forces: tuple[ForceMarker, ...] = ()
         self._selected_drawn: str | None = "-"  # what the overlay shows (force a first build)
         self._dynamic_dirty = True  # the selection's or the forces' labels need placing
-        # the still map (ground, network, markers, names, top bar, legend) is drawn once into
-        # this framebuffer and copied to the screen while the camera and the map stay still
+        # the world (ground, network, markers, forces, names) is drawn into an oversized
+        # framebuffer around the view at the current zoom; while the camera pans inside it,
+        # each frame only copies the visible part (a panning frame costs one copy, not a redraw)
+        self._world: Any = None
+        self._world_valid = False
+        self._world_frame: tuple[float, float, float, int, int] = (0.0, 0.0, 0.0, 0, 0)  # cx, cy, zoom, w, h
+        self._zoom_key: tuple[float, int, int] | None = None
+        # the still frame (the world's visible part and the HUD) is composed once into this
+        # framebuffer and copied to the screen while nothing changes
         self._cache: Any = None
         self._cache_valid = False
+        self._hud_extra_drawn: Any = None
         self._hover_drawn: str | None = "-"
 
         self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -668,7 +689,7 @@ class MapView(arcade.View):
         owners = dict(self.model.owners())
         if force or owners != self._owners:
             self._owners = owners
-            self._cache_valid = False
+            self._world_valid = False
             self._build_ground()
             if not force:
                 self.network = shape_list.ShapeElementList()
@@ -715,16 +736,16 @@ class MapView(arcade.View):
             )
         self._layout_forces()
         self._dynamic_dirty = True
-        self._cache_valid = False
+        self._world_valid = False
 
     def _layout_forces(self) -> None:
-        """Counters keep their size on screen: up and to the right of their place, a stack
-        fanned out."""
+        """Counters keep their size on screen: up and to the right of their place, the forces
+        of a stack in a column (each label beside its own counter)."""
         size = COUNTER_PX / float(self.camera.zoom)
         for sprite, lab, (place, n) in zip(self.force_sprites, self.force_labels, self._force_slots, strict=True):
             x, y = self.geo.pos(place)
             sprite.scale = size / markers.SIZE
-            sprite.position = (x + size * (0.75 + 0.22 * n), y + size * (0.6 + 0.22 * n))
+            sprite.position = (x + size * 0.75, y + size * (0.6 + 1.08 * n))
             lab.world = sprite.position
 
     def links_of(self, place: str) -> list[Link]:
@@ -740,6 +761,7 @@ class MapView(arcade.View):
         if place is None:
             self.panel.text = ""
             self._dynamic_dirty = True
+            self._world_valid = False
             self._cache_valid = False
             return
         sl = shape_list
@@ -777,6 +799,7 @@ class MapView(arcade.View):
         self.ring.append(big)
         self.panel.text = self.describe(place, with_links=True)
         self._dynamic_dirty = True
+        self._world_valid = False
         self._cache_valid = False
 
     # ------------------------------------------------------------------ words
@@ -851,10 +874,17 @@ class MapView(arcade.View):
         return place
 
     # ------------------------------------------------------------------ per frame
-    def _place_labels(self, labels: Sequence[MapLabel], factor: float) -> None:
-        w, h = self.window.width, self.window.height
+    def _place_labels(
+        self, labels: Sequence[MapLabel], factor: float, frame: tuple[float, float, float, int, int] | None = None
+    ) -> None:
+        """Put labels at their projected positions in ``frame`` (camera x, y, zoom, width,
+        height in pixels; default the window), hiding those outside it."""
+        if frame is None:
+            cx, cy = self.camera.position
+            frame = (float(cx), float(cy), float(self.camera.zoom), self.window.width, self.window.height)
+        fx, fy, z, w, h = frame
         for lab in labels:
-            sx, sy = self.world_to_screen(*lab.world)
+            sx, sy = (lab.world[0] - fx) * z + w / 2, (lab.world[1] - fy) * z + h / 2
             show = lab.shown and factor >= TIER_ZOOM[lab.tier] and -80 <= sx <= w + 80 and -20 <= sy <= h + 20
             x, y = sx + lab.dx, sy + lab.dy
             if lab.text.visible != show:
@@ -902,7 +932,8 @@ class MapView(arcade.View):
                     grid.setdefault(k, []).append(rect)
 
     def _relayout(self) -> bool:
-        """Re-place the labels and resize the markers when the camera moved; say whether it did."""
+        """Resize the markers and declutter the names when the zoom changed; say whether the
+        camera moved since the last frame."""
         key = (
             float(self.camera.position[0]),
             float(self.camera.position[1]),
@@ -910,30 +941,84 @@ class MapView(arcade.View):
             self.window.width,
             self.window.height,
         )
-        if key == self._camera_key:
-            if self._dynamic_dirty:
-                self._size_screen_sprites()
-                self._place_labels(self.overlay_labels, 0.0)
-                self._place_labels(self.force_labels, 0.0)
-                self._dynamic_dirty = False
-            return False
-        zoom_changed = self._camera_key is None or key[2] != self._camera_key[2]
-        self._camera_key = key
-        factor = self.zoom_factor()
-        if zoom_changed:
+        zoom_key = (key[2], key[3], key[4])
+        if zoom_key != self._zoom_key:
+            self._zoom_key = zoom_key
             self._size_markers()
             self._size_screen_sprites()
             for lab in self.labels:
                 sprite = self.marker_of.get(lab.place)
                 if sprite is not None and lab.dx:
                     lab.dx = sprite.width * self.camera.zoom / 2 + 3
-            self._declutter(factor)
-        self._place_labels(self.labels, factor)
-        self._place_labels(self.overlay_labels, 0.0)
-        self._place_labels(self.force_labels, 0.0)
-        self._dynamic_dirty = False
+            self._declutter(self.zoom_factor())
+            self._world_valid = False
+        if self._dynamic_dirty:
+            self._size_screen_sprites()
+            self._dynamic_dirty = False
+            self._world_valid = False
+        moved = key != self._camera_key
+        self._camera_key = key
+        if moved:
+            self._cache_valid = False
+        return moved
+
+    def _world_offset(self) -> tuple[int, int] | None:
+        """Where the window's view starts inside the world framebuffer (pixels), or None
+        when the framebuffer does not cover it (or was drawn at another zoom)."""
+        fx, fy, fz, fw, fh = self._world_frame
+        z = float(self.camera.zoom)
+        w, h = self.window.width, self.window.height
+        if not self._world_valid or self._world is None or fz != z:
+            return None
+        cx, cy = self.camera.position
+        ox = round((cx - fx) * z + (fw - w) / 2)
+        oy = round((cy - fy) * z + (fh - h) / 2)
+        if ox >= 0 and ox + w <= fw and oy >= 0 and oy + h <= fh:
+            return ox, oy
+        return None
+
+    def _render_world(self) -> None:
+        """Draw the world layers and the names into the oversized framebuffer, centred on the
+        camera (campaign window performance: PERFORMANCE.md)."""
+        ctx = self.window.ctx
+        w, h = self.window.width, self.window.height
+        fw, fh = w + 2 * int(w * WORLD_MARGIN), h + 2 * int(h * WORLD_MARGIN)
+        if self._world is None or self._world.size != (fw, fh):
+            tex = ctx.texture((fw, fh), components=4)
+            self._world = ctx.framebuffer(color_attachments=[tex])
+        cx, cy = (float(v) for v in self.camera.position)
+        z = float(self.camera.zoom)
+        frame = (cx, cy, z, fw, fh)
+        self._world_frame = frame
+        factor = self.zoom_factor()
+        self._place_labels(self.labels, factor, frame)
+        self._place_labels(self.overlay_labels, 0.0, frame)
+        self._place_labels(self.force_labels, 0.0, frame)
+        world_cam = arcade.camera.Camera2D(
+            viewport=arcade.LBWH(0, 0, fw, fh), position=(cx, cy), zoom=z, render_target=self._world
+        )
+        flat_cam = arcade.camera.Camera2D(
+            viewport=arcade.LBWH(0, 0, fw, fh), position=(fw / 2, fh / 2), render_target=self._world
+        )
+        with self._world.activate():
+            self._world.clear(color=rgba(PAPER))
+            with world_cam.activate():
+                self.ground.draw()
+                self.network.draw()
+                self.boxes.draw()
+                self.overlay.draw()
+                self.markers.draw()
+                self.symbols.draw()
+                self.ring.draw()
+                self.cost_discs.draw()
+                self.force_sprites.draw()
+            with flat_cam.activate():
+                self.label_batch.draw()
+                self.overlay_batch.draw()
+                if self.force_labels:
+                    self._force_batch.draw()
+        self._world_valid = True
         self._cache_valid = False
-        return True
 
     def on_update(self, delta_time: float) -> None:
         step = PAN_SPEED * min(delta_time, 0.1)
@@ -948,52 +1033,68 @@ class MapView(arcade.View):
         self._sync_model()
 
     def on_draw(self) -> None:
-        """One frame.  While the camera moves the map is drawn straight to the screen; once
-        it is still, everything but the tooltip is drawn once into a framebuffer, and each
-        later frame only copies it and draws the tooltip — until the camera, the owners,
-        the forces, the selection or the top bar change."""
+        """One frame.  The world is drawn into an oversized framebuffer only when it changes
+        (owners, forces, selection, zoom) or the camera pans beyond it; a frame copies the
+        visible part of it and draws the HUD on top.  While nothing moves, that composed
+        frame is kept in a second framebuffer and copied, with the tooltip on top."""
         moved = self._relayout()
         date = f"{self.model.date_label()}   ·   {self.model.turn_label()}   ·   {self.model.phase_label()}"
         if self.hud_texts["date"].text != date:
             self.hud_texts["date"].text = date
             self._cache_valid = False
+        extra = self._hud_extra_key()
+        if extra != self._hud_extra_drawn:
+            self._hud_extra_drawn = extra
+            self._cache_valid = False
         ctx = self.window.ctx
-        if moved:
-            self.clear(color=PAPER)
-            self._draw_still()
-        else:
-            if not self._cache_valid:
+        offset = self._world_offset()
+        if offset is None:
+            self._render_world()
+            offset = self._world_offset()
+            assert offset is not None
+        if moved or not self._cache_valid:
+            self._compose(offset, ctx.screen)
+            if not moved:
                 if self._cache is None or self._cache.size != ctx.screen.size:
                     self._cache = ctx.framebuffer(color_attachments=[ctx.texture(ctx.screen.size, components=4)])
-                with self._cache.activate():
-                    self._cache.clear(color=rgba(PAPER))
-                    self._draw_still()
+                self._compose(offset, self._cache)
                 self._cache_valid = True
+        else:
             blit_to_screen(ctx, self._cache)
         with self.hud.activate():
             self._draw_tooltip()
 
+    def _compose(self, offset: tuple[int, int], target: Any) -> None:
+        """The visible part of the world, then the HUD, into ``target`` (the screen or the cache)."""
+        ctx = self.window.ctx
+        w, h = self.window.width, self.window.height
+        blit_region(ctx, self._world, offset[0], offset[1], w, h, target)
+        with target.activate():
+            hud = arcade.camera.Camera2D(
+                viewport=arcade.LBWH(0, 0, w, h), position=(w / 2, h / 2), render_target=target
+            )
+            with hud.activate():
+                self.hud_shapes.draw()
+                self.hud_batch.draw()
+                self._draw_scale_bar()
+                self._draw_panel()
+                self._draw_hud_extra()
+
+    def _hud_extra_key(self) -> Any:
+        """What a subclass's own HUD shows (a change redraws the still frame)."""
+        return None
+
+    def _draw_hud_extra(self) -> None:
+        """A subclass's own HUD panels, drawn over the map's (HUD camera)."""
+
     def _draw_still(self) -> None:
-        """Every layer but the tooltip, bottom to top."""
-        with self.camera.activate():
-            self.ground.draw()
-            self.network.draw()
-            self.boxes.draw()
-            self.overlay.draw()
-            self.markers.draw()
-            self.symbols.draw()
-            self.ring.draw()
-            self.cost_discs.draw()
-            self.force_sprites.draw()
-        with self.hud.activate():
-            self.label_batch.draw()
-            self.overlay_batch.draw()
-            if self.force_labels:
-                self._force_batch.draw()
-            self.hud_shapes.draw()
-            self.hud_batch.draw()
-            self._draw_scale_bar()
-            self._draw_panel()
+        """Every layer but the tooltip, bottom to top, straight to the active framebuffer."""
+        offset = self._world_offset()
+        if offset is None:
+            self._render_world()
+            offset = self._world_offset()
+            assert offset is not None
+        self._compose(offset, self.window.ctx.screen)
 
     def scale_bar(self) -> tuple[int, float]:
         """A round distance in km and its length on screen (pixels) at the current zoom,
@@ -1054,8 +1155,10 @@ class MapView(arcade.View):
         self.hud.match_window(position=True)
         self._build_hud()
         self._camera_key = None
+        self._zoom_key = None
         self._cache = None
         self._cache_valid = False
+        self._world_valid = False
         self._clamp()
         return None
 

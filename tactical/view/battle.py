@@ -1,29 +1,39 @@
 """The tactical battle window: the GBoH map, counters, and every choice of an activation.
 
-The view only reads the model and sends actions: every highlight comes from the one
-legal-action generator (``Session.legal_actions``), moves follow the movement search's
-least-cost paths (``tactical.movement.reachable``, kept only where the generator offers
-the same path), fire and shock show the exact odds of ``tactical.odds`` before the
-player confirms, and every action goes through ``Session.play`` (undo through
-``Session.undo``, which refuses once a die was rolled).
+The view only reads the model and sends actions: every highlight and every button comes
+from the one legal-action generator (``Session.legal_actions``); moves follow the movement
+search's least-cost paths (``tactical.movement.reachable``, kept only where the generator
+offers the same path); designations, shocks and fire show the exact odds of
+``tactical.odds`` (the real resolver over every die face) before the player confirms; and
+every action goes through ``Session.play`` (undo through ``Session.undo``, which refuses
+once a die was rolled or the activation has ended).
 
-Drawing is batched: the terrain is one shape list built once, highlights one shape list
-rebuilt when the selection changes, counters, leaders and facing notches one sprite
-list (textures cached per counter face), world labels and the HUD one pyglet batch
-each.  The world is drawn through a ``Camera2D`` (zoom and pan); the HUD through a
-second camera that stays put.
+The Shock segment follows 003 §8.3: the attacker first designates every combat (select an
+attacker, click the enemy: the panel lists each designation the generator offers against
+it with its odds as the position stands), then presses *Resolve*, then resolves the
+designated combats in the order he likes (a pending combat is a button, or click its
+defender): each with its own options (pursuit…) and the odds of the real next roll.
+
+Drawing (``on_draw``): the ground is one mipmapped texture rendered once
+(``tactical.view.terrain``); highlights one shape list rebuilt when the selection changes;
+counters, facing notches and leaders one sprite list whose sprites are updated only where
+the model changed (``tactical.view.sprites.CounterLayer``); world labels and the HUD one
+pyglet batch each.  The world is drawn through a ``Camera2D`` (zoom and pan), the HUD
+through a second camera that stays put.  A frame after a change draws every layer into an
+offscreen framebuffer; an unchanged frame only copies that framebuffer to the screen.
 
 Mouse: left-click a unit to select it, a highlighted hex to move there (near one of its
-corners: to end facing that vertex), a corner of the unit's own hex to turn, a red
-enemy to open the odds panel; right-drag pans, the wheel zooms.  Keys: Q / E turn,
-Enter confirm, Tab another attack option, Esc cancel, U undo, P pass, 1–9 the listed
-choices, F5 save, F9 load, arrows pan, + / - zoom, Home recentre.
+corners: to end facing that vertex), a corner of the unit's own hex to turn, a red enemy
+to open the odds panel, a button in the panel to play it; right-drag pans, the wheel
+zooms.  Keys: Q / E turn, C carry a unit with the selected leader, Enter confirm, Tab
+another option, Esc cancel, U undo, P pass, R resolve, 1–9 the listed choices, F5 save,
+F9 load, arrows pan, + / - zoom, Home the whole field, Space centre on the selection.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -38,8 +48,21 @@ from bellum.odds import exact_distribution
 from bellum.paths import SAVES
 from bellum.session import Session
 from tactical import odds as tac_odds
-from tactical.actions import Action, Activate, Continuity, Fire, Move, Pass, Rally, Replace, Shock, Start
-from tactical.combat import plan_shock
+from tactical.actions import (
+    Action,
+    Activate,
+    Continuity,
+    Designate,
+    Fire,
+    Move,
+    Pass,
+    Rally,
+    Replace,
+    Resolve,
+    Shock,
+    Start,
+)
+from tactical.combat import RESULT_TEXT, plan_shock
 from tactical.engine import apply
 from tactical.hexes import FACING_CLOCK
 from tactical.movement import mp_text, reachable
@@ -47,34 +70,50 @@ from tactical.state import Leader, State, Unit
 from tactical.view import palette as P
 from tactical.view.geometry import HexLayout
 from tactical.view.play import load_session, session_state, try_play
-from tactical.view.sprites import counter_texture, facing_texture, leader_texture
+from tactical.view.sprites import CounterLayer
+from tactical.view.terrain import terrain_layer
 
 HEX = 36.0
-PANEL_W = 340
+PANEL_W = 360
 TOP_H = 34
-LOG_LINES = 14
-MAX_CHOICES = 9
-ZOOMS = (0.2, 0.25, 0.3, 0.35, 0.5, 0.65, 0.8, 1.0, 1.25, 1.5, 2.0)
+BOTTOM_H = 22
+LOG_LINES = 11
+#: characters of the log's font per panel line (for wrapping)
+LOG_WIDTH = 50
+MAX_CHOICES = 12
+CHOICE_H = 22
+#: variants listed in the odds panel around the current one
+MAX_VARIANTS = 6
+ZOOMS = (0.2, 0.25, 0.3, 0.35, 0.45, 0.55, 0.65, 0.8, 1.0, 1.25, 1.5, 2.0)
+#: the zoom a battle opens at, centred on the action (Home shows the whole field)
+START_ZOOM = 0.8
+
+#: a combat on the map: (attackers, defender)
+Combat = tuple[tuple[str, ...], str]
 
 
 @dataclass
 class Choice:
-    """A button in the HUD's choice list: a non-map action (start, designate, pass, rally)."""
+    """A button in the HUD's choice list: a non-map action (start, designate a leader, pass,
+    rally, resolve), or a designated combat to resolve (``opens``: opens the odds panel)."""
 
     label: str
     action: Action
+    opens: bool = False
     top: float = 0.0
 
 
 @dataclass
 class Pending:
-    """A fire or shock the player is looking at before confirming: the variants and their odds."""
+    """A fire, designation or shock the player is looking at before confirming: every
+    variant the generator offers against ``target`` and the odds of the one shown."""
 
     target: str
     variants: list[Action]
     index: int = 0
     lines: list[str] | None = None
     odds: dict[Any, Fraction] | None = None
+    cache: dict[Action, tuple[list[str], dict[Any, Fraction] | None]] = field(default_factory=dict)
 
     @property
     def action(self) -> Action:
@@ -97,8 +136,56 @@ def describe(action: Action) -> str:
     if isinstance(action, Rally):
         return f"Rally {action.unit}"
     if isinstance(action, Replace):
-        return f"Replace {action.leader} at {action.hex}"
+        return f"Replace {action.leader} at {action.hex}" + (f" by {action.by}" if action.by else "")
+    if isinstance(action, Resolve):
+        return "Resolve: designation is over"
+    if isinstance(action, Shock):
+        return f"Shock {'+'.join(action.attackers)} -> {action.defender}"
     return action.notation()
+
+
+def describe_variant(action: Action) -> str:
+    """One line per option in the odds panel."""
+    if isinstance(action, Designate):
+        return f"designate {'+'.join(action.attackers)} -> {action.defender}"
+    if isinstance(action, Fire):
+        return f"fire {action.unit} -> {action.target}" + (
+            " (hit and run" + (", return fire)" if action.return_fire else ")") if action.hit_and_run else ""
+        )
+    if isinstance(action, Shock):
+        extra = []
+        if action.weapon:
+            extra.append(f"weapon {action.weapon}")
+        if action.defender_weapon:
+            extra.append(f"defender's weapon {action.defender_weapon}")
+        if action.reaction_fire:
+            extra.append(f"reaction fire by {action.reaction_fire}")
+        if action.retreat_before_combat:
+            extra.append("retreat before combat to " + ",".join(action.retreat_before_combat))
+        if action.pursue:
+            extra.append("pursue")
+        if action.advance:
+            extra.append("advance")
+        if action.reduce_hits:
+            extra.append("retreat to reduce hits")
+        return f"shock {'+'.join(action.attackers)} -> {action.defender}" + (f" ({', '.join(extra)})" if extra else "")
+    return action.notation()
+
+
+def _target_of(action: Action) -> str | None:
+    if isinstance(action, Designate | Shock):
+        return action.defender
+    if isinstance(action, Fire):
+        return action.target
+    return None
+
+
+def _actors_of(action: Action) -> tuple[str, ...]:
+    if isinstance(action, Designate | Shock):
+        return action.attackers
+    if isinstance(action, Fire):
+        return (action.unit,)
+    return ()
 
 
 class BattleView(arcade.View):
@@ -123,11 +210,13 @@ class BattleView(arcade.View):
         self.save_path = save_path or SAVES / f"tactical-{Path(session.scenario).stem}.toml"
         # -- the model the HUD shows (tests read these) --
         self.selected: str | None = None
+        #: the unit the selected leader takes with him (003 §4.2), or None
+        self.carry: str | None = None
         #: reachable (hex, facing) nodes of the selected mover -> (cost in half MP, path)
         self.nodes: dict[int, tuple[int, tuple[str, ...]]] = {}
         #: hex -> least cost (half MP) over the reachable nodes in it
         self.reach: dict[int, int] = {}
-        #: enemy id -> the generator's fire / shock actions of the selected unit against it
+        #: enemy id -> the generator's fire / designate / shock actions of the selection against it
         self.targets: dict[str, list[Action]] = {}
         self.pending: Pending | None = None
         self.choices: list[Choice] = []
@@ -142,25 +231,30 @@ class BattleView(arcade.View):
         self.layout = HexLayout(self.state.field.grid, HEX)
         self.world_camera = arcade.Camera2D()
         self.hud_camera = arcade.Camera2D()
-        self.terrain = shape_list.ShapeElementList()  # type: ignore[var-annotated]
-        self.highlights = shape_list.ShapeElementList()  # type: ignore[var-annotated]
-        self.hud_shapes = shape_list.ShapeElementList()  # type: ignore[var-annotated]
-        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self.world_batch = Batch()
+        self.terrain = terrain_layer(self.window.ctx, self.state.field, self.layout)
+        self.highlights: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.hud_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList(blend=False)
+        self.button_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.counters = CounterLayer(self.layout)
         self.label_batch = Batch()
         self.hud_batch = Batch()
         self._world_texts: list[arcade.Text] = []
-        self._build_terrain()
         self._build_hud_texts()
         self._hud_size = (0, 0)
+        self.choice_top = 0.0
         self._cache: Any = None
         self._cache_key: Any = None
+        self._centred = False
         self.refresh()
 
     # -- the model --------------------------------------------------------------------------
     @property
     def state(self) -> State:
         return session_state(self.session)
+
+    @property
+    def sprites(self) -> arcade.SpriteList[arcade.Sprite]:
+        return self.counters.sprites
 
     def legal(self) -> list[Action]:
         """The generator's actions for the current state (computed once per state)."""
@@ -170,12 +264,14 @@ class BattleView(arcade.View):
             self._legal_key = key
         return self._legal
 
-    def refresh(self) -> None:
-        """Re-sync everything from the model after an action, an undo or a load."""
-        self._select(None)
+    def refresh(self, keep: str | None = None) -> None:
+        """Re-sync everything from the model after an action, an undo or a load; ``keep``
+        stays selected if it can still act."""
         self._build_choices()
-        self._sync_sprites()
-        self._update_hud()
+        self.counters.sync(self.state)
+        self._select(keep)
+        if keep is not None and not (self.reach or self.targets):
+            self._select(None)
 
     def _select(self, mover_id: str | None) -> None:
         self.selected = mover_id
@@ -183,12 +279,19 @@ class BattleView(arcade.View):
         self.pending = None
         state = self.state
         if mover_id is not None:
-            mover: Unit | Leader = state.units.get(mover_id) or state.leaders[mover_id]
-            offered = {a.path for a in self.legal() if isinstance(a, Move) and a.unit == mover_id and a.carry is None}
+            if self.carry is not None and mover_id not in state.leaders:
+                self.carry = None
+            offered = {
+                a.path for a in self.legal() if isinstance(a, Move) and a.unit == mover_id and a.carry == self.carry
+            }
             if offered:
+                mover: Unit | Leader = (
+                    state.units[self.carry]
+                    if self.carry is not None
+                    else (state.units.get(mover_id) or state.leaders[mover_id])
+                )
                 r = reachable(state, mover)
-                ends = r.ends()
-                for node, path in r.notations(ends).items():
+                for node, path in r.notations(r.ends()).items():
                     if path in offered:
                         cost = r.dist[node]
                         self.nodes[node] = (cost, path)
@@ -196,42 +299,87 @@ class BattleView(arcade.View):
                         if cost < self.reach.get(h, 1 << 30):
                             self.reach[h] = cost
             for a in self.legal():
-                if isinstance(a, Shock) and mover_id in a.attackers:
-                    self.targets.setdefault(a.defender, []).append(a)
-                elif isinstance(a, Fire) and a.unit == mover_id:
-                    self.targets.setdefault(a.target, []).append(a)
+                target = _target_of(a)
+                if target is not None and mover_id in _actors_of(a):
+                    self.targets.setdefault(target, []).append(a)
         self._build_highlights()
         self._update_hud()
 
     def select(self, mover_id: str | None) -> None:
-        """Select a unit or leader of the side to act (or clear the selection)."""
+        """Select a unit or leader (or clear the selection)."""
         if mover_id is not None and mover_id not in self.state.units and mover_id not in self.state.leaders:
             raise KeyError(mover_id)
         self.message = ""
+        if mover_id != self.selected:
+            self.carry = None
         self._select(mover_id)
+
+    def toggle_carry(self) -> bool:
+        """With the activated leader selected: take the next friendly unit stacked with him
+        along (003 §4.2), or none again."""
+        if self.selected is None or self.selected not in self.state.leaders:
+            return False
+        units = sorted(
+            {a.carry for a in self.legal() if isinstance(a, Move) and a.unit == self.selected and a.carry is not None}
+        )
+        if not units:
+            self.message = f"{self.selected} has no unit with him to take along."
+            self._update_hud()
+            return False
+        order: list[str | None] = [None, *units]
+        self.carry = order[(order.index(self.carry) + 1) % len(order)] if self.carry in order else None
+        self._select(self.selected)
+        return True
 
     def _build_choices(self) -> None:
         self.choices = []
         state = self.state
+        combats: dict[Combat, Shock] = {}
         for a in self.legal():
-            if isinstance(a, Move | Shock | Fire):
+            if isinstance(a, Shock):
+                combats.setdefault((a.attackers, a.defender), a)
+                continue
+            if isinstance(a, Move | Fire | Designate):
                 continue
             label = describe(a)
             if isinstance(a, Continuity):
                 label += f"  ({_pct(continuity_odds(state, a))})"
+            if isinstance(a, Resolve):
+                label += f"  ({len(state.designations)} designated)"
             self.choices.append(Choice(label, a))
+        # pending designated combats first: they must all be resolved
+        self.choices[:0] = [Choice(describe(a), a, opens=True) for a in combats.values()]
         self.choices = self.choices[:MAX_CHOICES]
 
     # -- actions ------------------------------------------------------------------------------
     def play(self, action: Action) -> bool:
         """Play ``action`` through the session; the rule's sentence on refusal."""
+        keep = self.selected if isinstance(action, Move | Fire | Designate) else None
+        if isinstance(action, Move) and action.carry is not None:
+            keep = None
         _events, why = try_play(self.session, action)
         if why:
             self.message = why
             self._update_hud()
             return False
         self.message = ""
-        self.refresh()
+        self.carry = None
+        self.refresh(keep)
+        return True
+
+    def choose(self, choice: Choice) -> bool:
+        """A button of the choice list: play it, or open the odds panel of a designated combat."""
+        if not choice.opens:
+            return self.play(choice.action)
+        action = choice.action
+        assert isinstance(action, Shock)
+        variants: list[Action] = [
+            a
+            for a in self.legal()
+            if isinstance(a, Shock) and a.defender == action.defender and a.attackers == action.attackers
+        ]
+        self._select(action.attackers[0])
+        self._open(action.defender, variants)
         return True
 
     def move_to(self, hex_index: int, facing: int | None = None) -> bool:
@@ -245,7 +393,7 @@ class BattleView(arcade.View):
             self._update_hud()
             return False
         node = min(nodes, key=lambda n: (self.nodes[n][0], n))
-        return self.play(Move(self.selected, self.nodes[node][1]))
+        return self.play(Move(self.selected, self.nodes[node][1], carry=self.carry))
 
     def turn(self, step: int) -> bool:
         """Turn the selected unit ``step`` vertices clockwise in place (if offered)."""
@@ -255,20 +403,27 @@ class BattleView(arcade.View):
         return self.move_to(unit.hex, (unit.facing + step) % 6)
 
     def aim(self, target: str) -> None:
-        """Open the odds panel for the selected unit's fire or shock against ``target``."""
+        """Open the odds panel for the selection's fire, designation or shock against ``target``."""
         variants = self.targets.get(target)
         if not variants:
-            self.message = f"{self.selected} cannot fire at or shock {target} now."
+            self.message = f"{self.selected} cannot fire at, designate or shock {target} now."
             self._update_hud()
             return
+        self._open(target, list(variants))
+
+    def _open(self, target: str, variants: list[Action]) -> None:
+        # the simplest option first: fewest attackers, no special choices
+        variants.sort(key=lambda a: (len(describe_variant(a)), describe_variant(a)))
         self.pending = Pending(target, variants)
         self._compute_odds()
+        self._build_highlights()
         self._update_hud()
 
-    def cycle(self) -> None:
+    def cycle(self, step: int = 1) -> None:
         if self.pending is not None and len(self.pending.variants) > 1:
-            self.pending.index = (self.pending.index + 1) % len(self.pending.variants)
+            self.pending.index = (self.pending.index + step) % len(self.pending.variants)
             self._compute_odds()
+            self._build_highlights()
             self._update_hud()
 
     def confirm(self) -> bool:
@@ -276,13 +431,20 @@ class BattleView(arcade.View):
             return False
         return self.play(self.pending.action)
 
+    def cancel(self) -> None:
+        if self.pending is not None:
+            self.pending = None
+            self._build_highlights()
+            self._update_hud()
+        else:
+            self.select(None)
+
     def undo(self) -> bool:
         if not self.session.can_undo():
             self.message = "Nothing to take back: dice were rolled, or the activation has ended."
             self._update_hud()
             return False
         self.session.undo()
-        self.message = "Taken back."
         self.refresh()
         self.message = "Taken back."
         self._update_hud()
@@ -310,167 +472,47 @@ class BattleView(arcade.View):
     def _compute_odds(self) -> None:
         pend = self.pending
         assert pend is not None
-        state = self.state
         action = pend.action
-        lines: list[str] = []
-        try:
-            if isinstance(action, Shock):
-                full = tac_odds.shock_odds(state, action)
-                marginal = tac_odds.result_marginal(full)
-                plan = plan_shock(state, action)
-                atk = ", ".join(action.attackers)
-                lines.append(f"Shock {atk} -> {action.defender}" + ("  (pursue)" if action.pursue else ""))
-                lines.append(f"DRM total {plan.total:+d}")
-                for result, p in sorted(marginal.items(), key=lambda kv: -kv[1]):
-                    lines.append(f"  {result or 'no result'}: {_pct(p)}")
-                pend.odds = marginal
-                lines.extend(_fate_lines(state, full))
-            elif isinstance(action, Fire):
-                full = tac_odds.fire_odds(state, action)
-                lines.append(
-                    f"Fire {action.unit} -> {action.target}" + ("  (hit and run)" if action.hit_and_run else "")
-                )
-                hits: dict[str, Fraction] = {}
-                before = state.units[action.target].missile_hits
-                for outcome, p in full.items():
-                    after = dict(outcome[2]).get(action.target, before)
-                    label = "miss" if after == before else f"{after - before} hit{'s' if after - before > 1 else ''}"
-                    hits[label] = hits.get(label, Fraction(0)) + p
-                for label, p in sorted(hits.items(), key=lambda kv: -kv[1]):
-                    lines.append(f"  {label}: {_pct(p)}")
-                pend.odds = hits
-                lines.extend(_fate_lines(state, full))
-        except RuleError as why:
-            lines = [str(why)]
-        if len(pend.variants) > 1:
-            lines.append(f"Tab: option {pend.index + 1} of {len(pend.variants)}")
-        lines.append("Enter: confirm    Esc: cancel")
-        pend.lines = lines
-
-    # -- drawing: built once ----------------------------------------------------------------
-    def _build_terrain(self) -> None:
-        from tactical.tables import TERRAINS
-
-        field, lay = self.state.field, self.layout
-        sl = self.terrain
-        w, h = lay.extent
-        sl.append(shape_list.create_rectangle_filled(w / 2, h / 2, w + 60, h + 60, (60, 52, 40, 255)))
-        grid_pts: list[tuple[float, float]] = []
-        for i in range(field.grid.size):
-            name = TERRAINS[field.terrain[i]]
-            col = P.TERRAIN_COLORS.get(name, P.TERRAIN_COLORS["clear"])
-            lv = field.level[i]
-            if lv:
-                t = min(0.28 * abs(lv), 0.75)
-                tint = P.LEVEL_TINT if lv > 0 else (90, 110, 120)
-                col = tuple(round(c * (1 - t) + k * t) for c, k in zip(col, tint, strict=True))  # type: ignore[assignment]
-            corners = lay.corners(i)
-            sl.append(shape_list.create_polygon(corners, (*col[:3], 255)))
-            if name in ("woods", "marsh", "rough", "town"):
-                self._terrain_marks(i, name)
-            for k in range(3):
-                grid_pts.extend((corners[k], corners[k + 1]))
-            grid_pts.extend((corners[3], corners[4], corners[4], corners[5], corners[5], corners[0]))
-        sl.append(shape_list.create_lines(grid_pts, P.GRID_LINE))
-        contour: list[tuple[float, float]] = []
-        for i in range(field.grid.size):
-            for d in range(6):
-                j = field.grid.nbr[i * 6 + d]
-                if j > i and field.level[i] != field.level[j]:
-                    contour.extend(lay.side_ends(i, d))
-        for k in range(0, len(contour), 2):
-            (x1, y1), (x2, y2) = contour[k], contour[k + 1]
-            sl.append(shape_list.create_line(x1, y1, x2, y2, P.CONTOUR, 3))
-        for (a, b), feat in field.hexsides.items():
-            d = field.grid.direction(a, b)
-            p, q = lay.side_ends(a, d)
-            colour = P.BANK if feat == "steep_bank" else P.RIVER
-            width = {"stream": 3, "minor_river": 5, "major_river": 8}.get(feat, 4)
-            sl.append(shape_list.create_line(p[0], p[1], q[0], q[1], colour, width))
-        for roads, colour, width in ((field.roads, P.ROAD, 4), (field.roman_roads, P.ROMAN_ROAD, 5)):
-            for a, b in roads:
-                (x1, y1), (x2, y2) = lay.centre(a), lay.centre(b)
-                sl.append(shape_list.create_line(x1, y1, x2, y2, colour, width))
-        for a, b in field.bridges:
-            (x1, y1), (x2, y2) = lay.centre(a), lay.centre(b)
-            mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            sl.append(shape_list.create_rectangle_filled(mx, my, 14, 10, (150, 120, 80, 255)))
-        self._coord_texts()
-
-    def _terrain_marks(self, i: int, name: str) -> None:
-        x, y = self.layout.centre(i)
-        s = self.layout.size
-        if name == "woods":
-            for dx, dy in ((-0.35, -0.2), (0.3, -0.15), (0.0, 0.3)):
-                self.terrain.append(
-                    shape_list.create_ellipse_filled(
-                        x + dx * s, y + dy * s, s * 0.22, s * 0.22, (58, 90, 46, 255), num_segments=12
-                    )
-                )
-        elif name == "marsh":
-            for dy in (-0.25, 0.0, 0.25):
-                self.terrain.append(
-                    shape_list.create_line(x - s * 0.4, y + dy * s, x + s * 0.4, y + dy * s, (80, 120, 150, 255), 2)
-                )
-        elif name == "rough":
-            for dx, dy in ((-0.3, -0.25), (0.25, 0.1), (-0.1, 0.3)):
-                self.terrain.append(
-                    shape_list.create_ellipse_filled(x + dx * s, y + dy * s, 5, 3, (110, 92, 66, 255), num_segments=8)
-                )
-        elif name == "town":
-            self.terrain.append(shape_list.create_rectangle_filled(x, y, s * 0.7, s * 0.5, (140, 110, 96, 255)))
-
-    def _coord_texts(self) -> None:
-        """Hex ids in the top corner of every hex, drawn in the world batch."""
-        grid, lay = self.state.field.grid, self.layout
-        for i in range(grid.size):
-            x, y = lay.centre(i)
-            arcade.Text(
-                grid.hex_id(i), x, y + lay.size * 0.62, (60, 56, 40), 6, anchor_x="center", batch=self.world_batch
-            )
+        if action not in pend.cache:
+            pend.cache[action] = odds_lines(self.state, action)
+        lines, pend.odds = pend.cache[action]
+        head = []
+        n = len(pend.variants)
+        lo = max(0, min(pend.index - MAX_VARIANTS // 2, n - MAX_VARIANTS))
+        for k in range(lo, min(n, lo + MAX_VARIANTS)):
+            mark = ">" if k == pend.index else " "
+            head.append(f"{mark} {k + 1}. {describe_variant(pend.variants[k])}"[:58])
+        if n > MAX_VARIANTS:
+            head.append(f"  ({n} options: Tab for the next)")
+        tail = ["Enter / click: confirm   Tab: next option   Esc: cancel"]
+        pend.lines = [*head, "", *lines, "", *tail]
 
     # -- drawing: re-synced from the model ----------------------------------------------------
-    def _sync_sprites(self) -> None:
-        state, lay = self.state, self.layout
-        self.sprites.clear()
-        scale = lay.size * 1.12 / 64
-        stacked: dict[int, int] = {}
-        for u in sorted(state.units.values(), key=lambda u: u.id):
-            if not u.on_map:
-                continue
-            tex = counter_texture(u.type, u.side, u.status, u.size, u.tq, u.ma, u.double)
-            s = arcade.Sprite(tex, scale=scale)
-            if u.double:
-                (x1, y1), (x2, y2) = lay.centre(u.hex), lay.centre(u.hex2)
-                s.position = ((x1 + x2) / 2, (y1 + y2) / 2)
-                s.angle = -math.degrees(math.atan2(y2 - y1, x2 - x1))
-            else:
-                k = stacked.get(u.hex, 0)
-                stacked[u.hex] = k + 1
-                x, y = lay.centre(u.hex)
-                s.position = (x + 5 * k, y - 5 * k)
-            self.sprites.append(s)
-            for h in u.hexes():
-                notch = arcade.Sprite(facing_texture(), scale=0.9)
-                notch.position = lay.vertex(h, u.facing, 0.78)
-                notch.angle = -(90 - 60 * u.facing)
-                self.sprites.append(notch)
-        activated = state.seq.leader
-        for ld in sorted(state.leaders.values(), key=lambda ld: ld.id):
-            if not ld.on_map:
-                continue
-            tex = leader_texture(ld.id, ld.side, ld.initiative, ld.range, ld.overall, ld.id == activated)
-            s = arcade.Sprite(tex, scale=0.62)
-            x, y = lay.centre(ld.hex)
-            s.position = (x + lay.size * 0.5, y + lay.size * 0.38)
-            self.sprites.append(s)
-
     def _build_highlights(self) -> None:
         self._version += 1
-        sl = shape_list.ShapeElementList()  # type: ignore[var-annotated]
+        sl: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         lay, state = self.layout, self.state
         self.label_batch = Batch()  # the old labels go with the old batch
         self._world_texts = []
+        active = state.leaders.get(state.seq.leader or "")
+        if active is not None and active.on_map and state.seq.phase in ("move", "shock"):
+            self._range_outline(sl, active, (120, 200, 255, 200))
+        if state.seq.group and state.seq.phase in ("move", "shock"):
+            for uid in state.seq.group:
+                u = state.units.get(uid)
+                if u is not None and u.on_map:
+                    for h in u.hexes():
+                        sl.append(shape_list.create_line_loop(lay.corners(h, 0.99), (120, 200, 255, 220), 3))
+        for attackers, defender in state.designations:
+            d = state.units.get(defender)
+            if d is None or not d.on_map:
+                continue
+            dx, dy = lay.centre(d.hex)
+            for aid in attackers:
+                a = state.units.get(aid)
+                if a is not None and a.on_map:
+                    ax, ay = lay.centre(a.hex)
+                    _arrow(sl, ax, ay, dx, dy, (230, 40, 30, 230))
         if self.selected is not None:
             mover = state.units.get(self.selected) or state.leaders.get(self.selected)
             if isinstance(mover, Leader) and mover.on_map:
@@ -480,12 +522,11 @@ class BattleView(arcade.View):
             for h, cost in self.reach.items():
                 sl.append(shape_list.create_polygon(lay.corners(h, 0.9), P.MOVE_HL))
                 x, y = lay.centre(h)
-                mp = mp_text(cost)
                 self._world_texts.append(
                     arcade.Text(
-                        f"{mp}",
-                        x - lay.size * 0.5,
-                        y - lay.size * 0.45,
+                        str(mp_text(cost)),
+                        x - lay.size * 0.62,
+                        y - lay.size * 0.5,
                         (30, 20, 10),
                         9,
                         bold=True,
@@ -500,10 +541,34 @@ class BattleView(arcade.View):
                 hexes = mover.hexes() if isinstance(mover, Unit) else (mover.hex,)
                 for h in hexes:
                     sl.append(shape_list.create_line_loop(lay.corners(h, 0.97), P.SELECT_HL, 4))
+            if self.carry is not None:
+                cu = state.units.get(self.carry)
+                if cu is not None and cu.on_map:
+                    for h in cu.hexes():
+                        sl.append(shape_list.create_line_loop(lay.corners(h, 0.85), (120, 200, 255, 255), 3))
         if self.pending is not None:
-            for h in state.units[self.pending.target].hexes():
-                sl.append(shape_list.create_line_loop(lay.corners(h, 0.97), (255, 60, 40, 255), 5))
+            action = self.pending.action
+            for uid in _actors_of(action):
+                u = state.units.get(uid)
+                if u is not None and u.on_map:
+                    for h in u.hexes():
+                        sl.append(shape_list.create_line_loop(lay.corners(h, 0.97), P.SELECT_HL, 4))
+            t = state.units.get(self.pending.target)
+            if t is not None and t.on_map:
+                for h in t.hexes():
+                    sl.append(shape_list.create_line_loop(lay.corners(h, 0.97), (255, 60, 40, 255), 5))
         self.highlights = sl
+
+    def _range_outline(self, sl: shape_list.ShapeElementList[Any], leader: Leader, colour: P.RGBA) -> None:
+        """The border of the leader's command range (003 §4.2 / 000 §4.2): every hexside between a
+        hex within range and one outside it."""
+        grid, lay = self.state.field.grid, self.layout
+        inside = {i for i in range(grid.size) if grid.distance(leader.hex, i) <= leader.range}
+        for i in inside:
+            for d in range(6):
+                if grid.nbr[i * 6 + d] not in inside:
+                    (x1, y1), (x2, y2) = lay.side_ends(i, d)
+                    sl.append(shape_list.create_line(x1, y1, x2, y2, colour, 3))
 
     # -- HUD --------------------------------------------------------------------------------
     def _build_hud_texts(self) -> None:
@@ -512,14 +577,15 @@ class BattleView(arcade.View):
         self.t_points = arcade.Text("", 0, 0, P.DIM, 12, anchor_x="right", batch=b)
         self.t_info = arcade.Text("", 0, 0, P.INK, 11, multiline=True, width=PANEL_W - 24, batch=b)
         self.t_odds_head = arcade.Text("", 0, 0, P.GOLD, 12, bold=True, batch=b)
-        self.t_odds = arcade.Text("", 0, 0, P.INK, 11, multiline=True, width=PANEL_W - 24, batch=b)
+        self.t_odds = arcade.Text("", 0, 0, P.INK, 10, multiline=True, width=PANEL_W - 20, batch=b)
         self.t_choices = [arcade.Text("", 0, 0, P.INK, 11, batch=b) for _ in range(MAX_CHOICES)]
         self.t_dice = arcade.Text("", 0, 0, P.GOLD, 11, batch=b)
         self.t_log_head = arcade.Text("Combat log", 0, 0, P.GOLD, 12, bold=True, batch=b)
         self.t_log = arcade.Text("", 0, 0, P.DIM, 10, multiline=True, width=PANEL_W - 24, batch=b)
         self.t_msg = arcade.Text("", 0, 0, P.BAD, 12, batch=b)
         self.t_keys = arcade.Text(
-            "Q/E turn · Enter confirm · Tab option · U undo · P pass · F5 save · F9 load · wheel zoom · right-drag pan",
+            "Q/E turn · C carry · Enter confirm · Tab option · U undo · P pass · R resolve · F5 save · F9 load"
+            " · Home whole field · wheel zoom · right-drag pan",
             0,
             0,
             P.DIM,
@@ -535,37 +601,73 @@ class BattleView(arcade.View):
         self.hud_camera.match_window()
         self.world_camera.match_window()
         px = w - PANEL_W
-        sl = shape_list.ShapeElementList()  # type: ignore[var-annotated]
+        sl: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList(blend=False)  # opaque panels
         panel = P.PANEL
         sl.append(shape_list.create_rectangle_filled(w / 2, h - TOP_H / 2, w, TOP_H, panel))
         sl.append(shape_list.create_rectangle_filled(px + PANEL_W / 2, (h - TOP_H) / 2, PANEL_W, h - TOP_H, panel))
         sl.append(shape_list.create_line(px, 0, px, h - TOP_H, P.PANEL_EDGE, 2))
         sl.append(shape_list.create_line(0, h - TOP_H, w, h - TOP_H, P.PANEL_EDGE, 2))
-        sl.append(shape_list.create_rectangle_filled((w - PANEL_W) / 2, 11, w - PANEL_W, 22, panel))
+        sl.append(shape_list.create_rectangle_filled((w - PANEL_W) / 2, BOTTOM_H / 2, w - PANEL_W, BOTTOM_H, panel))
         self.hud_shapes = sl
         x = px + 12
         self.t_top.position = (12, h - 23)
         self.t_points.position = (w - 12, h - 23)
         self.t_info.position = (x, h - TOP_H - 18)
-        self.t_odds_head.position = (x, h - TOP_H - 150)
-        self.t_odds.position = (x, h - TOP_H - 170)
-        self.choice_top = h - TOP_H - 150
+        self.t_odds_head.position = (x, h - TOP_H - 132)
+        self.t_odds.position = (x, h - TOP_H - 152)
+        self.choice_top = h - TOP_H - 132
         for k, t in enumerate(self.t_choices):
-            t.position = (x + 8, self.choice_top - 20 - 22 * k)
-        self.t_dice.position = (x, 262)
-        self.t_log_head.position = (x, 240)
-        self.t_log.position = (x, 222)
+            t.position = (x + 8, self.choice_top - 20 - CHOICE_H * k)
+        self.t_dice.position = (x, 232)
+        self.t_log_head.position = (x, 210)
+        self.t_log.position = (x, 192)
         self.t_msg.position = (12, h - TOP_H - 22)
         self.t_keys.position = (10, 6)
-        self._centre_world()
+        if not self._centred:
+            self._centred = True
+            self.centre_on_action()
+        self._update_hud()
 
-    def _centre_world(self) -> None:
+    def fit_world(self) -> None:
         """Fit the whole map in the area left of the panel and centre it there."""
         mw, mh = self.layout.extent
-        aw, ah = self.window.width - PANEL_W - 16, self.window.height - TOP_H - 22 - 16
+        aw, ah = self.window.width - PANEL_W - 16, self.window.height - TOP_H - BOTTOM_H - 16
         z = max(ZOOMS[0], min(1.0, aw / mw, ah / mh))
         self.world_camera.zoom = z
-        self.world_camera.position = (mw / 2 + PANEL_W / 2 / z, mh / 2 + (TOP_H - 22) / 2 / z)
+        self._look_at(mw / 2, mh / 2)
+
+    def _look_at(self, wx: float, wy: float) -> None:
+        """Put world point (wx, wy) in the middle of the map area (left of the panel)."""
+        z = self.world_camera.zoom
+        self.world_camera.position = (wx + PANEL_W / 2 / z, wy + (TOP_H - BOTTOM_H) / 2 / z)
+
+    def look_at(self, hex_index: int, zoom: float | None = None) -> None:
+        """Centre the map area on a hex (at ``zoom`` if given)."""
+        if zoom is not None:
+            self.world_camera.zoom = zoom
+        self._look_at(*self.layout.centre(hex_index))
+
+    def centre_on_action(self, zoom: float | None = START_ZOOM) -> None:
+        """Centre on the selection, else the activated leader, else the side to act."""
+        state = self.state
+        piece = None
+        for pid in (self.selected, state.seq.leader):
+            piece = state.units.get(pid or "") or state.leaders.get(pid or "")
+            if piece is not None and piece.on_map:
+                break
+            piece = None
+        if zoom is not None:
+            self.world_camera.zoom = zoom
+        if piece is not None:
+            self._look_at(*self.layout.centre(piece.hex))
+            return
+        mine = [u.hex for u in state.units.values() if u.on_map and u.side == state.seq.side]
+        if not mine:
+            self.fit_world()
+            return
+        xs = [self.layout.centre(h)[0] for h in mine]
+        ys = [self.layout.centre(h)[1] for h in mine]
+        self._look_at(sum(xs) / len(xs), sum(ys) / len(ys))
 
     def _update_hud(self) -> None:
         self._version += 1
@@ -575,6 +677,8 @@ class BattleView(arcade.View):
         side = self.side_names.get(seq.side, seq.side)
         who = seq.leader or ("group " + ",".join(seq.group) if seq.group else "")
         phase = {"start": "before the battle", "over": "the battle is over"}.get(seq.phase, seq.phase)
+        if seq.phase == "shock" and state.designations:
+            phase = "shock: designating" if state.designating else "shock: resolving"
         ai = "  (AI)" if seq.side in self.ai_sides and seq.phase != "over" else ""
         self.t_top.text = f"{self.title}   ·   {side}{ai}: {phase}" + (f"  ·  {who}" if who else "")
         if state.winner:
@@ -586,6 +690,7 @@ class BattleView(arcade.View):
             f"   {self.side_names.get('B', 'B')} {rp['B']}/{wl.get('B', '-')}"
         )
         self.t_info.text = self._info_text()
+        bs: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         if self.pending is not None and self.pending.lines:
             self.t_odds_head.text = "Exact odds"
             self.t_odds.text = "\n".join(self.pending.lines)
@@ -594,12 +699,21 @@ class BattleView(arcade.View):
         else:
             self.t_odds_head.text = "Choices" if self.choices else ""
             self.t_odds.text = ""
+            x0, x1 = self.window.width - PANEL_W + 8, self.window.width - 8
             for k, t in enumerate(self.t_choices):
-                t.text = f"{k + 1}. {self.choices[k].label}" if k < len(self.choices) else ""
-        rolls = self.session.dice.rolls[-3:]
+                if k < len(self.choices):
+                    c = self.choices[k]
+                    t.text = f"{k + 1}. {c.label}"[:46]
+                    c.top = self.choice_top - 20 - CHOICE_H * k
+                    y0 = c.top - 6
+                    edge = (200, 90, 70, 255) if c.opens else (110, 92, 70, 255)
+                    bs.append(shape_list.create_rectangle_outline((x0 + x1) / 2, y0 + 10.5, x1 - x0, 21, edge, 1))
+                else:
+                    t.text = ""
+        self.button_shapes = bs
+        rolls = self.session.dice.rolls[-4:]
         self.t_dice.text = "Dice: " + ("  ".join(f"{r.value} ({r.label})" for r in rolls) if rolls else "none yet")
-        events = list(self.session.log)[-LOG_LINES:]
-        self.t_log.text = "\n".join(e.text[:70] for e in events)
+        self.t_log.text = "\n".join(log_tail([e.text for e in self.session.log], LOG_LINES, LOG_WIDTH))
         self.t_msg.text = self.message
 
     def _info_text(self) -> str:
@@ -611,17 +725,20 @@ class BattleView(arcade.View):
             hexes = "/".join(state.field.grid.hex_id(h) for h in u.hexes())
             extra = ", engaged" if u.engaged else ""
             hits = f", {u.missile_hits} missile hits" if u.missile_hits else ""
+            missile = f"  missile {u.missile}" if u.missile else ""
             return (
-                f"{u.id}  {u.type} ({u.group or 'no group'}), side {u.side}\n"
-                f"Size {u.size}  TQ {u.tq}  MA {u.ma}  at {hexes} facing {FACING_CLOCK[u.facing]}\n"
+                f"{u.id}  {u.type} ({u.group or 'no group'}), side {self.side_names.get(u.side, u.side)}\n"
+                f"Size {u.size}  TQ {u.tq}  MA {u.ma}{missile}  at {hexes} facing {FACING_CLOCK[u.facing]}\n"
                 f"{u.status}{extra}{hits}\n"
                 f"{len(self.reach)} hexes reachable · {len(self.targets)} targets"
             )
         ld = state.leaders[self.selected]
+        carry = f"\ntaking {self.carry} along (C: another / none)" if self.carry else ""
         return (
-            f"{ld.id} ({ld.kind}), side {ld.side}\nInitiative {ld.initiative}  range {ld.range}"
+            f"{ld.id} ({ld.kind}), side {self.side_names.get(ld.side, ld.side)}\n"
+            f"Initiative {ld.initiative}  command range {ld.range}"
             f"{'  elite' if ld.elite else ''}{'  overall commander' if ld.overall else ''}\n"
-            f"{len(self.reach)} hexes reachable"
+            f"{len(self.reach)} hexes reachable{carry}"
         )
 
     # -- arcade -------------------------------------------------------------------------------
@@ -644,6 +761,7 @@ class BattleView(arcade.View):
             self._cache = ctx.framebuffer(color_attachments=[ctx.texture(ctx.screen.size, components=4)])
             self._cache_key = None
         if key != self._cache_key:
+            self.terrain.prepare(self.world_camera.zoom)
             with self._cache.activate():
                 self._cache.clear(color=(*P.BG, 255))
                 self.draw_layers()
@@ -652,19 +770,15 @@ class BattleView(arcade.View):
 
     def draw_layers(self) -> None:
         """Every layer, bottom to top, on the framebuffer bound now."""
+        self.terrain.prepare(self.world_camera.zoom)
         with self.world_camera.activate():
-            self.terrain.draw()
+            self.terrain.draw(self.world_camera)
             self.highlights.draw()
-            self.sprites.draw()
-            self.world_batch.draw()
+            self.counters.draw()
             self.label_batch.draw()
         with self.hud_camera.activate():
             self.hud_shapes.draw()
-            if self.pending is None and self.choices:
-                x0 = self.window.width - PANEL_W + 8
-                for k in range(len(self.choices)):
-                    y = self.choice_top - 20 - 22 * k
-                    arcade.draw_lrbt_rectangle_outline(x0, self.window.width - 8, y - 6, y + 15, (96, 80, 60), 1)
+            self.button_shapes.draw()
             self.hud_batch.draw()
 
     def on_update(self, delta_time: float) -> None:
@@ -687,8 +801,7 @@ class BattleView(arcade.View):
             return False
         if self._ai is None:
             self._ai = TacticalAI(self.session.seed)
-        chooser = self._ai.choose
-        return self.play(chooser(self.state))
+        return self.play(self._ai.choose(self.state))
 
     # -- input -------------------------------------------------------------------------------
     def world_point(self, x: float, y: float) -> tuple[float, float]:
@@ -702,20 +815,22 @@ class BattleView(arcade.View):
     def choice_at(self, x: float, y: float) -> Choice | None:
         if self.pending is not None or x < self.window.width - PANEL_W:
             return None
-        for k, c in enumerate(self.choices):
-            cy = self.choice_top - 20 - 22 * k
-            if cy - 6 <= y <= cy + 15:
+        for c in self.choices:
+            if c.top - 6 <= y <= c.top + 15:
                 return c
         return None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if button != arcade.MOUSE_BUTTON_LEFT:
             return
-        c = self.choice_at(x, y)
-        if c is not None:
-            self.play(c.action)
+        if x >= self.window.width - PANEL_W:
+            c = self.choice_at(x, y)
+            if c is not None:
+                self.choose(c)
+            elif self.pending is not None and self.choice_top - 170 <= y <= self.choice_top:
+                self.confirm()  # a click on the odds panel confirms
             return
-        if x >= self.window.width - PANEL_W or y >= self.window.height - TOP_H:
+        if y >= self.window.height - TOP_H or y <= BOTTOM_H:
             return
         self.click_world(*self.world_point(x, y))
 
@@ -732,15 +847,22 @@ class BattleView(arcade.View):
         if self.selected is not None:
             enemy = next((u for u in state.units_at(h) if u.id in self.targets), None)
             if enemy is not None:
-                self.aim(enemy.id)
+                if self.pending is not None and self.pending.target == enemy.id:
+                    self.cycle()  # a second click on the target: the next option
+                else:
+                    self.aim(enemy.id)
                 return
-            if h in self.reach or (facing is not None and any(n == h * 6 + facing for n in self.nodes)):
-                if facing is not None and h * 6 + facing in self.nodes:
-                    self.move_to(h, facing)
-                    return
-                if h in self.reach and h != self._mover_hex():
-                    self.move_to(h)
-                    return
+            if facing is not None and h * 6 + facing in self.nodes:
+                self.move_to(h, facing)
+                return
+            if h in self.reach and h != self._mover_hex():
+                self.move_to(h)
+                return
+        pending = [c for c in self.choices if c.opens and isinstance(c.action, Shock)]
+        hit = next((c for c in pending if any(u.id == c.action.defender for u in state.units_at(h))), None)  # type: ignore[union-attr]
+        if hit is not None:
+            self.choose(hit)
+            return
         mine = [u.id for u in state.units_at(h) if u.side == state.seq.side]
         mine += [ld.id for ld in state.leaders_at(h) if ld.side == state.seq.side]
         if not mine:
@@ -770,50 +892,78 @@ class BattleView(arcade.View):
         self.world_camera.position = (px + dx / z, py + dy / z)
 
     def zoom(self, step: int) -> None:
+        """One zoom step, keeping the middle of the map area where it is."""
         z = self.world_camera.zoom
+        mx = (self.window.width - PANEL_W) / 2
+        my = BOTTOM_H + (self.window.height - TOP_H - BOTTOM_H) / 2
+        centre = self.world_point(mx, my)
         k = min(range(len(ZOOMS)), key=lambda i: abs(ZOOMS[i] - z))
         self.world_camera.zoom = ZOOMS[max(0, min(len(ZOOMS) - 1, k + step))]
+        self._look_at(*centre)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         k = arcade.key
         if symbol == k.ESCAPE:
             if self.pending is not None or self.selected is not None:
-                self.select(None)
+                self.cancel()
             elif self.menu is not None:
                 self.window.show_view(self.menu)
         elif symbol in (k.ENTER, k.RETURN):
             self.confirm()
         elif symbol == k.TAB:
-            self.cycle()
+            self.cycle(-1 if modifiers & arcade.key.MOD_SHIFT else 1)
         elif symbol == k.Q:
             self.turn(-1)
         elif symbol == k.E:
             self.turn(1)
+        elif symbol == k.C:
+            self.toggle_carry()
         elif symbol == k.U:
             self.undo()
-        elif symbol == k.P:
-            if any(isinstance(a, Pass) for a in self.legal()):
-                self.play(Pass())
+        elif symbol in (k.P, k.R):
+            kind = Pass if symbol == k.P else Resolve
+            action = next((a for a in self.legal() if isinstance(a, kind)), None)
+            if action is not None:
+                self.play(action)
         elif symbol == k.F5:
             self.save()
         elif symbol == k.F9:
             self.load()
         elif k.KEY_1 <= symbol <= k.KEY_9:
             i = symbol - k.KEY_1
-            if i < len(self.choices) and self.pending is None:
-                self.play(self.choices[i].action)
+            if self.pending is not None:
+                if i < len(self.pending.variants):
+                    self.pending.index = i
+                    self._compute_odds()
+                    self._build_highlights()
+                    self._update_hud()
+            elif i < len(self.choices):
+                self.choose(self.choices[i])
         elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
             self.zoom(1)
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             self.zoom(-1)
         elif symbol == k.HOME:
-            self._centre_world()
+            self.fit_world()
+        elif symbol == k.SPACE:
+            self.centre_on_action(zoom=None)
         elif symbol in (k.LEFT, k.RIGHT, k.UP, k.DOWN):
             step = 80
             self.pan(
                 {k.LEFT: -step, k.RIGHT: step}.get(symbol, 0),
                 {k.DOWN: -step, k.UP: step}.get(symbol, 0),
             )
+
+
+def _arrow(sl: shape_list.ShapeElementList[Any], x1: float, y1: float, x2: float, y2: float, colour: P.RGBA) -> None:
+    """A designation arrow from an attacker's hex toward its defender's."""
+    ang = math.atan2(y2 - y1, x2 - x1)
+    ex, ey = x2 - 14 * math.cos(ang), y2 - 14 * math.sin(ang)
+    sx, sy = x1 + 10 * math.cos(ang), y1 + 10 * math.sin(ang)
+    sl.append(shape_list.create_line(sx, sy, ex, ey, colour, 5))
+    left = (ex - 14 * math.cos(ang - 0.5), ey - 14 * math.sin(ang - 0.5))
+    right = (ex - 14 * math.cos(ang + 0.5), ey - 14 * math.sin(ang + 0.5))
+    sl.append(shape_list.create_polygon([(ex + 6 * math.cos(ang), ey + 6 * math.sin(ang)), left, right], colour))
 
 
 def blit_to_screen(ctx: Any, src: Any) -> None:
@@ -847,6 +997,89 @@ def continuity_odds(state: State, action: Continuity) -> Fraction:
         return Fraction(0)
 
 
+def odds_lines(state: State, action: Action) -> tuple[list[str], dict[Any, Fraction] | None]:
+    """The odds panel's text for one fire, designation or shock, by the real resolver
+    (``tactical.odds``), and the distribution shown: shock results, or hits for fire."""
+    lines: list[str] = []
+    try:
+        if isinstance(action, Designate | Shock):
+            shock = action.as_shock() if isinstance(action, Designate) else action
+            full = tac_odds.shock_odds(state, shock)
+            marginal = tac_odds.result_marginal(full)
+            designated = any(d == shock.defender and set(a) == set(shock.attackers) for a, d in state.designations)
+            plan = plan_shock(state, shock, designated=designated)
+            if isinstance(action, Designate):
+                lines.append("As the position stands now (the roll comes after Resolve):")
+            drms = ", ".join(f"{k} {v:+d}" for k, v in plan.drms.items() if v)
+            lines.append(f"DRM total {plan.total:+d}" + (f": {drms}" if drms else ""))
+            for result, p in sorted(marginal.items(), key=lambda kv: (-kv[1], str(kv[0]))):
+                lines.append(f"  {result_words(plan, result)}: {_pct(p)}")
+            lines.extend(_fate_lines(state, full))
+            return lines, marginal
+        if isinstance(action, Fire):
+            full = tac_odds.fire_odds(state, action)
+            hits: dict[str, Fraction] = {}
+            before = state.units[action.target].missile_hits
+            for outcome, p in full.items():
+                after = dict(outcome[2]).get(action.target, before)
+                label = "miss" if after == before else f"{after - before} hit{'s' if after - before > 1 else ''}"
+                hits[label] = hits.get(label, Fraction(0)) + p
+            for label, p in sorted(hits.items(), key=lambda kv: -kv[1]):
+                lines.append(f"  {label}: {_pct(p)}")
+            lines.extend(_fate_lines(state, full))
+            return lines, hits
+    except RuleError as why:
+        return [str(why)], None
+    return [action.notation()], None
+
+
+def log_tail(texts: list[str], lines: int, width: int) -> list[str]:
+    """The newest events that fit in ``lines`` wrapped lines of ``width`` characters (oldest
+    first); an event too long for what is left is cut with an ellipsis."""
+    out: list[str] = []
+    left = lines
+    for text in reversed(texts):
+        need = max(1, -(-len(text) // width))
+        if need > left:
+            if left > 0:
+                out.append(text[: left * width - 1] + "…")
+            break
+        out.append(text)
+        left -= need
+    return out[::-1]
+
+
+def result_words(plan: Any, result: Any) -> str:
+    """A Shock Results line in words: 003's result names (``tactical.combat.RESULT_TEXT``), or
+    for 002's chart set (charts-v1, ``v1:<row>``) the row's effect on each side."""
+    if not result:
+        return "no result"
+    if isinstance(result, str) and result.startswith("v1:"):
+        from tactical import charts
+
+        table = charts.load_charts("charts-v1").shock_v1
+        row = next((r for r in table.rows if r.label == result[3:]), None) if table is not None else None
+        if row is None:
+            return result
+        d = row.defender.reduced if plan.defender.reduced_side else row.defender.unreduced
+        top = max(plan.attackers, key=lambda a: a.tq) if plan.attackers else None
+        a = row.attacker.reduced if top is not None and top.reduced_side else row.attacker.unreduced
+        return f"row {row.label}: defender {_effect_words(d)}; attacker {_effect_words(a)}"
+    return RESULT_TEXT.get(result, str(result))
+
+
+def _effect_words(e: Any) -> str:
+    if e.kind == "none":
+        return "no effect"
+    if e.kind == "hits":
+        return f"{e.hits} hit{'s' if e.hits > 1 else ''}" + (" + retreat" if e.retreat else "")
+    if e.kind == "reduce":
+        return "reduced"
+    if e.kind == "rout":
+        return "routs"
+    return f"TQ check +{e.add} ({e.fail} if failed, else {e.hits} hits + retreat)"
+
+
 def _fate_lines(state: State, full: dict[Any, Fraction]) -> list[str]:
     """Each unit's chance of ending disordered, routed or eliminated (from the full odds)."""
     fates: dict[tuple[str, str], Fraction] = {}
@@ -854,4 +1087,5 @@ def _fate_lines(state: State, full: dict[Any, Fraction]) -> list[str]:
         for uid, status, _engaged in outcome[1]:
             if status != state.units[uid].status:
                 fates[(uid, status)] = fates.get((uid, status), Fraction(0)) + p
-    return [f"  {uid} {status}: {_pct(p)}" for (uid, status), p in sorted(fates.items())]
+    out = [f"  {uid} {status}: {_pct(p)}" for (uid, status), p in sorted(fates.items())]
+    return out[:8]

@@ -23,7 +23,8 @@ def default_scenario() -> str:
 
 
 def opening(view: BattleView) -> None:
-    """Begin, activate the first leader offered, and select the first unit that can move."""
+    """Begin, activate the first leader offered, select the unit nearest him that can move,
+    and centre the camera on it at full size (legible counters)."""
     for _ in range(2):
         if view.choices and view.state.seq.phase in ("start", "activation"):
             view.play(view.choices[0].action)
@@ -37,8 +38,10 @@ def opening(view: BattleView) -> None:
         for u in units:
             view.select(u.id)
             if view.reach:
-                return
-        view.select(None)
+                break
+        else:
+            view.select(None)
+    view.centre_on_action(zoom=1.0)
 
 
 def shot_view(args: argparse.Namespace) -> arcade.View:

@@ -10,7 +10,7 @@ import pytest
 from bellum.cli import main
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios" / "battleboard").glob("*.toml"))
-RESULT = re.compile(r"^result: (A wins|B wins|draw) \(.+\)$")
+RESULT = re.compile(r"^result: (.+ \((A|B)\) wins|side (A|B) wins|draw) \(.+\)$")
 
 
 def test_the_required_scenarios_exist() -> None:
@@ -24,6 +24,32 @@ def test_headless_ends_with_one_result_line(path: Path, capsys: pytest.CaptureFi
     lines = capsys.readouterr().out.strip().splitlines()
     assert RESULT.match(lines[-1]), lines[-1]
     assert sum(1 for line in lines if line.startswith("result:")) == 1
+
+
+def test_the_result_line_names_the_winning_side(capsys: pytest.CaptureFixture[str]) -> None:
+    """The closing line names the side as the scenario does ([sides]), with its letter."""
+    from battleboard.scenario import load_scenario, side_name
+
+    sc, _ = load_scenario("field-pharsalus")
+    names = {side_name(sc, s) for s in ("A", "B")}
+    assert names == {"Caesarians", "Pompeians"}
+    main(["board", "field-pharsalus", "--ai", "both", "--seed", "5", "--headless"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    m = re.match(r"^result: (.+) \((A|B)\) wins", last)
+    assert m is not None, last
+    assert m.group(1) == side_name(sc, m.group(2))
+    assert "side A" not in last and "side B" not in last  # the reason names the sides too
+
+
+def test_a_scenario_without_side_names_says_side_a_or_b(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "plain.toml"
+    p.write_text(
+        'name = "x"\n[[units]]\nid = "A1"\nside = "A"\nkind = "legion"\nstrength = 5\n'
+        '[[units]]\nid = "B1"\nside = "B"\nkind = "mob"\ndiscipline = "M"\nstrength = 1\n'
+    )
+    assert main(["board", str(p), "--ai", "both", "--seed", "3", "--headless"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert re.match(r"^result: (side A wins|side B wins|draw) ", last), last
 
 
 def test_headless_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:

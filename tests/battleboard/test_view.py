@@ -10,7 +10,7 @@ import arcade
 import pytest
 
 from battleboard.position import Position, build_state
-from battleboard.view.battle import SIDE_COLORS, BattleView
+from battleboard.view.battle import BADGE, DARK_INK, GOLD, SIDE_COLORS, BattleView, counter_labels, unit_line
 from bellum.dice import Dice
 from tests.conftest import render
 
@@ -147,3 +147,68 @@ def test_plans_cycle_before_allocating(window: Any) -> None:
     assert first != second
     view.on_key_press(arcade.key.L, 0)
     assert view.state.allocations["A"] == second
+
+
+def land_state() -> Any:
+    units = [
+        {"id": "X", "side": "A", "kind": "legion", "discipline": "I", "strength": 5, "square": "c2"},
+        {"id": "GAL", "side": "A", "kind": "cavalry", "discipline": "B", "strength": 2, "square": "d2"},
+        {"id": "CIL", "side": "B", "kind": "legion", "discipline": "R", "strength": 4, "square": "c5", "flipped": True},
+    ]
+    pos = Position.model_validate({"board": {"columns": 6, "rows": 6}, "battle": {"kind": "land"}, "units": units})
+    return build_state(pos, "test")
+
+
+def test_counter_labels_give_discipline_id_kind_and_strength() -> None:
+    """A counter reads like a wargame counter: discipline box, id, kind and strength."""
+    s = land_state()
+    assert counter_labels(s.units["X"]) == ("I", "X", "Lg 5")
+    assert counter_labels(s.units["GAL"]) == ("B", "GAL", "Cv 2")
+    f = naval_state().units["F1"]
+    assert counter_labels(f) == ("V", "F1", "Fl 2")
+    long = land_state().units["X"]
+    long.id = "caesar_legio_x"
+    assert counter_labels(long)[1] == "caesar_…"
+
+
+def test_land_counters_show_strength_and_discipline_legibly(window: Any) -> None:
+    view = BattleView(land_state(), title="Test land battle", side_names={"A": "Caesarians", "B": "Pompeians"})
+    image = render(window, view).convert("RGB")
+    texts = [t.text for t in view._texts]
+    for want in ("X", "Lg 5", "I", "GAL", "Cv 2", "B", "CIL", "Lg 4", "R"):
+        assert want in texts, want
+    assert any("Caesarians 0 · Pompeians 0" in t for t in texts)
+    board = view.state.cfg.board
+    for uid in ("X", "CIL"):
+        x, y = view.square_center(view.state.units[uid].square)
+        corner = image.getpixel((int(x - view.cell * 0.35), int(view.window.height - (y + view.cell * 0.35))))
+        assert close(corner, BADGE), (uid, corner)  # the discipline box, top left
+    # the flipped counter is drawn pale and lettered in dark ink, so it stays legible
+    cil = next(t for t in view._texts if t.text == "CIL")
+    assert tuple(cil.color)[:3] == DARK_INK
+    x, y = view.square_center(board.parse("c5"))  # type: ignore[arg-type]
+    pale = tuple((c + 255) // 2 for c in SIDE_COLORS["B"])
+    assert close(image.getpixel((int(x - view.cell * 0.32), int(view.window.height - (y + view.cell * 0.05)))), pale)
+
+
+def test_fleets_show_what_they_carry(window: Any) -> None:
+    view = BattleView(naval_state(), title="Test battle")
+    view.dice = Dice(5)
+    render(window, view)
+    view.on_key_press(arcade.key.L, 0)
+    view.on_key_press(arcade.key.L, 0)  # both sides allocate (canonical plans)
+    s = view.state
+    f3 = s.units["F3"]
+    assert f3.cargo == ["P3"]
+    image = render(window, view).convert("RGB")
+    texts = [t.text for t in view._texts]
+    assert texts.count("Fl 2") == 5  # every fleet shows its strength
+    assert texts.count("Lg5") == sum(len(u.cargo) for u in s.units.values() if u.kind == "fleet" and u.side == "A")
+    assert "Ax2" in texts  # B's auxiliaries aboard G2
+    x, y = view.square_center(f3.square)
+    chip = image.getpixel((int(x - view.cell * 0.33), int(view.window.height - (y - view.cell * 0.27))))
+    assert close(chip, (236, 222, 190)) or close(chip, GOLD[:3])  # the passenger chip, parchment or gold-edged
+    view.select("F3")
+    render(window, view)
+    line = next(t.text for t in view._texts if t.text.startswith("F3:"))
+    assert line == unit_line(s, f3) == "F3: fleet, Veteran, 2 SP; carrying P3 (legion V5)"

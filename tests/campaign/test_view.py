@@ -323,6 +323,9 @@ def test_menu_entry_opens_the_map_and_escape_returns(window: Any, arcade_mod: An
     assert entry.LABEL and entry.BLURB
     menu = arcade.View()
     entry.launch(window, menu)
+    picker = window.current_view
+    picker.selected = [k for k, _ in entry.CHOICES].index("map")
+    picker.open()
     view = window.current_view
     assert isinstance(view, MapView)
     view.on_key_press(arcade.key.ESCAPE, 0)

@@ -45,6 +45,25 @@ def test_fast_search_equals_the_generator(seed: int) -> None:
             assert _search_single(mc, u)[0] == search_generic(mc)[0], u.id
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 16))
+def test_fast_leader_search_equals_the_generator(seed: int, pick: int) -> None:
+    """The inlined leader search settles the same nodes at the same costs as the generic one,
+    with a leader placed on a random free or friendly hex."""
+    from tactical.movement import _search_leader
+    from tactical.state import Leader
+
+    state = random_position(seed)
+    grid = state.field.grid
+    mine = [u for u in state.units.values() if u.on_map and u.side == "A"]
+    hexes = [u.hex for u in mine] + [i for i in range(grid.size) if not state.units_at(i)]
+    leader = Leader("LX", "A", hexes[pick % len(hexes)], 5, 4)
+    state.leaders["LX"] = leader
+    state.cache.clear()
+    mc = MoveCosts(state, leader)
+    assert _search_leader(mc)[0] == search_generic(mc)[0]
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 10_000))
 def test_every_generated_move_is_accepted_at_its_cost(seed: int) -> None:
@@ -154,3 +173,18 @@ def test_written_paths_equal_the_token_paths(seed: int) -> None:
         paths = reach.notations(nodes)
         for n in nodes:
             assert paths[n] == _path_text(state, u, reach.tokens(n))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000))
+def test_end_paths_equal_the_ends_and_their_notations(seed: int) -> None:
+    """``Reach.end_paths`` (the one-pass generator ``legal_actions`` uses) lists exactly the
+    legal ends but the start, each with the path ``notations`` writes for it."""
+    state = random_position(seed)
+    for u in state.units.values():
+        if not u.on_map:
+            continue
+        reach = reachable(state, u)
+        ends = [n for n in reach.ends() if n != reach.costs.start]
+        assert dict(reach.end_paths()) == reach.notations(ends)
+        assert sorted(n for n, _ in reach.end_paths()) == sorted(ends)

@@ -1,12 +1,17 @@
-"""The tactical window driven headless through real activations: selection, move, turn,
-shock with the exact-odds panel, Continuity, undo, save and load — checked on the model
-and on the screenshot."""
+"""The tactical window driven headless on Pharsalus through real activations: select, move,
+turn, designate a shock with the exact-odds panel, resolve it, Continuity, undo, save and
+load, zoom and pan, the AI — each checked on the model and on the screenshot.
+
+Every click goes through ``on_mouse_press`` at the screen point of a hex (the camera's
+projection), every key through ``on_key_press``: the same path as a player's hand.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +19,10 @@ import pytest
 
 from tests.conftest import ROOT, render
 
-SHOCK_POSITION = """
+PHARSALUS = str(ROOT / "scenarios" / "tactical" / "pharsalus.toml")
+LEFT = 1
+
+POSITION = """
 rules = "simple-spqr"
 [map]
 columns = 10
@@ -36,9 +44,21 @@ type = "LG"
 size = 6
 tq = 7
 ma = 5
-hex = "0705"
+hex = "0706"
 facing = 12
 roman = true
+[[units]]
+id = "A3"
+side = "A"
+type = "SK"
+size = 2
+tq = 5
+ma = 8
+hex = "0307"
+facing = 12
+missile = "J"
+status = "disordered"
+missile_hits = 1
 [[units]]
 id = "B1"
 side = "B"
@@ -52,7 +72,7 @@ roman = true
 [[leaders]]
 id = "LA"
 side = "A"
-hex = "0506"
+hex = "0706"
 initiative = 5
 range = 4
 [[leaders]]
@@ -71,176 +91,399 @@ B = 20
 """
 
 
-def _view(scenario: str = "demo", seed: int = 1) -> Any:
+# -- helpers --------------------------------------------------------------------------------
+def _view(scenario: str = PHARSALUS, seed: int = 1, **kw: Any) -> Any:
     from tactical.view.app import battle_view
 
-    return battle_view(scenario, seed=seed)
+    return battle_view(scenario, seed=seed, **kw)
 
 
-def _begin(view: Any) -> None:
-    """Start the battle and activate Caesar (the demo's elite commander goes first)."""
-    view.play(view.choices[0].action)  # start
-    caesar = next(c for c in view.choices if "Caesar" in c.label)
-    assert view.play(caesar.action)
-    assert view.state.seq.phase == "move" and view.state.seq.leader == "Caesar"
+def _screen(view: Any, hex_index: int, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int]:
+    x, y = view.layout.centre(hex_index)
+    sx, sy = view.screen_point(x + dx, y + dy)
+    return round(sx), round(sy)
+
+
+def _click_hex(view: Any, hex_index: int, dx: float = 0.0, dy: float = 0.0) -> None:
+    view.on_mouse_press(*_screen(view, hex_index, dx, dy), LEFT, 0)
+
+
+def _click_choice(view: Any, kind: type) -> None:
+    """Click the first button of the choice list whose action is a ``kind``."""
+    choice = next(c for c in view.choices if isinstance(c.action, kind))
+    view.on_mouse_press(view.window.width - 120, int(choice.top + 4), LEFT, 0)
 
 
 def _pixel(view: Any, image: Any, hex_index: int, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int, int]:
-    x, y = view.layout.centre(hex_index)
-    sx, sy = view.screen_point(x + dx, y + dy)
-    return tuple(image.convert("RGB").getpixel((int(sx), int(view.window.height - sy))))  # type: ignore[return-value]
+    sx, sy = _screen(view, hex_index, dx, dy)
+    return tuple(image.convert("RGB").getpixel((sx, view.window.height - sy)))  # type: ignore[return-value]
 
 
-def test_select_highlights_exactly_the_generators_moves(window: Any) -> None:
+def _near(c: tuple[int, ...], ref: tuple[int, ...], tol: int = 24) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(c, ref, strict=False))
+
+
+def _count(view: Any, image: Any, hex_index: int, colour: tuple[int, ...], tol: int = 24) -> int:
+    """Pixels near ``colour`` within the hex's inner box on the screenshot."""
+    sx, sy = _screen(view, hex_index)
+    r = int(view.layout.size * view.world_camera.zoom * 0.6)
+    box = image.convert("RGB").crop((sx - r, view.window.height - sy - r, sx + r, view.window.height - sy + r))
+    return sum(n for n, c in box.getcolors(maxcolors=1 << 16) or [] if _near(c, colour, tol))
+
+
+def _begin(view: Any) -> str:
+    """Activate (by clicking its button) the leader nearest the most of his units; returns him."""
+    from tactical.actions import Activate
+
+    assert view.state.seq.phase == "activation"
+    _click_choice(view, Activate)
+    leader = view.state.seq.leader
+    assert view.state.seq.phase == "move" and leader is not None
+    return str(leader)
+
+
+def _first_mover(view: Any) -> str:
     from tactical.actions import Move
 
+    state = view.state
+    leader = state.leaders[state.seq.leader]
+    movers = {a.unit for a in view.legal() if isinstance(a, Move) and a.unit in state.units}
+    return min(movers, key=lambda u: (state.field.grid.distance(state.units[u].hex, leader.hex), u))
+
+
+_CONTACT: list[dict[str, Any]] = []
+
+
+def _contact_actions() -> list[dict[str, Any]]:
+    """The actions (written) by which the AI, playing both sides of Pharsalus from seed 1,
+    reaches the first position where the side to act may designate a shock."""
+    if not _CONTACT:
+        from tactical.actions import Designate
+        from tactical.ai import TacticalAI
+        from tactical.view.play import open_session, session_state
+
+        session = open_session(PHARSALUS, 1)
+        ai = TacticalAI(1)
+        for _ in range(400):
+            if any(isinstance(a, Designate) for a in session.legal_actions()):
+                break
+            session.play(ai.choose(session_state(session)))
+        else:
+            pytest.fail("the AI did not bring the armies into contact within 400 actions")
+        _CONTACT.extend(session.actions)
+    return list(_CONTACT)
+
+
+def _contact_view() -> Any:
     view = _view()
-    _begin(view)
+    for raw in _contact_actions():
+        view.session.play(view.session.engine.decode_action(raw))
+    view._legal_key = None
+    view.refresh()
+    return view
+
+
+# -- tests ----------------------------------------------------------------------------------
+def test_select_by_click_highlights_the_generators_moves_with_their_costs(window: Any) -> None:
+    from tactical.actions import Move
+    from tactical.movement import mp_text
+
+    view = _view()
     render(window, view)
+    _begin(view)
+    uid = _first_mover(view)
+    start = view.state.units[uid].hex
+    view.look_at(start, zoom=1.0)
     before = render(window, view)
-    view.select("A5")
-    after = render(window, view)
-    legal_paths = {a.path for a in view.legal() if isinstance(a, Move) and a.unit == "A5" and a.carry is None}
-    assert view.selected == "A5" and view.reach
+    _click_hex(view, start)
+    assert view.selected == uid and view.reach
+    legal_paths = {a.path for a in view.legal() if isinstance(a, Move) and a.unit == uid and a.carry is None}
     assert {path for _cost, path in view.nodes.values()} == legal_paths
     grid = view.state.field.grid
-    start = view.state.units["A5"].hex
     ends = {next((grid.index(t) for t in reversed(p) if not t.startswith("face:")), start) for p in legal_paths}
     assert set(view.reach) == ends
-    target = max(view.reach, key=lambda h: (grid.distance(h, view.state.units["A5"].hex), h))
-    if view.state.units_at(target):
-        target = next(h for h in view.reach if not view.state.units_at(h) and not view.state.leaders_at(h))
-    p0, p1 = _pixel(view, before, target, 8, 6), _pixel(view, after, target, 8, 6)
-    assert p1 != p0 and p1[0] > p0[0] and p1[1] > p0[1]  # the yellow move highlight
+    assert sorted(t.text for t in view._world_texts) == sorted(str(mp_text(c)) for c in view.reach.values())
+    after = render(window, view)
+    free = [h for h in view.reach if not view.state.units_at(h) and not view.state.leaders_at(h) and h != start]
+    near = sorted(free, key=lambda h: (grid.distance(h, start), h))[:6]
+    for h in near:  # the yellow move highlight on every reachable hex looked at
+        p0, p1 = _pixel(view, before, h, 10, 8), _pixel(view, after, h, 10, 8)
+        assert p1[0] > p0[0] and p1[1] > p0[1] and p1[2] >= p0[2], (grid.hex_id(h), p0, p1)
+    unreachable = next(h for h in range(grid.size) if grid.distance(h, start) == 9 and h not in view.reach)
+    view.look_at(unreachable)
+    a, b = render(window, view), None
+    view.select(None)
+    b = render(window, view)
+    assert _pixel(view, a, unreachable, 10, 8) == _pixel(view, b, unreachable, 10, 8)
 
 
-def test_click_moves_by_the_generators_path_and_undo_takes_it_back(window: Any) -> None:
+def test_click_moves_the_counter_a_corner_turns_it_and_undo_takes_both_back(window: Any) -> None:
+    import arcade
+
+    from tactical.view.palette import SIDE_FILL
+
     view = _view()
-    _begin(view)
-    view.select("A5")
-    unit = view.state.units["A5"]
-    start = unit.hex
-    target = next(h for h in sorted(view.reach) if view.state.field.grid.distance(h, start) == 2)
     render(window, view)
-    view.click_world(*view.layout.centre(target))
-    moved = view.state.units["A5"]
-    assert moved.hex == target
-    assert view.session.actions[-1]["action"].startswith("move A5")
-    shot = render(window, view)
-    assert _pixel(view, shot, target) != _pixel(view, shot, start)  # a counter now stands there
+    _begin(view)
+    uid = _first_mover(view)
+    unit = view.state.units[uid]
+    start, facing = unit.hex, unit.facing
+    _click_hex(view, start)
+    grid = view.state.field.grid
+    target = min(
+        (h for h in view.reach if grid.distance(h, start) == 2 and not view.state.units_at(h)),
+        key=lambda h: (view.reach[h], h),
+    )
+    view.look_at(start, zoom=1.0)
+    shot0 = render(window, view)
+    red = SIDE_FILL["A"]
+    assert _count(view, shot0, start, red) > 100 and _count(view, shot0, target, red) < 20
+    _click_hex(view, target)
+    assert view.state.units[uid].hex == target
+    assert view.session.actions[-1]["action"].startswith(f"move {uid}")
+    shot1 = render(window, view)
+    assert _count(view, shot1, target, red) > 100 and _count(view, shot1, start, red) < 20
+    # a unit moves once an activation (003 §4.2): it is no longer selected; turn another one by
+    # clicking near a corner of its own hex (it then faces that vertex)
+    assert view.selected is None
+    other = _first_mover(view)
+    h2, facing2 = view.state.units[other].hex, view.state.units[other].facing
+    _click_hex(view, h2)
+    assert view.selected == other
+    new = (facing2 + 1) % 6
+    wx, wy = view.layout.vertex(h2, new, 0.8)
+    view.on_mouse_press(*(round(v) for v in view.screen_point(wx, wy)), LEFT, 0)
+    assert view.state.units[other].facing == new
+    shot2 = render(window, view)
+    nx, ny = view.layout.vertex(h2, new, 0.86)
+    cx, cy = view.layout.centre(h2)
+    notch = _pixel(view, shot2, h2, nx - cx, ny - cy)
+    assert notch[0] > 200 and notch[1] > 190 and notch[2] < 170  # the yellow facing notch
+    third = _first_mover(view)  # E turns a selected unit one vertex clockwise
+    facing3 = view.state.units[third].facing
+    _click_hex(view, view.state.units[third].hex)
+    view.on_key_press(arcade.key.E, 0)
+    assert view.state.units[third].facing == (facing3 + 1) % 6
     assert view.session.can_undo()
-    assert view.undo()
-    assert view.state.units["A5"].hex == start
+    for _ in range(3):
+        view.on_key_press(arcade.key.U, 0)
+    assert (view.state.units[uid].hex, view.state.units[uid].facing) == (start, facing)
+    assert view.state.units[other].facing == facing2 and view.state.units[third].facing == facing3
+    shot3 = render(window, view)
+    assert _count(view, shot3, start, red) > 100 and _count(view, shot3, target, red) < 20
 
 
-def test_turn_in_place_by_key_and_by_corner_click(window: Any) -> None:
+def test_designate_with_the_odds_panel_resolve_and_shock(window: Any) -> None:
+    import arcade
+
+    from tactical.actions import Designate, Resolve, Shock
+    from tactical.combat import plan_shock
+    from tactical.odds import result_marginal, shock_odds
+    from tactical.view.battle import result_words
+
+    view = _contact_view()
+    state = view.state
+    designation = next(a for a in view.legal() if isinstance(a, Designate))
+    attacker, defender = designation.attackers[0], designation.defender
+    a_hex, d_hex = state.units[attacker].hex, state.units[defender].hex
+    view.look_at(a_hex, zoom=1.0)
+    render(window, view)
+    _click_hex(view, a_hex)
+    assert view.selected == attacker and defender in view.targets
+    before = render(window, view)
+    _click_hex(view, d_hex)
+    pend = view.pending
+    assert pend is not None and pend.target == defender
+    offered = {
+        a for a in view.legal() if isinstance(a, Designate) and attacker in a.attackers and a.defender == defender
+    }
+    assert set(pend.variants) == offered
+    expected = result_marginal(shock_odds(state, pend.action.as_shock()))
+    assert pend.odds == expected and sum(expected.values()) == Fraction(1)
+    plan = plan_shock(state, pend.action.as_shock())
+    for result, p in expected.items():
+        assert f"{result_words(plan, result)}: {float(p) * 100:.1f}%" in view.t_odds.text
+    panel = render(window, view)
+    box = (window.width - 350, 170, window.width - 10, window.height - 170)
+    assert before.crop(box).tobytes() != panel.crop(box).tobytes()
+    ink = sum(n for n, c in panel.convert("RGB").crop(box).getcolors(1 << 16) or [] if sum(c) > 600)
+    assert ink > 400  # the panel's text is there
+    ring = _pixel(
+        view,
+        panel,
+        d_hex,
+        *(v - c for v, c in zip(view.layout.vertex(d_hex, 1, 0.97), view.layout.centre(d_hex), strict=True)),
+    )
+    assert ring[0] > 200 and ring[1] < 120  # the red ring on the defender
+    rolls = len(view.session.dice.rolls)
+    view.on_key_press(arcade.key.ENTER, 0)
+    chosen = pend.action
+    assert (chosen.attackers, chosen.defender) in [(tuple(a), d) for a, d in view.state.designations]
+    assert view.state.seq.phase == "shock" and view.state.designating
+    assert len(view.session.dice.rolls) == rolls  # designating rolls nothing
+    shot = render(window, view)
+    (ax, ay), (dx, dy) = view.layout.centre(a_hex), view.layout.centre(d_hex)
+    mid = view.layout.hex_at((ax + dx) / 2, (ay + dy) / 2)
+    arrow = _pixel(
+        view, shot, mid, (ax + dx) / 2 - view.layout.centre(mid)[0], (ay + dy) / 2 - view.layout.centre(mid)[1]
+    )
+    assert arrow[0] > 180 and arrow[1] < 90  # the designation arrow
+    # close designation with the Resolve button, then resolve the combat from its button
+    _click_choice(view, Resolve)
+    assert not view.state.designating
+    combat = next(c for c in view.choices if c.opens)
+    assert isinstance(combat.action, Shock) and combat.action.defender == defender
+    _click_choice(view, Shock)
+    pend = view.pending
+    assert pend is not None and all(isinstance(a, Shock) for a in pend.variants)
+    expected = result_marginal(shock_odds(view.state, pend.action))
+    assert pend.odds == expected
+    panel = render(window, view)
+    assert panel.crop(box).tobytes() != shot.crop(box).tobytes()
+    view.on_mouse_press(window.width - 150, int(view.choice_top - 60), LEFT, 0)  # a click on the panel confirms
+    assert len(view.session.dice.rolls) > rolls
+    assert any(e.kind == "shock" for e in view.session.log)
+    assert view.session.actions[-1]["action"].startswith("shock")
+    assert not view.session.can_undo()
+    view.on_key_press(arcade.key.U, 0)
+    assert "dice" in view.message.lower()
+    assert "Dice:" in view.t_dice.text and "none" not in view.t_dice.text
+
+
+def test_continuity_buttons_show_their_exact_odds_and_roll(window: Any) -> None:
+    import arcade
+
+    from tactical.actions import Continuity
+    from tactical.view.battle import continuity_odds
+
+    view = _view()
+    render(window, view)
+    _begin(view)
+    view.on_key_press(arcade.key.P, 0)  # end the activation
+    assert view.state.seq.phase == "continuity"
+    picks = [c for c in view.choices if isinstance(c.action, Continuity)]
+    assert picks
+    for c in picks:
+        p = continuity_odds(view.state, c.action)
+        assert 0 < p < 1 and f"({float(p) * 100:.1f}%)" in c.label
+    shot = render(window, view)
+    assert any(t.text.startswith("1. ") for t in view.t_choices)
+    box = (
+        window.width - 350,
+        int(window.height - picks[0].top - 20),
+        window.width - 10,
+        int(window.height - picks[0].top + 10),
+    )
+    assert len(shot.crop(box).getcolors(1 << 16) or []) > 10  # the button's label is drawn
+    rolls = len(view.session.dice.rolls)
+    _click_choice(view, Continuity)
+    assert len(view.session.dice.rolls) == rolls + 1
+    assert view.session.actions[-1]["action"].startswith("continuity")
+
+
+def test_counters_show_status_missile_hits_and_facing(window: Any, tmp_path: Path) -> None:
+    path = tmp_path / "pos.toml"
+    path.write_text(POSITION)
+    view = _view(str(path))
+    grid = view.state.field.grid
+    h = grid.index("0307")
+    view.look_at(h, zoom=2.0)
+    shot = render(window, view)
+    assert _count(view, shot, h, (246, 206, 40), 12) > 30  # the DISORDERED band
+    assert _count(view, shot, h, (250, 220, 90), 20) > 10  # the missile-hit disc's figure
+    b1 = grid.index("0504")
+    view.look_at(b1, zoom=2.0)
+    shot = render(window, view)
+    nx, ny = view.layout.vertex(b1, 3, 0.86)  # B1 faces 6 o'clock
+    cx, cy = view.layout.centre(b1)
+    notch = _pixel(view, shot, b1, nx - cx, ny - cy)
+    assert notch[0] > 200 and notch[1] > 190
+
+
+def test_the_leader_takes_a_stacked_unit_along(window: Any, tmp_path: Path) -> None:
+    import arcade
+
+    from tactical.actions import Move
+
+    path = tmp_path / "pos.toml"
+    path.write_text(POSITION)
+    view = _view(str(path))
+    render(window, view)
+    carries = {a.carry for a in view.legal() if isinstance(a, Move) and a.carry is not None}
+    assert carries == {"A2"}
+    _click_hex(view, view.state.leaders["LA"].hex)
+    if view.selected != "LA":
+        _click_hex(view, view.state.leaders["LA"].hex)  # a second click: the next piece in the hex
+    assert view.selected == "LA"
+    view.on_key_press(arcade.key.C, 0)
+    assert view.carry == "A2" and view.reach
+    offered = {a.path for a in view.legal() if isinstance(a, Move) and a.unit == "LA" and a.carry == "A2"}
+    assert {p for _c, p in view.nodes.values()} == offered
+    target = max(view.reach, key=lambda h: (view.reach[h], h))
+    _click_hex(view, target)
+    assert view.session.actions[-1]["action"].startswith("move LA with:A2")
+    assert view.state.units["A2"].hex == view.state.leaders["LA"].hex == target
+
+
+def test_save_and_load_restore_the_game(window: Any, tmp_path: Path) -> None:
     import arcade
 
     view = _view()
     _begin(view)
-    view.select("A5")
-    facing = view.state.units["A5"].facing
-    render(window, view)
-    view.on_key_press(arcade.key.E, 0)
-    assert view.state.units["A5"].facing == (facing + 1) % 6
-    assert view.session.actions[-1]["action"] == f"move A5 face:{(2, 4, 6, 8, 10, 12)[facing]}"
-    view.undo()
-    view.select("A5")
-    h = view.state.units["A5"].hex
-    wx, wy = view.layout.vertex(h, (facing - 1) % 6, 0.8)
-    view.click_world(wx, wy)
-    assert view.state.units["A5"].facing == (facing - 1) % 6
-    shot = render(window, view)
-    notch = _pixel(
-        view,
-        shot,
-        h,
-        *(v - c for v, c in zip(view.layout.vertex(h, (facing - 1) % 6, 0.78), view.layout.centre(h), strict=True)),
-    )
-    assert notch[0] > 200 and notch[1] > 190  # the yellow facing notch at the new vertex
-
-
-def test_shock_odds_panel_shows_the_exact_odds_and_confirm_plays_it(window: Any, tmp_path: Path) -> None:
-    from tactical.odds import result_marginal, shock_odds
-
-    path = tmp_path / "shock.toml"
-    path.write_text(SHOCK_POSITION)
-    view = _view(str(path))
-    render(window, view)
-    view.select("A1")
-    assert "B1" in view.targets
-    before = render(window, view)
-    view.click_world(*view.layout.centre(view.state.field.grid.index("0504")))
-    assert view.pending is not None and view.pending.target == "B1"
-    expected = result_marginal(shock_odds(view.state, view.pending.action))
-    assert view.pending.odds == expected
-    for result, p in expected.items():
-        assert f"{result or 'no result'}: {float(p) * 100:.1f}%" in view.t_odds.text
-    assert abs(sum(expected.values()) - 1) == 0
-    panel = render(window, view)
-    box = (window.width - 330, 150, window.width - 10, 400)
-    assert before.crop(box).tobytes() != panel.crop(box).tobytes()
-    rolls = len(view.session.dice.rolls)
-    assert view.confirm()
-    assert len(view.session.dice.rolls) > rolls
-    assert any(e.kind == "shock" for e in view.session.log)
-    assert not view.session.can_undo()  # dice were rolled
-    assert not view.undo() and "dice" in view.message.lower()
-
-
-def test_continuity_choice_shows_its_odds_and_rolls(window: Any) -> None:
-    from tactical.actions import Continuity, Pass
-    from tactical.view.battle import continuity_odds
-
-    view = _view()
-    _begin(view)
-    for _ in range(6):
-        if view.state.seq.phase == "continuity":
-            break
-        assert any(isinstance(a, Pass) for a in view.legal())
-        view.play(Pass())
-    assert view.state.seq.phase == "continuity"
-    render(window, view)
-    picks = [c for c in view.choices if isinstance(c.action, Continuity)]
-    assert picks
-    for c in picks:
-        assert f"({float(continuity_odds(view.state, c.action)) * 100:.1f}%)" in c.label
-    shot = render(window, view)
-    assert any(t.text.startswith("1. ") for t in view.t_choices)
-    rolls = len(view.session.dice.rolls)
-    y = view.choice_top - 20 - 22 * view.choices.index(picks[0])
-    view.on_mouse_press(window.width - 100, int(y + 4), 1, 0)  # click the button
-    assert len(view.session.dice.rolls) == rolls + 1 or view.state.seq.phase != "continuity"
-    assert view.session.actions[-1]["action"].startswith("continuity")
-    assert shot.convert("RGB").getcolors(maxcolors=100000)
-
-
-def test_save_and_load_restore_the_game(window: Any, tmp_path: Path) -> None:
-    view = _view()
-    _begin(view)
-    view.select("A5")
+    uid = _first_mover(view)
+    view.select(uid)
     view.turn(1)
     view.save_path = tmp_path / "t.toml"
-    view.save()
-    facing = view.state.units["A5"].facing
+    view.on_key_press(arcade.key.F5, 0)
+    assert view.save_path.exists()
+    facing = view.state.units[uid].facing
     view.undo()
-    assert view.state.units["A5"].facing != facing
-    assert view.load()
-    assert view.state.units["A5"].facing == facing
+    assert view.state.units[uid].facing != facing
+    view.on_key_press(arcade.key.F9, 0)
+    assert view.message == "Loaded." and view.state.units[uid].facing == facing
     render(window, view)
 
 
 def test_zoom_and_pan_move_the_world_but_not_the_hud(window: Any) -> None:
     view = _view()
-    render(window, view)
-    h = 0
-    a = view.screen_point(*view.layout.centre(h))
+    first = render(window, view)
+    renders = view.terrain.renders
+    a = view.screen_point(*view.layout.centre(0))
     view.zoom(1)
     view.pan(40, 0)
-    b = view.screen_point(*view.layout.centre(h))
+    b = view.screen_point(*view.layout.centre(0))
     assert a != b
     shot = render(window, view)
+    assert view.terrain.renders == renders + 1  # a zoom step renders the ground again, a pan does not
+    hud = (window.width - 350, window.height - 30, window.width, window.height)
+    assert first.crop(hud).tobytes() == shot.crop(hud).tobytes()
     assert shot.convert("RGB").getpixel((window.width - 5, window.height // 2)) == (40, 32, 27)
+    assert first.crop((0, 40, 900, 760)).tobytes() != shot.crop((0, 40, 900, 760)).tobytes()
+
+
+def test_the_ai_plays_its_side_through_the_generator(window: Any) -> None:
+    view = _view(ai_sides=("A",))
+    render(window, view)
+    for _ in range(4):
+        view.on_update(1.0)
+    assert len(view.session.actions) >= 3
+    assert "(AI)" in view.t_top.text or view.state.seq.side != "A"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "scenarios" / "tactical").glob("*.toml")), ids=lambda p: p.stem)
+def test_every_scenario_renders_with_a_selection(window: Any, path: Path) -> None:
+    from argparse import Namespace
+
+    from tactical.view.shot import shot_view
+
+    view = shot_view(Namespace(scenario=str(path), seed=1))
+    shot = render(window, view)
+    colours = shot.convert("RGB").getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 200
+    assert view.selected is not None and view.reach
+    h = view.state.units[view.selected].hex
+    sx, sy = view.screen_point(*view.layout.centre(h))
+    assert 0 < sx < window.width - 360 and 22 < sy < window.height - 34  # the selection is in view
 
 
 def test_bellum_shot_tactical_writes_a_picture(tmp_path: Path) -> None:
@@ -250,7 +493,7 @@ def test_bellum_shot_tactical_writes_a_picture(tmp_path: Path) -> None:
     env = dict(os.environ)
     env.setdefault("ARCADE_HEADLESS", "1")
     proc = subprocess.run(
-        [sys.executable, "-m", "bellum", "shot", "tactical", "--out", str(out)],
+        [sys.executable, "-m", "bellum", "shot", "tactical", "--scenario", "pharsalus", "--out", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -260,13 +503,13 @@ def test_bellum_shot_tactical_writes_a_picture(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     colours = Image.open(out).convert("RGB").getcolors(maxcolors=1 << 20)
-    assert colours is not None and len(colours) > 20
+    assert colours is not None and len(colours) > 200
 
 
 def test_a_bad_scenario_is_one_sentence(tmp_path: Path) -> None:
     from bellum.errors import InputError
 
     bad = tmp_path / "bad.toml"
-    bad.write_text(SHOCK_POSITION.replace('hex = "0505"', 'hex = "9999"'))
+    bad.write_text(POSITION.replace('hex = "0505"', 'hex = "9999"'))
     with pytest.raises(InputError, match="9999"):
         _view(str(bad))

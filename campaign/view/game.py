@@ -1,0 +1,618 @@
+"""The campaign window's game: a ``bellum.session.Session`` seen as a ``MapModel``.
+
+``CampaignGame`` is what the playing window reads and drives (docs/rules/campaign.md
+§14.3).  It owns no rule: every choice it offers comes from the engine's one legal-action
+generator (``session.legal_actions()``), and every change goes through
+``session.play`` — so the phases the rules grow later (stratagems, Res Publica,
+recruiting, events) appear here as actions without a change to the window.
+
+What it adds for the window:
+
+* **forces and owners** for the map, the turn and phase for the top bar;
+* the **selected force** and its legal destinations, each with its **march odds**:
+  the March Table rolls of the path enumerated exactly through ``bellum.odds
+  .exact_distribution`` over the rules' own ``march_roll`` (campaign.md §8.2);
+* the **reactive decisions** (``Pending``) and the phase's actions as plain options;
+* the **battle choice** (campaign.md §12, issue 7 item 6): an action that settles a
+  battle (``Commit``, ``Accept``, ``Intercept``) is *probed* first — applied to a copy
+  with a copy of the dice and a resolver that stops at the engagement — so the window
+  knows the exact ``Engagement`` the rules will fight before it is fought.  The player
+  then auto-resolves it (odds shown first), plays it on the battleboard, or hands it to
+  the tactical engine; the ``Outcome`` comes back inside the deciding action, so the
+  session's log replays the game exactly;
+* the **computer player** for the sides it plays, one action per step;
+* **save and load** through the session, and the **chronicle**.
+
+No arcade here: tests drive a game without a window.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from bellum.dice import Dice
+from bellum.engagement import Engagement, Outcome
+from bellum.errors import BellumError, RuleError
+from bellum.events import Event
+from bellum.odds import exact_distribution
+from bellum.session import Session
+from campaign import actions as A
+from campaign.ai import CampaignAI
+from campaign.chronicle import line as chronicle_line
+from campaign.chronicle import lines as chronicle_lines
+from campaign.engine import CampaignEngine, describe_pending
+from campaign.map import CampaignMap, roman_world
+from campaign.rules.battle import max_commit
+from campaign.rules.common import force_name, leader_name, place_name, share
+from campaign.rules.march import allowance, march_roll
+from campaign.rules.siege import storm_chance
+from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy, side_title
+from campaign.units import Force, catalogue
+from campaign.view.model import ForceMarker
+
+#: battles auto-resolved to show the odds of one (the battleboard AI on both sides)
+ODDS_BATTLES = 40
+#: chronicle lines kept for the panel
+CHRONICLE_KEEP = 400
+
+PHASE_TITLES = {
+    "events": "Historical events",
+    "stratagems": "Stratagems",
+    "res_publica": "Res Publica",
+    "recruiting": "Recruiting",
+    "movement": "Movement",
+    "combat": "Combat",
+    "supply": "Supply",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MarchOdds:
+    """What a march risks on the March Table (campaign.md §8.2), exactly."""
+
+    arrive: Fraction
+    halt: Fraction
+    scatter: Fraction
+    #: expected strength points lost to the march
+    loss: Fraction
+    #: cross-country edges rolled for
+    rolls: int
+
+    @property
+    def sure(self) -> bool:
+        return self.arrive == 1 and self.loss == 0
+
+    def text(self) -> str:
+        if self.rolls == 0:
+            return "by road: sure"
+        parts = [f"arrives {float(self.arrive):.0%}"]
+        if self.halt:
+            parts.append(f"halted {float(self.halt):.0%}")
+        if self.scatter:
+            parts.append(f"astray {float(self.scatter):.0%}")
+        if self.loss:
+            parts.append(f"loses {float(self.loss):.1f} SP on average")
+        return ", ".join(parts)
+
+    def short(self) -> str:
+        return "sure" if self.rolls == 0 else f"{float(self.arrive):.0%}"
+
+
+def march_odds(state: CampaignState, force: Force, path: Sequence[str], stratagem: bool) -> MarchOdds:
+    """The exact odds of a march: every cross-country edge of ``path`` is a roll on the
+    March Table by the terrain entered (the rules' ``march_roll``), enumerated over every
+    face by ``exact_distribution`` (campaign.md §8.2)."""
+    cmap = roman_world()
+    legs = []
+    for a, b in itertools.pairwise(path):
+        lk = cmap.link(a, b)
+        if lk is not None and lk.kind == "cross_country":
+            legs.append(cmap.spaces[b].terrain)
+    if not legs:
+        return MarchOdds(Fraction(1), Fraction(0), Fraction(0), Fraction(0), 0)
+    strength = force.strength()
+
+    def run(dice: Dice) -> tuple[str, int]:
+        lost = 0
+        for terrain in legs:
+            res = march_roll(state, force, terrain, stratagem, dice)
+            if res.kind in ("scatter", "halt"):
+                return res.kind, lost + share(strength - lost, res.loss)
+            if res.kind == "loss":
+                lost += share(strength - lost, res.loss)
+        return "arrive", lost
+
+    dist = exact_distribution(run)
+    by_kind = {k: sum((p for (kind, _), p in dist.items() if kind == k), Fraction(0)) for k in ("arrive", "halt")}
+    by_kind["scatter"] = sum((p for (kind, _), p in dist.items() if kind == "scatter"), Fraction(0))
+    loss = sum((p * n for (_, n), p in dist.items()), Fraction(0))
+    return MarchOdds(by_kind["arrive"], by_kind["halt"], by_kind["scatter"], loss, len(legs))
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One choice the window offers: a label, the action, and what it risks."""
+
+    label: str
+    action: A.Action
+    detail: str = ""
+
+
+@dataclass(slots=True)
+class BattleChoice:
+    """A battle about to be fought, waiting for the player to choose how (issue 7 item 6).
+
+    ``action`` is the deciding action (``Commit``, ``Accept``, ``Intercept``) without an
+    outcome; ``engagement`` the battle the rules will fight when it is played.
+    """
+
+    action: A.Action
+    engagement: Engagement
+    title: str
+    odds: dict[str, float] | None = None
+    #: which engagement sides (A, B) the computer plays
+    ai_letters: frozenset[str] = frozenset()
+    names: dict[str, str] = field(default_factory=dict)
+
+
+class _Stop(Exception):
+    """Raised by the probing resolver: the engagement the rules are about to fight."""
+
+    def __init__(self, engagement: Engagement) -> None:
+        super().__init__("battle")
+        self.engagement = engagement
+
+
+def _stop(eng: Engagement, dice: Dice) -> Outcome:
+    raise _Stop(eng)
+
+
+def with_outcome(action: A.Action, outcome: Outcome) -> A.Action:
+    """The deciding action carrying the outcome of a battle fought elsewhere."""
+    if isinstance(action, A.Commit):
+        return A.Commit(action.stratagems, outcome)
+    if isinstance(action, A.Accept):
+        return A.Accept(outcome)
+    if isinstance(action, A.Intercept):
+        return A.Intercept(action.force, outcome)
+    raise BellumError(f"{type(action).__name__} does not settle a battle")
+
+
+def tactical_available() -> tuple[bool, str]:
+    """Whether the tactical engine can fight a campaign battle (the conversion of
+    campaign forces to GBoH counters and of the result back, ``campaign.conversion``)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("campaign.conversion") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        return False, "the conversion of campaign forces to tactical counters is not built yet"
+    return True, ""
+
+
+class CampaignGame:
+    """A campaign in the window (see the module docstring)."""
+
+    def __init__(
+        self,
+        session: Session[CampaignState, A.Action],
+        humans: frozenset[str] = frozenset({SIDES[0]}),
+        save_path: str | Path | None = None,
+    ) -> None:
+        self.session = session
+        self.humans = frozenset(humans)
+        self.ais: dict[str, CampaignAI] = {s: CampaignAI() for s in SIDES if s not in self.humans}
+        self.world: CampaignMap = roman_world()
+        self.selected: str | None = None
+        self.selected_force: str | None = None
+        self.message = ""
+        self.battle: BattleChoice | None = None
+        self.save_path = Path(save_path) if save_path else Path("saves") / "campaign-window.toml"
+        self.chronicle: list[str] = []
+        self.version = 0  # bumped by every change the window must redraw
+        self._moves: dict[str, list[Option]] | None = None
+        self._odds_cache: dict[tuple[str, tuple[str, ...], bool], MarchOdds] = {}
+        self._chronicle_from(self.session.log)
+
+    def set_humans(self, humans: frozenset[str]) -> None:
+        """Who plays which side: the computer takes every side no person plays."""
+        self.humans = frozenset(humans)
+        self.ais = {s: self.ais.get(s) or CampaignAI() for s in SIDES if s not in self.humans}
+        self.version += 1
+
+    @classmethod
+    def new(cls, scenario: str = "49bc", seed: int = 1, humans: frozenset[str] = frozenset({SIDES[0]})) -> CampaignGame:
+        return cls(Session(CampaignEngine(), scenario, seed), humans)
+
+    # ------------------------------------------------------------------ the MapModel
+    @property
+    def state(self) -> CampaignState:
+        return self.session.state
+
+    def date_label(self) -> str:
+        return self.state.date() + (" (winter)" if self.state.winter() else "")
+
+    def turn_label(self) -> str:
+        return f"Turn {self.state.turn + 1}"
+
+    def phase_label(self) -> str:
+        s = self.state
+        who = SIDE_NAMES[s.active].removeprefix("the ").capitalize()
+        if s.phase == "events":
+            return f"{PHASE_TITLES['events']}"
+        return f"{who} · {PHASE_TITLES.get(s.phase, s.phase)}"
+
+    def owners(self) -> Mapping[str, str]:
+        return self.state.owners
+
+    def forces(self) -> Sequence[ForceMarker]:
+        out = []
+        cat = catalogue()
+        for f in sorted(self.state.forces.values(), key=lambda f: (f.location, f.commander is None, f.id)):
+            if not f.units and not f.leaders:
+                continue
+            kinds = [cat.kind(u.kind) for u in f.units]
+            fleets = sum(1 for k in kinds if k.is_fleet)
+            ground = sum(u.strength for u, k in zip(f.units, kinds, strict=True) if not k.is_fleet)
+            detail = f"{ground}" + (f" · {fleets}F" if fleets else "")
+            label = leader_name(f.commander) if f.commander else ""
+            out.append(ForceMarker(f.id, f.location, f.side, label, detail, leader=f.commander is not None))
+        return tuple(out)
+
+    def select(self, place: str | None) -> None:
+        if place is not None and place not in self.world:
+            raise KeyError(f"there is no place called {place!r} on the map")
+        self.selected = place
+
+    # ------------------------------------------------------------------ whose move
+    @property
+    def actor(self) -> str:
+        return self.state.actor
+
+    def human_to_act(self) -> bool:
+        return self.actor in self.humans and self.battle is None
+
+    def legal(self) -> list[A.Action]:
+        return list(self.session.legal_actions())
+
+    # ------------------------------------------------------------------ playing
+    def play(self, action: A.Action) -> bool:
+        """Play ``action`` through the session; a refusal becomes the message."""
+        try:
+            events = self.session.play(action)
+        except RuleError as no:
+            self.message = str(no)
+            self.version += 1
+            return False
+        self.message = ""
+        self._after(events)
+        return True
+
+    def _after(self, events: Sequence[Event]) -> None:
+        self._chronicle_from(events)
+        self._moves = None
+        self._odds_cache.clear()
+        f = self.state.forces.get(self.selected_force or "")
+        if f is None:
+            self.selected_force = None
+        else:
+            self.selected = f.location
+        self.version += 1
+
+    def _chronicle_from(self, events: Sequence[Event] | Any) -> None:
+        evs = list(events)
+        for e in evs:
+            if e.kind == "turn":
+                self.chronicle.append(e.text)
+        self.chronicle.extend(chronicle_lines(evs))
+        del self.chronicle[:-CHRONICLE_KEEP]
+
+    def decide(self, action: A.Action) -> bool:
+        """Play a decision; one that settles a battle a human takes part in stops first
+        at the battle choice (auto-resolve, battleboard, tactical)."""
+        if self.humans and isinstance(action, A.Commit | A.Accept | A.Intercept) and action.outcome is None:
+            eng = self.probe(action)
+            if eng is not None:
+                self.battle = self._battle_choice(action, eng)
+                self.version += 1
+                return True
+        return self.play(action)
+
+    def probe(self, action: A.Action) -> Engagement | None:
+        """The engagement ``action`` would fight now, found by applying it to a copy of the
+        state with a copy of the dice (nothing changes); None if no battle follows."""
+        engine = CampaignEngine(resolver=_stop)
+        dice = Dice.from_state(self.session.dice.state())
+        try:
+            engine.apply(self.state, action, dice)
+        except _Stop as stop:
+            return stop.engagement
+        except RuleError as no:
+            self.message = str(no)
+        return None
+
+    def _battle_choice(self, action: A.Action, eng: Engagement) -> BattleChoice:
+        s = self.state
+        letters = {"A": s.active, "B": enemy(s.active)}
+        ai = frozenset(k for k, side in letters.items() if side not in self.humans)
+        names = {k: side_title(side) for k, side in letters.items()}
+        where = place_name(eng.where)
+        title = f"Battle at sea off {where}" if eng.kind == "naval" else f"Battle of {where}"
+        return BattleChoice(action, eng, title, ai_letters=ai, names=names)
+
+    def battle_odds(self) -> dict[str, float]:
+        """The auto-resolve odds of the waiting battle (battleboard AI on both sides, N battles)."""
+        from battleboard.resolve import odds
+
+        b = self.battle
+        if b is None:
+            raise BellumError("there is no battle waiting")
+        if b.odds is None:
+            b.odds = odds(b.engagement, ODDS_BATTLES, seed=1 + self.state.turn)
+        return b.odds
+
+    def auto_resolve(self) -> bool:
+        """Fight the waiting battle by auto-resolve, with the campaign's dice."""
+        b = self.battle
+        if b is None:
+            return False
+        self.battle = None
+        return self.play(b.action)
+
+    def finish_battle(self, outcome: Outcome) -> bool:
+        """Apply the outcome of the waiting battle, fought elsewhere (battleboard, tactical)."""
+        b = self.battle
+        if b is None:
+            return False
+        self.battle = None
+        ok = self.play(with_outcome(b.action, outcome))
+        if not ok:
+            self.battle = b
+        return ok
+
+    def cancel_battle(self) -> None:
+        """Back out of the battle choice (the decision has not been played)."""
+        self.battle = None
+        self.version += 1
+
+    # ------------------------------------------------------------------ the computer
+    def ai_to_act(self) -> bool:
+        return self.battle is None and self.actor in self.ais and bool(self.legal())
+
+    def ai_step(self) -> bool:
+        """The computer plays one action for the side it plays; a battle it fights with a
+        human stops at the battle choice."""
+        if not self.ai_to_act():
+            return False
+        action = self.ais[self.actor].choose(self.state)
+        if self.state.pending is not None:
+            return self.decide(action)
+        return self.play(action)
+
+    def run_ai(self, limit: int = 500) -> int:
+        """Let the computer play until a human must act (or ``limit`` actions)."""
+        n = 0
+        while n < limit and self.ai_step():
+            n += 1
+        return n
+
+    # ------------------------------------------------------------------ forces and moves
+    def select_force(self, force_id: str | None) -> None:
+        if force_id is not None and force_id not in self.state.forces:
+            raise KeyError(f"there is no force {force_id!r}")
+        self.selected_force = force_id
+        self._moves = None
+        if force_id is not None:
+            self.selected = self.state.forces[force_id].location
+        self.version += 1
+
+    def moves(self) -> dict[str, list[Option]]:
+        """The selected force's destinations → its legal march and sail options with odds
+        (only when a human is to move it)."""
+        fid = self.selected_force
+        if fid is None or not self.human_to_act() or self.state.phase != "movement" or self.state.pending:
+            return {}
+        if self._moves is None:
+            self._moves = self._build_moves(fid)
+        return self._moves
+
+    def _build_moves(self, fid: str) -> dict[str, list[Option]]:
+        out: dict[str, list[Option]] = {}
+        force = self.state.forces[fid]
+        for a in self.legal():
+            if isinstance(a, A.March) and a.force == fid:
+                odds = self.odds_of(a)
+                how = "with a Military stratagem" if a.stratagem else ""
+                label = f"March to {place_name(a.to)}" + (f" {how}" if how else "")
+                out.setdefault(a.to, []).append(Option(label, a, odds.text()))
+            elif isinstance(a, A.Sail) and a.force == fid:
+                out.setdefault(a.to, []).append(
+                    Option(f"Sail to {place_name(a.to)}", a, f"{len(a.path) - 1} sea zones; may be intercepted")
+                )
+        del force
+        return out
+
+    def odds_of(self, a: A.March) -> MarchOdds:
+        key = (a.force, a.path, a.stratagem)
+        got = self._odds_cache.get(key)
+        if got is None:
+            got = march_odds(self.state, self.state.forces[a.force], a.path, a.stratagem)
+            self._odds_cache[key] = got
+        return got
+
+    def best_odds(self, options: Sequence[Option]) -> str:
+        """The label of a destination on the map: the chance a plain march arrives (nothing
+        for a sure march by road), or "sail"."""
+        for o in options:
+            if isinstance(o.action, A.March) and not o.action.stratagem:
+                odds = self.odds_of(o.action)
+                return "" if odds.sure else odds.short()
+        return "sail" if options else ""
+
+    def move_to(self, place: str) -> list[Option]:
+        """Click on a destination: a single sure march is played at once; otherwise the
+        options are returned for the window to ask which."""
+        opts = self.moves().get(place, [])
+        if len(opts) == 1 and isinstance(opts[0].action, A.March) and self.odds_of(opts[0].action).sure:
+            self.play(opts[0].action)
+            return []
+        return opts
+
+    def merges(self) -> list[Option]:
+        fid = self.selected_force
+        if fid is None or not self.human_to_act():
+            return []
+        return [
+            Option(f"Join {force_name(self.state.forces[a.into])}", a)
+            for a in self.legal()
+            if isinstance(a, A.Merge) and a.force == fid
+        ]
+
+    # ------------------------------------------------------------------ the phase's actions
+    def phase_options(self) -> list[Option]:
+        """The actions of the phase that are not moves on the map (end the phase, pass it,
+        supply, battles, storms, naval offers) — straight from the generator."""
+        if not self.human_to_act() or self.state.pending is not None:
+            return []
+        out: list[Option] = []
+        seen_battle: set[str] = set()
+        for a in self.legal():
+            if isinstance(a, A.Pass):
+                out.append(Option(f"Pass the {PHASE_TITLES.get(self.state.phase, self.state.phase)} phase", a))
+            elif isinstance(a, A.EndPhase):
+                out.append(Option(f"End {PHASE_TITLES.get(self.state.phase, 'the phase').lower()}", a))
+            elif isinstance(a, A.Supply):
+                out.append(Option("Resolve supply", a))
+            elif isinstance(a, A.Battle):
+                if a.place not in seen_battle:
+                    seen_battle.add(a.place)
+                    out.append(Option(f"Attack at {place_name(a.place)}…", A.Battle(a.place, 0)))
+            elif isinstance(a, A.Storm):
+                chance = storm_chance(self.state, a.city, a.force, a.stratagem)
+                extra = " + stratagem" if a.stratagem else ""
+                out.append(
+                    Option(
+                        f"Storm {place_name(a.city)}{extra}",
+                        a,
+                        f"{force_name(self.state.forces[a.force])}: succeeds {chance:.0%}",
+                    )
+                )
+            elif isinstance(a, A.OfferNaval):
+                out.append(Option(f"Offer battle at sea off {place_name(a.place)}", a))
+            elif not isinstance(a, A.March | A.Sail | A.Merge):
+                out.append(Option(type(a).__name__, a))  # a phase the rules add later
+        return out
+
+    def commit_options(self, place: str) -> list[Option]:
+        """Attack at ``place`` committing 0..n Military stratagems (campaign.md §12)."""
+        n = max_commit(self.state, self.state.active, place)
+        return [
+            Option(f"Commit {i} Military stratagem{'s' if i != 1 else ''}", A.Battle(place, i)) for i in range(n + 1)
+        ]
+
+    def pending_options(self) -> list[Option]:
+        """The reactive side's answers to the waiting decision."""
+        p = self.state.pending
+        if p is None or not self.human_to_act():
+            return []
+        out = []
+        for a in self.legal():
+            if isinstance(a, A.Intercept):
+                f = self.state.forces[a.force]
+                out.append(Option(f"Intercept with {force_name(f)}", a, f"{len(f.fleets())} fleets, 1 stratagem"))
+            elif isinstance(a, A.CutSupply):
+                out.append(Option(f"Cut supply at {place_name(a.place)}", a, force_name(self.state.forces[a.force])))
+            elif isinstance(a, A.Accept):
+                out.append(Option("Accept battle at sea", a))
+            elif isinstance(a, A.Commit):
+                out.append(Option(f"Commit {a.stratagems} Military stratagem{'s' if a.stratagems != 1 else ''}", a))
+            elif isinstance(a, A.Decline):
+                out.append(Option("Decline", a))
+            else:
+                out.append(Option(type(a).__name__, a))
+        return out
+
+    def pending_question(self) -> str:
+        p = self.state.pending
+        if p is None:
+            return ""
+        s = self.state
+        if p.kind == "intercept":
+            f = s.forces.get(p.data["force"])
+            who = force_name(f) if f else "An enemy fleet"
+            return f"{who} sails for {place_name(p.data['to'])}. {side_title(p.actor)}: {describe_pending(p)}"
+        if p.kind == "commit":
+            return f"Battle at {place_name(p.data['place'])}. {side_title(p.actor)}: {describe_pending(p)}"
+        if p.kind == "naval_offer":
+            return f"Battle offered off {place_name(p.data['place'])}. {side_title(p.actor)}: {describe_pending(p)}"
+        return f"{side_title(p.actor)}: {describe_pending(p)}"
+
+    # ------------------------------------------------------------------ undo, save, load
+    def can_undo(self) -> bool:
+        return self.human_to_act() and self.session.can_undo()
+
+    def undo(self) -> bool:
+        try:
+            self.session.undo()
+        except RuleError as no:
+            self.message = str(no)
+            self.version += 1
+            return False
+        self.chronicle = []
+        self._chronicle_from(self.session.log)
+        self._after([])
+        return True
+
+    def save(self, path: str | Path | None = None) -> Path:
+        where = self.session.save(path or self.save_path)
+        self.message = f"Saved to {where}."
+        self.version += 1
+        return where
+
+    def load(self, path: str | Path | None = None) -> bool:
+        """Replace the game by a saved one (replayed and checked); a bad save is a message."""
+        try:
+            session = Session.load(CampaignEngine(), path or self.save_path)
+        except BellumError as no:
+            self.message = str(no)
+            self.version += 1
+            return False
+        self.session = session
+        self.battle = None
+        self.selected_force = None
+        self.chronicle = []
+        self._chronicle_from(session.log)
+        self._after([])
+        self.message = f"Loaded {path or self.save_path}: {self.state.date()}."
+        return True
+
+    # ------------------------------------------------------------------ words
+    def describe_force(self, fid: str) -> list[str]:
+        f = self.state.forces[fid]
+        cat = catalogue()
+        side = self.state.allegiance(f.side)
+        head = force_name(f) + (f" ({f.label()})" if f.commander and f.name else "")
+        lines = [head, f"{side_title(side) if side else f.side.capitalize()} · at {place_name(f.location)}"]
+        if f.leaders:
+            lines.append("Leaders: " + ", ".join(f"{leader_name(ld)} ({cat.leader(ld).rating})" for ld in f.leaders))
+        by_kind: dict[str, list[str]] = {}
+        for u in f.units:
+            by_kind.setdefault(u.kind, []).append(f"{u.discipline}{u.strength}{'*' if u.disrupted else ''}")
+        for kind, items in by_kind.items():
+            lines.append(f"{kind.replace('_', ' ')}: {' '.join(items)}")
+        lines.append(f"Strength {f.strength()} SP")
+        if self.state.phase == "movement" and self.state.allegiance(f.side) == self.state.active:
+            spent = self.state.spent.get(fid, 0)
+            lines.append(f"Movement: {min(spent, allowance(self.state, f))} of {allowance(self.state, f)} spent")
+        return lines
+
+    def last_line(self) -> str:
+        evs = [e for e in self.session.log if e.kind not in ("pass", "side_turn")]
+        return chronicle_line(evs[-1]) if evs else ""

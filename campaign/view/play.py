@@ -1,0 +1,836 @@
+"""The playing campaign window: the map of ``mapview`` with the game on it
+(docs/rules/campaign.md §14.3).
+
+``CampaignView`` is a ``MapView`` over a ``CampaignGame`` (``campaign.view.game``).  On
+top of the map it shows, under a fixed HUD camera:
+
+* the **phase panel** (left): who is to act, the phase's actions from the legal-action
+  generator (end or pass the phase, supply, attacks, storms with their chance, offers of
+  battle at sea), undo, save and load;
+* the **force panel** (left, below): the selected force's leaders and units, and the
+  forces it may join;
+* the **chronicle** (bottom right): the last lines of the campaign's chronicle;
+* **dialogs** (centre): the choice of march (plain or with a Military stratagem, or by
+  sea) with the exact March Table odds, the reactive decisions (intercept, cut supply,
+  accept battle at sea, commit stratagems), and the **battle dialog** — auto-resolve
+  with the odds shown first, the battleboard, or the tactical engine.
+
+A click on a force selects it and lights its legal destinations on the map, each with
+the chance that the march arrives; a click on a lit place moves it there (a sure march
+at once, otherwise through the march dialog).  The battleboard choice opens
+``battleboard.view.battle.BattleView`` on the engagement; when the battle is over (or the
+player leaves it and lets the generals finish it), its ``Outcome`` comes back to the map
+and is applied through the engine.
+
+Controls besides the map's: Enter ends or passes the phase, Ctrl+Z undo, Ctrl+S save,
+Ctrl+L load, Esc closes a dialog, clears the selection or returns to the menu.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import arcade
+from arcade import shape_list
+from pyglet.graphics import Batch
+
+from bellum.errors import InputError
+from campaign import actions as A
+from campaign.rules.common import force_name, place_name
+from campaign.state import SIDES, side_title
+from campaign.units import catalogue
+from campaign.view import markers
+from campaign.view.game import ODDS_BATTLES, CampaignGame, Option, tactical_available
+from campaign.view.mapview import SANS, SERIF, TOP_BAR, MapView, rgba
+from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT, owner_kind
+
+PANEL_W = 300
+CHRONICLE_W = 400
+CHRONICLE_LINES = 7
+DIALOG_W = 560
+BUTTON_H = 24
+AI_DELAY = 0.3  # seconds between the computer's actions, so a player can follow them
+
+INK = rgba(LABEL_INK)
+DIM = (96, 80, 66, 255)
+WARN = (150, 40, 30, 255)
+BUTTON = (92, 60, 48, 255)
+BUTTON_OFF = (160, 150, 136, 255)
+BUTTON_INK = rgba(PARCHMENT)
+DEST_SURE = (40, 120, 60)
+DEST_RISK = (200, 140, 30)
+DEST_BAD = (170, 40, 30)
+DEST_SEA = (40, 80, 150)
+
+
+@dataclass
+class Button:
+    """A HUD button: a label in a box; ``enabled`` False draws it greyed and ignores clicks."""
+
+    key: str
+    label: str
+    left: float
+    bottom: float
+    width: float
+    height: float
+    run: Callable[[], Any] | None = None
+    enabled: bool = True
+
+    def hit(self, x: float, y: float) -> bool:
+        return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
+
+
+@dataclass
+class Dialog:
+    """A modal question: a title, lines of text and the answers."""
+
+    title: str
+    lines: list[str]
+    options: list[tuple[str, Callable[[], Any] | None, str]]  # (label, run, why disabled)
+    cancel: bool = True
+
+
+class CampaignView(MapView):
+    """The campaign window (see the module docstring)."""
+
+    def __init__(self, game: CampaignGame, menu: arcade.View | None = None) -> None:
+        self.game = game
+        self.dialog: Dialog | None = None
+        self.buttons: list[Button] = []
+        self.battle_view: Any = None
+        self.ai_delay = AI_DELAY
+        self._ai_clock = 0.0
+        self._version = -1
+        self._hud_key: tuple[Any, ...] | None = None
+        self.play_batch = Batch()
+        self.play_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self._play_texts: list[arcade.Text] = []
+        self._force_ids: list[str] = []
+        self.dest_labels: dict[str, str] = {}
+        super().__init__(game, menu=menu)
+
+    # ------------------------------------------------------------------ following the game
+    def _sync_model(self, force: bool = False) -> None:
+        changed = self.game.version != self._version
+        if changed:
+            self._version = self.game.version
+            self._selected_drawn = "-"  # the destinations depend on the game, not only the place
+        super()._sync_model(force)
+        if changed or force:
+            self._hud_key = None
+
+    def _build_forces(self) -> None:
+        super()._build_forces()
+        self._force_ids = [f.id for f in self._forces if f.place in self.geo.positions]
+        chosen = self.game.selected_force
+        for sprite, fid in zip(self.force_sprites, self._force_ids, strict=True):
+            sprite.alpha = 255 if chosen is None or fid == chosen else 225
+
+    def _build_selection(self) -> None:
+        """With a force selected: its legal destinations, each lit by the odds of getting
+        there (green sure, amber a risk, red poor, blue by sea) and labelled; otherwise the
+        map's own selection (a place and its links)."""
+        moves = self.game.moves()
+        fid = self.game.selected_force
+        if fid is None or fid not in self.game.state.forces:
+            super()._build_selection()
+            self._describe_selection()
+            return
+        self._selected_drawn = self.model.selected
+        self.overlay = shape_list.ShapeElementList()
+        self.ring = arcade.SpriteList()
+        self.overlay_batch = Batch()
+        self.overlay_labels = []
+        self.cost_discs = arcade.SpriteList()
+        self.dest_labels = {}
+        force = self.game.state.forces[fid]
+        here = force.location
+        a = self.geo.pos(here) if here in self.geo.positions else None
+        for dest, options in sorted(moves.items()):
+            if dest not in self.geo.positions:
+                continue
+            b = self.geo.pos(dest)
+            color = self._dest_color(options)
+            path = options[0].action.path if isinstance(options[0].action, A.March | A.Sail) else (here, dest)
+            pts = [self.geo.pos(p) for p in path if p in self.geo.positions]
+            for p, q in itertools.pairwise(pts):
+                self.overlay.append(shape_list.create_line(p[0], p[1], q[0], q[1], rgba((255, 246, 210), 200), 5.0))
+                self.overlay.append(shape_list.create_line(p[0], p[1], q[0], q[1], rgba(color, 230), 2.2))
+            ring = arcade.Sprite(markers.select_ring_texture(), center_x=b[0], center_y=b[1])
+            ring.scale = 18 / markers.SIZE
+            ring.color = rgba(color)
+            self.ring.append(ring)
+            text = self.game.best_odds(options)
+            self.dest_labels[dest] = text
+            self.overlay_labels.append(
+                self._label(self.overlay_batch, dest, text, b, 0, -14, 0, color, 9, anchor_x="center", bold=True)
+            )
+        if a is not None:
+            big = arcade.Sprite(markers.select_ring_texture(), center_x=a[0], center_y=a[1])
+            big.scale = 28 / markers.SIZE
+            self.ring.append(big)
+        self._describe_selection()
+        self._dynamic_dirty = True
+        self._world_valid = False
+        self._cache_valid = False
+
+    def _dest_color(self, options: list[Option]) -> tuple[int, int, int]:
+        marches = [o.action for o in options if isinstance(o.action, A.March) and not o.action.stratagem]
+        if not marches:
+            return DEST_SEA
+        odds = self.game.odds_of(marches[0])
+        if odds.sure:
+            return DEST_SURE
+        return DEST_RISK if odds.arrive >= 0.7 else DEST_BAD
+
+    def _describe_selection(self) -> None:
+        """The top-right panel: the selected place and the forces in it."""
+        place = self.model.selected
+        if place is None:
+            self.panel.text = ""
+            return
+        lines = [self.describe(place)]
+        here = [f for f in self.game.state.forces.values() if f.location == place and (f.units or f.leaders)]
+        if here:
+            lines.append("")
+            for f in here:
+                side = self.game.state.allegiance(f.side)
+                who = side_title(side) if side else f.side.capitalize()
+                lines.append(f"{force_name(f)} — {who}, {f.strength()} SP")
+        self.panel.text = "\n".join(lines)
+
+    # ------------------------------------------------------------------ the HUD
+    def _hud_state(self) -> tuple[Any, ...]:
+        return (
+            self.game.version,
+            id(self.dialog),
+            self.window.width,
+            self.window.height,
+            self.game.selected_force,
+        )
+
+    def _build_play_hud(self) -> None:
+        """Rebuild the panels, the buttons and the dialog (when the game or the dialog changed)."""
+        self._hud_key = self._hud_state()
+        self.play_batch = Batch()
+        self.play_shapes = shape_list.ShapeElementList()
+        self.dialog_batch = Batch()
+        self.dialog_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self._play_texts = []
+        self.buttons = []
+        self.panel_rects: list[tuple[float, float, float, float]] = []
+        w, h = self.window.width, self.window.height
+        g = self.game
+        # -- the phase panel ------------------------------------------------------
+        x0, top = 10.0, h - TOP_BAR - 10
+        y = top - 8
+        s = g.state
+        actor = s.actor
+        who = side_title(actor)
+        if g.battle is not None:
+            status = f"{g.battle.title}: choose how to fight it"
+        elif g.human_to_act():
+            status = f"{who} to act" + (" (you)" if len(g.humans) == 1 else "")
+        elif actor in g.ais:
+            status = f"{who} (the computer) are moving…"
+        else:
+            status = "Nothing to do"
+        y = self._line(status, x0 + 10, y, GOLD, 11.5, bold=True)
+        if s.pending is not None:
+            y = self._wrapped(g.pending_question(), x0 + 10, y, INK, 9.5, PANEL_W - 20)
+        if g.message:
+            y = self._wrapped(g.message, x0 + 10, y, WARN, 9.5, PANEL_W - 20)
+        y -= 4
+        for o in g.phase_options():
+            y = self._button(o.label, x0 + 10, y, PANEL_W - 20, partial(self.choose_phase, o), key=f"phase:{o.label}")
+            if o.detail:
+                y = self._line(o.detail, x0 + 16, y + 2, DIM, 8.5)
+        if not g.phase_options() and s.pending is None and g.human_to_act() and s.phase == "movement":
+            y = self._line("Click a force, then a lit place.", x0 + 10, y, DIM, 9)
+        third = (PANEL_W - 20 - 8) / 3
+        row = y - BUTTON_H - 4
+        self._add_button("undo", "Undo", x0 + 10, row, third, self.undo, enabled=g.can_undo())
+        self._add_button("save", "Save", x0 + 14 + third, row, third, self.save)
+        self._add_button("load", "Load", x0 + 18 + 2 * third, row, third, self.load)
+        y = row - 8
+        self._panel_box(x0, y, top, PANEL_W)
+        # -- the force panel --------------------------------------------------------
+        fid = g.selected_force
+        if fid is not None and fid in s.forces:
+            top2 = y - 8
+            y2 = top2 - 8
+            f = s.forces[fid]
+            side = s.allegiance(f.side)
+            ink = rgba(OWNER_INK[owner_kind(self.world, f.side)])
+            lines = g.describe_force(fid)
+            y2 = self._line(lines[0], x0 + 10, y2, ink, 11.5, bold=True)
+            for ln in lines[1:]:
+                y2 = self._wrapped(ln, x0 + 10, y2, INK, 9, PANEL_W - 20)
+            moves = g.moves()
+            if moves:
+                y2 = self._line(f"{len(moves)} places it may reach are lit on the map.", x0 + 10, y2, DIM, 8.5)
+            elif side == s.active and s.phase == "movement" and g.human_to_act():
+                y2 = self._line("It cannot move any further this phase.", x0 + 10, y2, DIM, 8.5)
+            for o in g.merges():
+                y2 = self._button(o.label, x0 + 10, y2, PANEL_W - 20, partial(self.game.play, o.action), key="merge")
+            self._panel_box(x0, y2 - 6, top2, PANEL_W)
+        # -- the chronicle -----------------------------------------------------------
+        cw = CHRONICLE_W
+        cx0 = w - cw - 10
+        bottom = 52.0  # above the scale bar and the help line
+        yy = bottom + 8
+        for ln in reversed(g.chronicle[-CHRONICLE_LINES:]):
+            t = arcade.Text(
+                ln,
+                cx0 + 10,
+                yy,
+                INK,
+                8.5,
+                font_name=SANS,
+                multiline=True,
+                width=cw - 20,
+                anchor_y="bottom",
+                batch=self.play_batch,
+            )
+            if yy + t.content_height > h * 0.38:
+                t.visible = False
+                break
+            self._play_texts.append(t)
+            yy += t.content_height + 3
+        if not g.chronicle:
+            yy = self._line("Nothing has happened yet.", cx0 + 10, yy + 14, DIM, 8.5) + 16
+        head = arcade.Text(
+            "Chronicle", cx0 + 10, yy + 4, rgba(GOLD), 10.5, font_name=SERIF, bold=True, batch=self.play_batch
+        )
+        self._play_texts.append(head)
+        self._panel_box(cx0, bottom, yy + 24, cw)
+        # -- the dialog --------------------------------------------------------------
+        if self.dialog is not None:
+            self._build_dialog(self.dialog)
+        self._layer_buttons()
+
+    def _panel_box(self, x0: float, bottom: float, top: float, width: float) -> None:
+        """A parchment box behind a panel (drawn before its texts: shapes draw under the batch)."""
+        cx, cy = x0 + width / 2, (bottom + top) / 2
+        self.panel_rects.append((x0, bottom, x0 + width, top))
+        self.play_shapes.append(shape_list.create_rectangle_filled(cx, cy, width, top - bottom, rgba(PARCHMENT, 236)))
+        self.play_shapes.append(shape_list.create_rectangle_outline(cx, cy, width, top - bottom, rgba(BG_TOP), 2))
+
+    def _line(self, text: str, x: float, y: float, color: Any, size: float, *, bold: bool = False) -> float:
+        t = arcade.Text(text, x, y, color, size, font_name=SANS, bold=bold, anchor_y="top", batch=self.play_batch)
+        self._play_texts.append(t)
+        return y - t.content_height - 3
+
+    def _wrapped(self, text: str, x: float, y: float, color: Any, size: float, width: float) -> float:
+        t = arcade.Text(
+            text,
+            x,
+            y,
+            color,
+            size,
+            font_name=SANS,
+            multiline=True,
+            width=int(width),
+            anchor_y="top",
+            batch=self.play_batch,
+        )
+        self._play_texts.append(t)
+        return y - t.content_height - 3
+
+    def _add_button(
+        self,
+        key: str,
+        label: str,
+        left: float,
+        bottom: float,
+        width: float,
+        run: Callable[[], Any] | None,
+        *,
+        enabled: bool = True,
+        height: float = BUTTON_H,
+    ) -> Button:
+        b = Button(key, label, left, bottom, width, height, run, enabled)
+        self.buttons.append(b)
+        return b
+
+    def _button(self, label: str, x: float, y: float, width: float, run: Callable[[], Any], *, key: str) -> float:
+        self._add_button(key, label, x, y - BUTTON_H, width, run)
+        return y - BUTTON_H - 4
+
+    def _build_dialog(self, d: Dialog) -> None:
+        w, h = self.window.width, self.window.height
+        dw = DIALOG_W
+        texts: list[arcade.Text] = []
+        batch = self.dialog_batch
+        title = arcade.Text(d.title, 0, 0, rgba(GOLD), 14, font_name=SERIF, bold=True, anchor_y="top", batch=batch)
+        body = [
+            arcade.Text(ln, 0, 0, INK, 10, font_name=SANS, multiline=True, width=dw - 32, anchor_y="top", batch=batch)
+            for ln in d.lines
+        ]
+        height = 20 + title.content_height + 10 + sum(t.content_height + 4 for t in body) + 10
+        opts = list(d.options) + ([("Cancel", self.close_dialog, "")] if d.cancel else [])
+        height += sum(BUTTON_H + 6 + (14 if why else 0) for _, _, why in opts) + 10
+        left, top = (w - dw) / 2, min(h - TOP_BAR - 20, h / 2 + height / 2)
+        bottom = top - height
+        shapes = self.dialog_shapes
+        shapes.append(shape_list.create_rectangle_filled(w / 2, h / 2, w, h, (20, 10, 12, 90)))
+        shapes.append(
+            shape_list.create_rectangle_filled(w / 2 + 4, (top + bottom) / 2 - 4, dw, height, (30, 20, 16, 120))
+        )
+        shapes.append(shape_list.create_rectangle_filled(w / 2, (top + bottom) / 2, dw, height, rgba(PARCHMENT, 250)))
+        shapes.append(shape_list.create_rectangle_outline(w / 2, (top + bottom) / 2, dw, height, rgba(BG_TOP), 3))
+        y = top - 14
+        for t in (title, *body):
+            t.x, t.y = left + 16, y
+            y -= t.content_height + (10 if t is title else 4)
+            texts.append(t)
+        y -= 6
+        for i, (label, run, why) in enumerate(opts):
+            key = "cancel" if label == "Cancel" and d.cancel and i == len(opts) - 1 else f"option{i}"
+            self._add_button(key, label, left + 16, y - BUTTON_H, dw - 32, run, enabled=run is not None)
+            y -= BUTTON_H + 6
+            if why:
+                t = arcade.Text(
+                    why, left + 22, y + 2, DIM, 8.5, font_name=SANS, italic=True, anchor_y="top", batch=batch
+                )
+                texts.append(t)
+                y -= 14
+        self.dialog_texts = texts
+        self.dialog_box = (left, bottom, left + dw, top)
+
+    def _hud_extra_key(self) -> Any:
+        self.refresh_hud()
+        return self._hud_key
+
+    def _draw_hud_extra(self) -> None:
+        """The panels and their buttons, then the dialog over them: two shape lists and two
+        text batches (drawn into the still frame; a panning frame draws them again)."""
+        self.refresh_hud()
+        self.play_shapes.draw()
+        self.play_batch.draw()
+        if self.dialog is not None:
+            self.dialog_shapes.draw()
+            self.dialog_batch.draw()
+
+    def _draw_tooltip(self) -> None:
+        if self.dialog is None:
+            super()._draw_tooltip()
+
+    def _layer_buttons(self) -> None:
+        """Each button's box and label into its layer (the panels' or the dialog's), after
+        the panel boxes so that they draw on top of them."""
+        for b in self.buttons:
+            in_dialog = b.key.startswith("option") or b.key == "cancel"
+            shapes, batch = (
+                (self.dialog_shapes, self.dialog_batch) if in_dialog else (self.play_shapes, self.play_batch)
+            )
+            fill = BUTTON if b.enabled else BUTTON_OFF
+            shapes.append(
+                shape_list.create_rectangle_filled(
+                    b.left + b.width / 2, b.bottom + b.height / 2, b.width, b.height, fill
+                )
+            )
+            t = arcade.Text(
+                b.label,
+                b.left + b.width / 2,
+                b.bottom + b.height / 2,
+                BUTTON_INK if b.enabled else (236, 230, 220, 255),
+                9.5,
+                font_name=SANS,
+                anchor_x="center",
+                anchor_y="center",
+                batch=batch,
+            )
+            self._play_texts.append(t)
+
+    # ------------------------------------------------------------------ acting
+    def choose_phase(self, o: Option) -> None:
+        a = o.action
+        if isinstance(a, A.Battle):
+            opts = self.game.commit_options(a.place)
+            if len(opts) == 1:
+                self.game.play(opts[0].action)
+            else:
+                self.open_dialog(
+                    Dialog(
+                        f"Attack at {place_name(a.place)}",
+                        ["How many Military stratagems do you commit to win tactical superiority?"],
+                        [(x.label, partial(self._play_and_close, x.action), "") for x in opts],
+                    )
+                )
+            return
+        self.game.play(a)
+
+    def _play_and_close(self, action: A.Action) -> None:
+        self.dialog = None
+        if self.game.state.pending is not None:
+            self.game.decide(action)
+        else:
+            self.game.play(action)
+
+    def open_dialog(self, d: Dialog) -> None:
+        self.dialog = d
+        self._hud_key = None
+
+    def close_dialog(self) -> None:
+        self.dialog = None
+        self._hud_key = None
+
+    def undo(self) -> None:
+        self.game.undo()
+
+    def save(self) -> None:
+        self.game.save()
+
+    def load(self) -> None:
+        self.game.load()
+
+    def move_to(self, place: str) -> None:
+        opts = self.game.move_to(place)
+        if not opts:
+            return
+        lines = [f"{force_name(self.game.state.forces[self.game.selected_force or ''])} → {place_name(place)}"]
+        self.open_dialog(
+            Dialog(
+                f"March to {place_name(place)}",
+                lines,
+                [(f"{o.label} — {o.detail}", partial(self._play_and_close, o.action), "") for o in opts],
+            )
+        )
+
+    def _refresh_dialogs(self) -> None:
+        """Open the dialog the game now asks for: the battle choice, or a reactive decision."""
+        g = self.game
+        if self.dialog is not None:
+            return
+        if g.battle is not None:
+            self.open_dialog(self.battle_dialog())
+        elif g.state.pending is not None and g.human_to_act():
+            self.open_dialog(
+                Dialog(
+                    "A decision",
+                    [g.pending_question()],
+                    [
+                        (o.label + (f" — {o.detail}" if o.detail else ""), partial(self._decide, o.action), "")
+                        for o in g.pending_options()
+                    ],
+                    cancel=False,
+                )
+            )
+
+    def _decide(self, action: A.Action) -> None:
+        self.dialog = None
+        self.game.decide(action)
+
+    # ------------------------------------------------------------------ battles
+    def battle_dialog(self) -> Dialog:
+        """Auto-resolve (odds first), the battleboard or the tactical engine (issue 7 item 6)."""
+        b = self.game.battle
+        assert b is not None
+        eng = b.engagement
+        cat = catalogue()
+        lines = []
+        for letter in ("A", "B"):
+            units = [u for u in eng.units if u.side == letter]
+            leaders = [ld.name or ld.id for ld in eng.leaders if ld.side == letter]
+            sp = sum(u.strength for u in units)
+            who = b.names[letter] + (" (computer)" if letter in b.ai_letters else "")
+            role = "attack" if letter == eng.active else "defend"
+            lead = f", led by {', '.join(leaders)}" if leaders else ""
+            lines.append(f"{who} {role}: {len(units)} units, {sp} SP{lead}.")
+        del cat
+        odds = self.game.battle_odds()
+        na, nb = b.names["A"], b.names["B"]
+        lines.append(
+            f"Auto-resolve odds ({ODDS_BATTLES} battles fought by the battleboard AI): {na} win {odds['A']:.0%}, "
+            f"{nb} {odds['B']:.0%}, no victory {odds['draw']:.0%}; SP lost on average {odds['A_lost']:.1f} "
+            f"and {odds['B_lost']:.1f}."
+        )
+        sa, sb = eng.sides["A"].superiority_stratagems, eng.sides["B"].superiority_stratagems
+        sup = eng.tactical_superiority()
+        lines.append(
+            f"Military stratagems committed: {na} {sa}, {nb} {sb}"
+            + f" — tactical superiority (sets up last, moves first): {b.names[sup]}."
+            + f" The {eng.terrain} battleboard."
+        )
+        ok, why = tactical_available()
+        return Dialog(
+            f"{b.title} — {eng.turn}",
+            lines,
+            [
+                ("Auto-resolve", self.auto_resolve, ""),
+                ("Fight it on the battleboard", self.open_battleboard, ""),
+                ("Fight it with the tactical engine", self.open_tactical if ok else None, "" if ok else why),
+            ],
+            cancel=False,
+        )
+
+    def auto_resolve(self) -> None:
+        self.dialog = None
+        self.game.auto_resolve()
+
+    def open_battleboard(self) -> Any:
+        """Open the battleboard on the waiting engagement; ``on_show_view`` takes the result back."""
+        from battleboard.resolve import state_from_engagement
+        from battleboard.view.battle import BattleView
+
+        b = self.game.battle
+        assert b is not None
+        self.dialog = None
+        st = state_from_engagement(b.engagement)
+        seed = (self.game.session.seed * 1_000_003 + len(self.game.session.actions)) % (2**62)
+        view = BattleView(
+            st,
+            title=f"{b.title} — {b.engagement.turn}",
+            side_names=b.names,
+            ai=b.ai_letters,
+            seed=seed,
+            menu=self,
+        )
+        self.battle_view = view
+        self.window.show_view(view)
+        return view
+
+    def open_tactical(self) -> None:
+        self.dialog = None
+        self.game.message = "The tactical engine cannot fight campaign battles yet."
+        self.game.version += 1
+
+    def on_show_view(self) -> None:
+        """Back from the battleboard: apply a finished battle; an unfinished one is fought
+        out by the generals (the battleboard AI) or resumed."""
+        bv = self.battle_view
+        if bv is None or self.game.battle is None:
+            self.battle_view = None
+            return
+        if bv.state.phase == "over":
+            self._finish_board()
+        else:
+            self.open_dialog(
+                Dialog(
+                    f"{self.game.battle.title} is not over",
+                    ["The battle is still being fought on the battleboard."],
+                    [
+                        ("Return to the battle", lambda: self.window.show_view(bv), ""),
+                        ("Let the generals fight it out (the battleboard AI)", self._finish_board, ""),
+                    ],
+                    cancel=False,
+                )
+            )
+
+    def _finish_board(self) -> None:
+        from battleboard.resolve import autoplay, outcome
+
+        bv, b = self.battle_view, self.game.battle
+        self.dialog = None
+        if bv is None or b is None:
+            return
+        final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice)
+        self.battle_view = None
+        self.game.finish_battle(outcome(final, b.engagement, bv.dice))
+
+    # ------------------------------------------------------------------ input
+    def force_at(self, sx: float, sy: float) -> str | None:
+        """The force counter under a screen point (the top of a stack first)."""
+        wx, wy = self.screen_to_world(sx, sy)
+        best = None
+        for sprite, fid in zip(self.force_sprites, self._force_ids, strict=True):
+            half = sprite.width / 2
+            if abs(sprite.center_x - wx) <= half and abs(sprite.center_y - wy) <= half:
+                best = fid  # later counters are drawn on top
+        return best
+
+    def click(self, sx: float, sy: float) -> str | None:
+        """A click on the map: a lit destination moves the selected force; a counter
+        selects its force; a place selects it (and the mover's force there)."""
+        g = self.game
+        fid = self.force_at(sx, sy)
+        place = self.place_at(sx, sy)
+        moves = g.moves()
+        target = None
+        if fid is not None and g.state.forces[fid].location in moves:
+            target = g.state.forces[fid].location
+        elif fid is None and place in moves:
+            target = place
+        if target is not None:
+            self.move_to(target)
+            self._sync_model()
+            return target
+        if fid is not None:
+            g.select_force(fid)
+            place = g.state.forces[fid].location
+        else:
+            g.select(place)
+            mine = [
+                f.id
+                for f in g.state.forces.values()
+                if place is not None and f.location == place and g.state.allegiance(f.side) == g.actor and f.units
+            ]
+            g.selected_force = mine[0] if mine else None
+            g.version += 1
+        self._sync_model()
+        return place
+
+    def button_at(self, x: float, y: float) -> Button | None:
+        self.refresh_hud()
+        for b in self.buttons:
+            if self.dialog is not None and not (b.key.startswith("option") or b.key == "cancel"):
+                continue
+            if b.hit(x, y):
+                return b
+        return None
+
+    def refresh_hud(self) -> None:
+        """Rebuild the panels and buttons now if the game or the dialog changed."""
+        if self._hud_key != self._hud_state():
+            self._build_play_hud()
+
+    def press(self, key: str) -> bool:
+        """Press the HUD button ``key`` (as a click would); False if there is none."""
+        self.refresh_hud()
+        for b in list(self.buttons):
+            if b.key == key and b.enabled and b.run is not None:
+                if self.dialog is not None and not (key.startswith("option") or key == "cancel"):
+                    return False
+                b.run()
+                self._after_input()
+                return True
+        return False
+
+    def _after_input(self) -> None:
+        self._refresh_dialogs()
+        self._sync_model()
+        self._hud_key = None
+
+    def on_panel(self, x: float, y: float) -> bool:
+        """Whether a screen point is on a HUD panel or dialog (not the map)."""
+        self.refresh_hud()
+        if self.dialog is not None:
+            return True
+        if self.button_at(x, y) is not None:
+            return True
+        return any(left <= x <= right and bottom <= y <= top for left, bottom, right, top in self.panel_rects)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if self.on_panel(x, y):
+            self._pressed = False
+            self._on_hud = True
+            return None
+        self._on_hud = False
+        return super().on_mouse_press(x, y, button, modifiers)
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool | None:
+        if getattr(self, "_on_hud", False):
+            return None
+        return super().on_mouse_drag(x, y, dx, dy, buttons, modifiers)
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if getattr(self, "_on_hud", False):
+            self._on_hud = False
+            b = self.button_at(x, y)
+            if b is not None and b.enabled and b.run is not None and button == arcade.MOUSE_BUTTON_LEFT:
+                b.run()
+                self._after_input()
+            return None
+        super().on_mouse_release(x, y, button, modifiers)
+        self._after_input()
+        return None
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
+        ctrl = modifiers & (arcade.key.MOD_CTRL | arcade.key.MOD_COMMAND)
+        if symbol == arcade.key.ESCAPE:
+            if self.dialog is not None:
+                if self.dialog.cancel:
+                    self.close_dialog()
+                return None
+            if self.game.selected_force is not None:
+                self.game.select_force(None)
+                self.game.select(None)
+                self._sync_model()
+                return None
+        elif ctrl and symbol == arcade.key.Z:
+            self.undo()
+        elif ctrl and symbol == arcade.key.S:
+            self.save()
+        elif ctrl and symbol == arcade.key.L:
+            self.load()
+        elif symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.dialog is None:
+            opts = [o for o in self.game.phase_options() if isinstance(o.action, A.EndPhase | A.Pass | A.Supply)]
+            if opts:
+                self.game.play(opts[0].action)
+        if symbol in (arcade.key.ENTER, arcade.key.RETURN) or ctrl:
+            self._after_input()
+            return None
+        result = super().on_key_press(symbol, modifiers)
+        self._after_input()
+        return result
+
+    def on_update(self, delta_time: float) -> None:
+        if self.dialog is None and self.game.ai_to_act():
+            self._ai_clock += delta_time
+            if self._ai_clock >= self.ai_delay:
+                self._ai_clock = 0.0
+                self.game.ai_step()
+                self._refresh_dialogs()
+        else:
+            self._ai_clock = 0.0
+            self._refresh_dialogs()
+        super().on_update(delta_time)
+
+
+# ---------------------------------------------------------------------- starting a game
+
+
+def humans_for(ai: str | None) -> frozenset[str]:
+    """The sides a person plays, from ``--ai`` (the sides the computer plays)."""
+    if ai in (None, "senatorial"):
+        return frozenset({SIDES[0]})
+    if ai == "caesarian":
+        return frozenset({SIDES[1]})
+    if ai == "none":
+        return frozenset(SIDES)
+    return frozenset()
+
+
+def game_from_args(args: argparse.Namespace) -> CampaignGame:
+    """The game ``bellum campaign`` asks for: a new one, or a saved one replayed."""
+    from bellum.session import Session
+    from campaign.engine import CampaignEngine
+    from campaign.scenario import resolve
+
+    humans = humans_for(getattr(args, "ai", None))
+    load = getattr(args, "load", None)
+    save = getattr(args, "save", None)
+    if load:
+        session = Session.load(CampaignEngine(), load)
+    else:
+        scenario = getattr(args, "scenario", "49bc")
+        if not resolve(scenario).exists():
+            raise InputError(scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)")
+        session = Session(CampaignEngine(), scenario, getattr(args, "seed", 1))
+    return CampaignGame(session, humans, save_path=save or load)
+
+
+def launch_game(args: argparse.Namespace) -> int:
+    """``bellum campaign`` without ``--headless``: the campaign window."""
+    game = game_from_args(args)
+    window = arcade.Window(1280, 800, "Bellum Civile — the campaign", resizable=True)
+    window.show_view(CampaignView(game))
+    arcade.run()
+    return 0
+
+
+def open_game(window: arcade.Window, game: CampaignGame, menu: arcade.View | None = None) -> CampaignView:
+    view = CampaignView(game, menu=menu)
+    window.show_view(view)
+    return view
+
+
+def default_save() -> Path:
+    return Path("saves") / "campaign-window.toml"

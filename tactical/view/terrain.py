@@ -1,0 +1,272 @@
+"""The battlefield drawn into a texture: terrain, elevation, contours, hexsides, roads and
+hex ids, shown every frame as one textured quad.
+
+Under software rendering (Mesa llvmpipe) rasterising ~1,600 hex polygons, their grid
+lines and contours costs ~11 ms a frame.  The ground never changes during a battle, so
+it is rendered into a texture at the camera's zoom (again only when the zoom changes)
+and each frame copies it one texel per pixel.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any
+
+import arcade
+from arcade import shape_list
+from arcade.gl import BufferDescription
+from pyglet import gl
+from pyglet.graphics import Batch
+
+from tactical.state import Battlefield
+from tactical.tables import TERRAINS
+from tactical.view import palette as P
+from tactical.view.geometry import HexLayout
+
+MAX_TEXTURE = 4096
+#: world pixels of dark border around the map
+BORDER = 30.0
+
+_VS = """
+#version 330
+uniform WindowBlock {
+    mat4 projection;
+    mat4 view;
+} window;
+in vec2 in_vert;
+in vec2 in_uv;
+out vec2 v_uv;
+void main() {
+    gl_Position = window.projection * window.view * vec4(in_vert, 0.0, 1.0);
+    v_uv = in_uv;
+}
+"""
+_FS = """
+#version 330
+uniform sampler2D ground;
+in vec2 v_uv;
+out vec4 f_color;
+void main() {
+    f_color = texture(ground, v_uv);
+}
+"""
+
+
+def terrain_colour(field: Battlefield, i: int) -> tuple[int, int, int, int]:
+    """The hex's fill: its terrain's colour, lightened toward tan per level of elevation
+    (darkened toward blue-grey below the plain)."""
+    name = TERRAINS[field.terrain[i]]
+    col = P.TERRAIN_COLORS.get(name, P.TERRAIN_COLORS["clear"])
+    lv = field.level[i]
+    if lv:
+        t = min(0.28 * abs(lv), 0.75)
+        tint = P.LEVEL_TINT if lv > 0 else (90, 110, 120, 255)
+        col = tuple(round(c * (1 - t) + k * t) for c, k in zip(col, tint, strict=True))  # type: ignore[assignment]
+    return (col[0], col[1], col[2], 255)
+
+
+def build_shapes(field: Battlefield, lay: HexLayout) -> shape_list.ShapeElementList[Any]:
+    """Every static mark of the map as one shape list (hexes, marks, grid, contours, rivers, roads)."""
+    sl: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+    w, h = lay.extent
+    sl.append(shape_list.create_rectangle_filled(w / 2, h / 2, w + 2 * BORDER, h + 2 * BORDER, (60, 52, 40, 255)))
+    grid_pts: list[tuple[float, float]] = []
+    for i in range(field.grid.size):
+        corners = lay.corners(i)
+        sl.append(shape_list.create_polygon(corners, terrain_colour(field, i)))
+        name = TERRAINS[field.terrain[i]]
+        if name in ("woods", "marsh", "rough", "town", "impassable"):
+            _terrain_marks(sl, lay, i, name)
+        for k in range(6):
+            grid_pts.extend((corners[k], corners[(k + 1) % 6]))
+    sl.append(shape_list.create_lines(grid_pts, P.GRID_LINE))
+    for i in range(field.grid.size):
+        for d in range(6):
+            j = field.grid.nbr[i * 6 + d]
+            if j > i and field.level[i] != field.level[j]:
+                (x1, y1), (x2, y2) = lay.side_ends(i, d)
+                sl.append(shape_list.create_line(x1, y1, x2, y2, P.CONTOUR, 3))
+    for (a, b), feat in field.hexsides.items():
+        d = field.grid.direction(a, b)
+        p, q = lay.side_ends(a, d)
+        colour = P.BANK if feat == "steep_bank" else P.RIVER
+        width = {"stream": 3, "minor_river": 5, "major_river": 8}.get(feat, 4)
+        sl.append(shape_list.create_line(p[0], p[1], q[0], q[1], colour, width))
+    for roads, colour, width in ((field.roads, P.ROAD, 4), (field.roman_roads, P.ROMAN_ROAD, 5)):
+        for a, b in roads:
+            (x1, y1), (x2, y2) = lay.centre(a), lay.centre(b)
+            sl.append(shape_list.create_line(x1, y1, x2, y2, colour, width))
+    for a, b in field.bridges:
+        (x1, y1), (x2, y2) = lay.centre(a), lay.centre(b)
+        sl.append(shape_list.create_rectangle_filled((x1 + x2) / 2, (y1 + y2) / 2, 14, 10, (150, 120, 80, 255)))
+    return sl
+
+
+def _terrain_marks(sl: shape_list.ShapeElementList[Any], lay: HexLayout, i: int, name: str) -> None:
+    """The terrain's symbol inside the hex: trees, reeds, stones, houses, cliffs."""
+    x, y = lay.centre(i)
+    s = lay.size
+    if name == "woods":
+        for dx, dy in ((-0.35, -0.2), (0.3, -0.15), (0.0, 0.3)):
+            sl.append(
+                shape_list.create_ellipse_filled(
+                    x + dx * s, y + dy * s, s * 0.22, s * 0.22, (58, 90, 46, 255), num_segments=12
+                )
+            )
+    elif name == "marsh":
+        for dy in (-0.25, 0.0, 0.25):
+            sl.append(shape_list.create_line(x - s * 0.4, y + dy * s, x + s * 0.4, y + dy * s, (80, 120, 150, 255), 2))
+    elif name == "rough":
+        for dx, dy in ((-0.3, -0.25), (0.25, 0.1), (-0.1, 0.3)):
+            sl.append(
+                shape_list.create_ellipse_filled(x + dx * s, y + dy * s, 5, 3, (110, 92, 66, 255), num_segments=8)
+            )
+    elif name == "town":
+        sl.append(shape_list.create_rectangle_filled(x, y, s * 0.7, s * 0.5, (140, 110, 96, 255)))
+    elif name == "impassable":
+        for dx in (-0.3, 0.0, 0.3):
+            sl.append(shape_list.create_line(x + dx * s - 6, y - 8, x + dx * s + 6, y + 8, (64, 58, 52, 255), 2))
+
+
+class TerrainLayer:
+    """The static map as one texture rendered at the camera's zoom, and the quad that shows it.
+
+    The texture holds the map at ``scale`` texture pixels per world pixel; ``prepare(zoom)``
+    renders it again when the zoom changes, so that a frame samples it one texel per screen
+    pixel (``NEAREST``: under llvmpipe a filtered, mipmapped sample costs several times as
+    much).  Zoomed in beyond ``MAX_TEXTURE`` the texture is magnified (``LINEAR``)."""
+
+    def __init__(self, ctx: Any, field: Battlefield, layout: HexLayout) -> None:
+        self.ctx = ctx
+        w, h = layout.extent
+        self.x0, self.y0 = -BORDER, -BORDER
+        self.w, self.h = w + 2 * BORDER, h + 2 * BORDER
+        self.shapes = build_shapes(field, layout)
+        self.ids = Batch()
+        self._texts = [
+            arcade.Text(
+                field.grid.hex_id(i),
+                x,
+                y + layout.size * 0.62,
+                (60, 56, 40, 255),
+                7,
+                anchor_x="center",
+                batch=self.ids,
+            )
+            for i, (x, y) in enumerate(layout.centres)
+        ]
+        self.program = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
+        self.program["ground"] = 0
+        x1, y1 = self.x0 + self.w, self.y0 + self.h
+        data = array("f", [self.x0, self.y0, 0, 0, x1, self.y0, 1, 0, self.x0, y1, 0, 1, x1, y1, 1, 1])
+        self._vbo = ctx.buffer(data=data)
+        self.geometry = ctx.geometry(
+            [BufferDescription(self._vbo, "2f 2f", ["in_vert", "in_uv"])], mode=ctx.TRIANGLE_STRIP
+        )
+        self.scale = 0.0
+        self.texture: Any = None
+        self.fbo: Any = None
+        #: how many times the texture was rendered (a zoom step renders it again; a pan does not)
+        self.renders = 0
+
+    def scale_for(self, zoom: float) -> float:
+        return min(zoom, MAX_TEXTURE / self.w, MAX_TEXTURE / self.h)
+
+    def prepare(self, zoom: float) -> None:
+        """Render the texture for ``zoom`` unless it is already at that scale."""
+        scale = self.scale_for(zoom)
+        if self.texture is None or abs(scale - self.scale) > 1e-9:
+            self._render(scale)
+        self.texture.filter = (self.ctx.NEAREST, self.ctx.NEAREST) if zoom <= scale + 1e-9 else (self.ctx.LINEAR,) * 2
+
+    def _render(self, scale: float) -> None:
+        ctx = self.ctx
+        size = (max(1, round(self.w * scale)), max(1, round(self.h * scale)))
+        if self.texture is not None:
+            self.texture.delete()
+        self.texture = ctx.texture(size, components=4)
+        self.scale = scale
+        if self.fbo is not None:
+            self.fbo.delete()
+        self.fbo = fbo = ctx.framebuffer(color_attachments=[self.texture])
+        camera = arcade.Camera2D(
+            viewport=arcade.LBWH(0, 0, *size),
+            position=(self.x0 + self.w / 2, self.y0 + self.h / 2),
+            zoom=size[0] / self.w,
+            render_target=fbo,
+        )
+        with fbo.activate():
+            fbo.clear(color=(*P.BG, 255))
+            with camera.activate():
+                self.shapes.draw()
+                if scale >= 0.6:  # hex ids below this would be a smudge
+                    self.ids.draw()
+        self.renders += 1
+
+    def draw(self, camera: arcade.Camera2D) -> None:
+        """The map under ``camera`` (active, ``prepare``d) on the framebuffer bound now: at one
+        texel per pixel a framebuffer blit (a copy, ~0.3 ms), else one textured quad."""
+        ctx = self.ctx
+        if self.texture.filter[0] == ctx.NEAREST:
+            target = ctx.active_framebuffer
+            sx, sy = camera.project((self.x0, self.y0))[:2]
+            ox, oy = round(sx), round(sy)
+            tw, th = self.texture.size
+            vl, vb, vw, vh = camera.viewport.lbwh_int
+            left, bottom = max(vl, ox), max(vb, oy)
+            right, top = min(vl + vw, ox + tw, target.width), min(vb + vh, oy + th, target.height)
+            if right > left and top > bottom:
+                gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, _glo(self.fbo))
+                gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, _glo(target))
+                gl.glBlitFramebuffer(
+                    left - ox,
+                    bottom - oy,
+                    right - ox,
+                    top - oy,
+                    left,
+                    bottom,
+                    right,
+                    top,
+                    gl.GL_COLOR_BUFFER_BIT,
+                    gl.GL_NEAREST,
+                )
+                gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, _glo(target))
+            return
+        ctx.disable(ctx.BLEND)
+        self.texture.use(0)
+        self.geometry.render(self.program)
+
+
+def _glo(fbo: Any) -> int:
+    return int(fbo.glo.value if hasattr(fbo.glo, "value") else fbo.glo)
+
+
+_LAST: list[tuple[Any, Battlefield, float, TerrainLayer]] = []
+
+
+def terrain_layer(ctx: Any, field: Battlefield, layout: HexLayout) -> TerrainLayer:
+    """The field's layer, reused while the same battlefield is shown (a load, a new view on the
+    same scenario); a new one frees the last one's texture first."""
+    if _LAST:
+        c, f, size, layer = _LAST[0]
+        if c is ctx and size == layout.size and (f is field or _same_ground(f, field)):
+            return layer
+        _LAST.clear()
+        del layer
+        ctx.gc()
+    layer = TerrainLayer(ctx, field, layout)
+    _LAST.append((ctx, field, layout.size, layer))
+    return layer
+
+
+def _same_ground(a: Battlefield, b: Battlefield) -> bool:
+    return (
+        a.grid.columns == b.grid.columns
+        and a.grid.rows == b.grid.rows
+        and a.terrain == b.terrain
+        and a.level == b.level
+        and a.hexsides == b.hexsides
+        and a.roads == b.roads
+        and a.roman_roads == b.roman_roads
+        and a.bridges == b.bridges
+    )

@@ -1,0 +1,152 @@
+"""The campaign AI (docs/rules/campaign.md §14.2; issue 7 item 7, issue 8 item 7): it
+plays only legal actions, concentrates, hunts armies it outnumbers, attacks only when
+the real battleboard odds favour it, plays the political phases, and ends with the war."""
+
+from __future__ import annotations
+
+from bellum.dice import Dice
+from bellum.session import Session
+from campaign import actions as A
+from campaign.ai import CLIENT_RANGE, CampaignAI, _Context, dist, play_turns
+from campaign.engine import CampaignEngine, legal_actions
+from campaign.state import CampaignState, Pending
+from tests.campaign.test_ops_sequence import army, fresh, put
+
+
+def duel(mine: list[tuple[str, str, int]], theirs: list[tuple[str, str, int]]) -> CampaignState:
+    """Caesar's army at Ariminum, a Senatorial army one road step away at Ancona."""
+    s = fresh(keep=[])
+    s.forces["me"] = army("me", "caesarian", "ariminum", mine, ("caesar",))
+    s.forces["them"] = army("them", "senatorial", "ancona", theirs, ("pompeius",))
+    s.forces = {k: f for k, f in s.forces.items() if k in ("me", "them") or not f.leaders}
+    return s
+
+
+def test_the_ai_attacks_an_army_it_beats_on_the_battleboard() -> None:
+    s = duel([("legion", "I", 5)] * 4, [("legion", "R", 3)] * 2)
+    act = CampaignAI().choose(s)
+    assert isinstance(act, A.March) and act.force == "me" and act.to == "ancona"
+
+
+def test_the_ai_keeps_out_of_a_battle_it_would_lose() -> None:
+    s = duel([("legion", "R", 3)] * 2, [("legion", "V", 5)] * 4)
+    act = CampaignAI().choose(s)
+    assert not (isinstance(act, A.March) and act.to == "ancona")
+
+
+def test_a_close_fight_is_settled_by_the_real_odds() -> None:
+    """Between the clear cases the AI asks the battleboard (``battleboard.resolve.odds``)."""
+    ai = CampaignAI()
+    s = duel([("legion", "V", 5)] * 3, [("legion", "V", 5)] * 3)
+    ai.choose(s)
+    assert ai._odds, "an even fight must be settled by the battleboard's odds"
+    ((_, _, place, mine, theirs),) = ai._odds
+    assert (place, mine, theirs) == ("ancona", 15, 15)
+
+
+def test_fratricide_raises_the_odds_an_attack_needs() -> None:
+    """§21: as fratricide nears the limit that ends the war with no winner, the AI fights
+    only at better odds."""
+    ai = CampaignAI()
+    s = fresh()
+    low = ai.bar(s)
+    s.fratricide = 95
+    assert ai.bar(s) > low + 0.25
+
+
+def test_the_ai_hunts_an_army_it_outnumbers() -> None:
+    """An army that outnumbers a distant enemy army moves toward it (§14.2)."""
+    s = fresh(keep=[])
+    s.forces["me"] = army("me", "caesarian", "ariminum", [("legion", "V", 5)] * 4, ("caesar",))
+    s.forces["them"] = army("them", "senatorial", "brundisium", [("legion", "R", 4)] * 3, ("pompeius",))
+    s.forces = {k: f for k, f in s.forces.items() if k in ("me", "them") or not f.leaders}
+    act = CampaignAI().choose(s)
+    assert isinstance(act, A.March)
+    assert dist(act.to, "brundisium") < dist("ariminum", "brundisium")
+
+
+def test_leaderless_troops_join_an_army_where_they_stand() -> None:
+    s = fresh(keep=[])
+    s.forces["me"] = army("me", "caesarian", "ariminum", [("legion", "V", 5)], ("caesar",))
+    s.forces["loose"] = army("loose", "caesarian", "ariminum", [("legion", "R", 5)])
+    s.forces = {k: f for k, f in s.forces.items() if k in ("me", "loose") or not f.leaders}
+    act = CampaignAI().choose(s)
+    assert act == A.Merge("loose", "me")
+
+
+def test_the_ai_takes_military_stratagems_first_when_short() -> None:
+    s = fresh(phase="stratagems")
+    s.stratagems["caesarian"] = {"military": 0, "political": 5, "agent": 0}
+    s.due = 2
+    act = CampaignAI().choose(s)
+    assert act in legal_actions(s)
+    assert act == A.Take("military")
+
+
+def test_caesar_works_the_populares_until_his_requirement_is_safe() -> None:
+    """§21: Caesar needs 4 Res Publica markers; he rolls on his own party's table."""
+    s = fresh(phase="res_publica")
+    s.stratagems["caesarian"] = {"military": 2, "political": 4, "agent": 0}
+    s.res_publica = {"caesarian": 1, "senatorial": 2}
+    act = CampaignAI().choose(s)
+    assert act == A.Politics("populares")
+    s.res_publica = {"caesarian": 5, "senatorial": 0}
+    assert CampaignAI().choose(s) == A.Pass()
+
+
+def test_the_tribune_vetoes_the_enemys_result() -> None:
+    s = fresh(phase="res_publica", side="senatorial")
+    s.pending = Pending("veto", "caesarian", {})
+    assert s.republic["tribune"] == "caesarian"  # Antonius and Q. Cassius fled to Caesar
+    assert A.Veto() in legal_actions(s)
+    assert CampaignAI().choose(s) == A.Veto()
+
+
+def test_every_choice_is_legal_and_the_ai_plays_whole_turns() -> None:
+    engine = CampaignEngine()
+    state = engine.new_state("49bc", Dice(7))
+    dice = Dice(7)
+    ai = CampaignAI()
+    phases = set()
+    while state.turn < 2:
+        act = ai.choose(state)
+        assert act in legal_actions(state)
+        phases.add(state.phase)
+        state, _ = engine.apply(state, act, dice)
+    assert {"events", "stratagems", "res_publica", "recruiting", "movement", "combat", "supply"} <= phases
+
+
+def test_play_turns_stops_when_the_war_is_over() -> None:
+    s = Session(CampaignEngine(), "49bc", 3)
+    s.state.fratricide = 101
+    s.state.phase = "movement"
+    s.state.active = "caesarian"
+    play_turns(s, 1)  # the first change of phase ends the war
+    assert s.state.result["how"] == "fratricide"
+    assert s.state.turn == 0
+
+
+def test_client_armies_keep_near_home() -> None:
+    """§14.2: a client king's army fights within ``CLIENT_RANGE`` of its capital."""
+    s = fresh(side="senatorial")
+    s.clients["numidia"] = "senatorial"
+    s.forces = {k: f for k, f in s.forces.items() if k == "juba" or not f.leaders}
+    put(s, "juba", "zama")
+    ai, ctx, juba = CampaignAI(), _Context(s, "senatorial"), s.forces["juba"]
+    far = [p for p in ("cyrene", "leptis_magna", "hippo_regius", "utica") if dist("cirta", p) > CLIENT_RANGE]
+    near = [p for p in ("cyrene", "leptis_magna", "hippo_regius", "utica") if dist("cirta", p) <= CLIENT_RANGE]
+    assert far and near
+    assert all(ai._score(ctx, juba, p) == -100.0 for p in far)
+    assert all(ai._score(ctx, juba, p) > -100.0 for p in near)
+
+
+def test_the_king_of_kings_stays_back() -> None:
+    """004: the Parthian king stays far to the rear while a satrap leads the host."""
+    s = fresh(side="senatorial")
+    s.clients["parthia"] = "senatorial"
+    ai, ctx = CampaignAI(), _Context(s, "senatorial")
+    king, satrap = s.forces["parthia_king"], s.forces["parthia_satrap"]
+    assert king.location == "ctesiphon"
+    assert ai._score(ctx, king, "dura") == -100.0
+    assert ai._score(ctx, king, "ctesiphon") > -100.0
+    assert ai._score(ctx, satrap, "edessa") > -100.0

@@ -1,0 +1,450 @@
+"""The playing campaign window, driven headless (issue 7 item 9 and its acceptance; item 6
+as the window sees it): select a force, move it, start a battle, choose the battleboard,
+play it out, come back to the map with the outcome applied — checked in the model and in
+real screenshots.  Also the march odds (campaign.md §8.2) against the full rules, the
+reactive decisions as dialogs, auto-resolve with its odds, save and load, and the
+command-line and menu entries."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bellum.dice import Dice
+from bellum.odds import exact_distribution
+from campaign import actions as A
+from campaign.ai import CampaignAI
+from campaign.engine import CampaignEngine, legal_actions
+from campaign.map import roman_world
+from campaign.view.game import CampaignGame, march_odds, tactical_available
+from campaign.view.palette import OWNER_INK
+from tests.campaign.test_view import near, patch
+from tests.conftest import ROOT, render
+
+CAESAR, POMPEIANS = "caesarian", "senatorial"
+
+
+@pytest.fixture(scope="module")
+def ariminum(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """49 BC with Domitius' army at Ariminum, next to Caesar at Ravenna: a battle one road away."""
+    src = (ROOT / "scenarios" / "campaign" / "49bc.toml").read_text()
+    moved = src.replace(
+        'location = "corfinium"\ncommander = "domitius"', 'location = "ariminum"\ncommander = "domitius"'
+    )
+    assert moved != src
+    path = tmp_path_factory.mktemp("scenarios") / "ariminum.toml"
+    path.write_text(moved)
+    return str(path)
+
+
+def to_movement(game: CampaignGame) -> None:
+    """Play the phases before the Caesarians' movement with the computer's choices (the
+    generator's actions, so the phases the rules add later are played too)."""
+    ai = CampaignAI()
+    for _ in range(200):
+        if game.state.phase == "movement" and game.state.pending is None:
+            return
+        game.play(ai.choose(game.state))
+    raise AssertionError(f"the movement phase was not reached ({game.state.phase})")
+
+
+def click(view: Any, sx: float, sy: float) -> None:
+    import arcade
+
+    view.on_mouse_press(sx, sy, arcade.MOUSE_BUTTON_LEFT, 0)
+    view.on_mouse_release(sx, sy, arcade.MOUSE_BUTTON_LEFT, 0)
+
+
+def counter_of(view: Any, fid: str) -> tuple[float, float]:
+    """Screen position of a force's counter."""
+    sprite = view.force_sprites[view._force_ids.index(fid)]
+    return view.world_to_screen(sprite.center_x, sprite.center_y)
+
+
+def keys(view: Any, prefix: str = "") -> list[str]:
+    view.refresh_hud()
+    return [b.key for b in view.buttons if b.key.startswith(prefix)]
+
+
+def labels(view: Any) -> list[str]:
+    view.refresh_hud()
+    return [b.label for b in view.buttons]
+
+
+def press_label(view: Any, start: str) -> None:
+    view.refresh_hud()
+    hit = [b for b in view.buttons if b.label.startswith(start)]
+    assert hit, f"no button {start!r} among {labels(view)}"
+    assert view.press(hit[0].key)
+
+
+@pytest.fixture
+def view(window: Any, ariminum: str) -> Iterator[Any]:
+    from campaign.view.play import CampaignView
+
+    game = CampaignGame.new(ariminum, 1)
+    v = CampaignView(game)
+    render(window, v)
+    yield v
+
+
+# --------------------------------------------------------------------------- no window
+
+
+def test_march_odds_equal_the_full_march_rules_over_every_die_face() -> None:
+    """campaign.md §8.2: the odds shown on the map are the March Table read exactly — the
+    same probabilities as playing the march itself through the engine over every face
+    (scatter destination rolls included)."""
+    game = CampaignGame.new("49bc", 3)
+    to_movement(game)
+    state = game.state
+    cmap = roman_world()
+    risky = [
+        a
+        for a in legal_actions(state)
+        if isinstance(a, A.March)
+        and any(cmap.link(x, y).kind == "cross_country" for x, y in zip(a.path, a.path[1:], strict=False))  # type: ignore[union-attr]
+    ]
+    assert risky, "the first movement phase offers a march across country"
+    engine = CampaignEngine()
+    for a in risky[:3]:
+        force = state.forces[a.force]
+        odds = march_odds(state, force, a.path, a.stratagem)
+
+        def run(dice: Dice, a: A.March = a) -> str:
+            s, events = engine.apply(state, a, dice)
+            kinds = {e.kind for e in events}
+            if "scatter" in kinds:
+                return "scatter"
+            if "march_halt" in kinds:
+                return "halt"
+            return "arrive" if s.forces[a.force].location == a.to else "other"
+
+        full = exact_distribution(run)
+        assert full.get("other", Fraction(0)) == 0
+        assert (odds.arrive, odds.halt, odds.scatter) == (
+            full.get("arrive", Fraction(0)),
+            full.get("halt", Fraction(0)),
+            full.get("scatter", Fraction(0)),
+        )
+        assert odds.arrive + odds.halt + odds.scatter == 1
+        assert odds.rolls >= 1 and not odds.sure
+
+
+def test_a_road_march_is_sure_and_played_at_once(ariminum: str) -> None:
+    game = CampaignGame.new(ariminum, 1)
+    to_movement(game)
+    game.select_force("caesar")
+    moves = game.moves()
+    assert "ariminum" in moves
+    assert game.odds_of(moves["ariminum"][0].action).sure  # type: ignore[arg-type]
+    assert game.move_to("ariminum") == []
+    assert game.state.forces["caesar"].location == "ariminum"
+
+
+def test_every_option_the_window_offers_comes_from_the_generator(ariminum: str) -> None:
+    game = CampaignGame.new(ariminum, 1)
+    to_movement(game)
+    for fid in [f.id for f in game.state.forces_of(CAESAR)]:
+        game.select_force(fid)
+        legal = game.legal()
+        for options in game.moves().values():
+            assert all(o.action in legal for o in options)
+        assert all(o.action in legal for o in game.merges())
+    legal = game.legal()
+    assert all(o.action in legal for o in game.phase_options())
+
+
+def test_the_tactical_choice_says_why_when_it_cannot_be_taken() -> None:
+    ok, why = tactical_available()
+    assert ok or "conversion" in why
+
+
+# --------------------------------------------------------------------------- the window
+
+
+@pytest.mark.window
+def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(view: Any, window: Any) -> None:
+    """The acceptance: select a force, move it, start a battle, choose the battleboard,
+    play it out, come back to the map with the outcome applied."""
+    from battleboard.view.battle import BattleView
+
+    game = view.game
+    to_movement(game)
+    render(window, view)
+    domitius_sp = game.state.forces["domitius"].strength()
+    # select Caesar's army by clicking its counter: its legal destinations are lit
+    click(view, *counter_of(view, "caesar"))
+    assert game.selected_force == "caesar"
+    assert "ariminum" in game.moves()
+    shot = render(window, view)
+    ax, ay = view.world_to_screen(*view.geo.pos("ariminum"))
+    assert any(near(c, (40, 120, 60), 40) for c in patch(shot, view, ax, ay, 10)), "Ariminum is lit as a sure march"
+    assert any(b.startswith("Caesar") for b in [view.game.describe_force("caesar")[0]])
+    # move: a click on the lit place marches there (a sure march by road, no dialog)
+    click(view, ax, ay)
+    assert game.state.forces["caesar"].location == "ariminum"
+    assert view.dialog is None
+    moved = render(window, view)
+    cx, cy = counter_of(view, "caesar")
+    assert any(near(c, OWNER_INK["caesarian"], 30) for c in patch(moved, view, cx, cy, 6))
+    assert "Caesar marches from Ravenna to Ariminum" in " ".join(game.chronicle)
+    # end the movement phase; the combat phase offers the attack at Ariminum
+    press_label(view, "End movement")
+    render(window, view)
+    assert game.state.phase == "combat"
+    press_label(view, "Attack at Ariminum")
+    render(window, view)
+    assert view.dialog is not None and view.dialog.title == "Attack at Ariminum"
+    press_label(view, "Commit 0")
+    assert game.state.pending is not None and game.state.pending.kind == "commit"
+    # the computer commits for the Senatorials; the battle waits for the player's choice
+    for _ in range(3):
+        view.on_update(1.0)
+    assert game.battle is not None and view.dialog is not None
+    assert view.dialog.title.startswith("Battle of Ariminum")
+    text = " ".join(view.dialog.lines)
+    assert "Auto-resolve odds" in text and "%" in text
+    odds = game.battle.odds
+    assert odds is not None and odds["A"] + odds["B"] + odds["draw"] == pytest.approx(1.0)
+    dialog_shot = render(window, view)
+    tactical = [b for b in view.buttons if b.label.startswith("Fight it with the tactical")]
+    assert len(tactical) == 1 and tactical[0].enabled == tactical_available()[0]
+    # the dialog darkens the map behind it
+    assert sum(dialog_shot.convert("RGB").getpixel((640, 790))) < sum(moved.convert("RGB").getpixel((640, 790)))
+    eng = game.battle.engagement
+    actions_before = len(game.session.actions)
+    # choose the battleboard: the battle opens on the engagement
+    press_label(view, "Fight it on the battleboard")
+    board = window.current_view
+    assert isinstance(board, BattleView)
+    assert {u.id for u in board.state.units.values()} == {u.id for u in eng.units}
+    render(window, board)
+    for _ in range(5000):  # play it out with the battleboard AI for both sides
+        if board.state.phase == "over":
+            break
+        board.press("ai")
+    assert board.state.phase == "over"
+    final_board = board.state
+    board.press("menu")  # back to the campaign
+    assert window.current_view is view
+    # the outcome was applied through the engine, inside the deciding action
+    assert game.battle is None and game.state.pending is None
+    assert len(game.session.actions) == actions_before + 1
+    last = game.session.actions[-1]
+    assert last["type"] == "commit" and last["outcome"]["engagement"] == eng.id
+    assert any("Battle of Ariminum" in ln for ln in game.chronicle)
+    survivors = {u.id: u.strength for u in final_board.units.values() if u.status in ("active", "reserve")}
+    after = {u.id: u.strength for f in game.state.forces.values() for u in f.units}
+    lost_b = domitius_sp - sum(u.strength for u in game.state.forces["domitius"].units)
+    assert lost_b >= 0
+    for uid, sp in survivors.items():
+        if uid in after and final_board.units[uid].owner == final_board.units[uid].side:
+            assert after[uid] == sp
+    # and the map shows it: the chronicle panel carries the battle, the loser left Ariminum
+    final = render(window, view)
+    loser = "caesar" if last["outcome"]["winner"] == "B" else "domitius"
+    if last["outcome"]["winner"] is not None and loser in game.state.forces:
+        assert game.state.forces[loser].location != "ariminum"
+    assert final.convert("RGB").tobytes() != moved.convert("RGB").tobytes()
+    # the replayed log gives the same game (the outcome is in the log)
+    from bellum.session import Session
+
+    again = Session.replay(CampaignEngine(), game.session.scenario, game.session.seed, game.session.actions)
+    assert again.checksum() == game.session.checksum()
+
+
+@pytest.mark.window
+def test_leaving_an_unfinished_battle_lets_the_generals_fight_it_out(view: Any, window: Any) -> None:
+    game = view.game
+    to_movement(game)
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    game.play(A.EndPhase())
+    game.play(A.Battle("ariminum", 0))
+    game.run_ai()
+    view.on_update(0.0)
+    assert game.battle is not None
+    press_label(view, "Fight it on the battleboard")
+    board = window.current_view
+    board.press("menu")  # leave at once
+    assert window.current_view is view
+    assert view.dialog is not None and "not over" in view.dialog.title
+    press_label(view, "Return to the battle")
+    assert window.current_view is board
+    board.press("menu")
+    press_label(view, "Let the generals fight it out")
+    assert game.battle is None
+    assert game.session.actions[-1]["type"] == "commit" and "outcome" in game.session.actions[-1]
+
+
+@pytest.mark.window
+def test_auto_resolve_shows_the_odds_first_and_lets_the_engine_fight(view: Any, window: Any) -> None:
+    game = view.game
+    to_movement(game)
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    game.play(A.EndPhase())
+    game.play(A.Battle("ariminum", 0))
+    game.run_ai()
+    view.on_update(0.0)
+    assert view.dialog is not None and game.battle is not None
+    assert game.battle.odds is not None  # computed before the choice is offered
+    press_label(view, "Auto-resolve")
+    assert game.battle is None and game.state.pending is None
+    last = game.session.actions[-1]
+    assert last["type"] == "commit" and "outcome" not in last  # the engine's own resolver fought it
+    assert any("Battle of Ariminum" in ln for ln in game.chronicle)
+
+
+@pytest.mark.window
+def test_hotseat_the_defender_answers_the_commit_decision_in_a_dialog(window: Any, ariminum: str) -> None:
+    from campaign.view.play import CampaignView
+
+    game = CampaignGame.new(ariminum, 1, humans=frozenset({CAESAR, POMPEIANS}))
+    view = CampaignView(game)
+    render(window, view)
+    to_movement(game)
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    game.play(A.EndPhase())
+    game.play(A.Battle("ariminum", 0))
+    view.on_update(0.0)
+    assert view.dialog is not None and not view.dialog.cancel
+    assert "commit" in " ".join(view.dialog.lines).lower()
+    assert all(label.startswith("Commit") for label, _, _ in view.dialog.options)
+    render(window, view)
+    press_label(view, "Commit 0")
+    view.on_update(0.0)
+    assert game.battle is not None and game.battle.ai_letters == frozenset()
+    assert view.dialog is not None and view.dialog.title.startswith("Battle of Ariminum")
+
+
+@pytest.mark.window
+def test_a_risky_march_asks_first_with_its_odds(window: Any) -> None:
+    from campaign.view.play import CampaignView
+
+    game = CampaignGame.new("49bc", 3)
+    view = CampaignView(game)
+    render(window, view)
+    to_movement(game)
+    cmap = roman_world()
+    for f in game.state.forces_of(CAESAR):
+        game.select_force(f.id)
+        for dest, options in game.moves().items():
+            march = options[0].action
+            if (
+                isinstance(march, A.March)
+                and any(
+                    cmap.link(x, y).kind == "cross_country"  # type: ignore[union-attr]
+                    for x, y in zip(march.path, march.path[1:], strict=False)
+                )
+            ):
+                view._sync_model()
+                view.move_to(dest)
+                assert view.dialog is not None and "March to" in view.dialog.title
+                assert any("arrives" in label for label, _, _ in view.dialog.options)
+                before = game.state.forces[f.id].location
+                press_label(view, "Cancel")
+                assert view.dialog is None and game.state.forces[f.id].location == before
+                view.move_to(dest)
+                assert view.press("option0")
+                assert game.state.forces.get(f.id) is None or game.state.spent.get(f.id, 0) > 0
+                return
+    pytest.skip("no cross-country march in this position")
+
+
+@pytest.mark.window
+def test_save_and_load_buttons_restore_the_game(view: Any, window: Any, tmp_path: Path) -> None:
+    game = view.game
+    game.save_path = tmp_path / "c.toml"
+    to_movement(game)
+    press_label(view, "Save")
+    assert (tmp_path / "c.toml").exists()
+    saved = game.session.checksum()
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    assert game.session.checksum() != saved
+    press_label(view, "Load")
+    assert game.session.checksum() == saved
+    assert game.state.forces["caesar"].location == "ravenna"
+    (tmp_path / "c.toml").write_text("garbage = = =")
+    press_label(view, "Load")
+    assert game.message and "c.toml" in game.message  # one sentence, the game unchanged
+    assert game.session.checksum() == saved
+
+
+@pytest.mark.window
+def test_the_computer_plays_its_side_and_the_hud_stays_put_when_panning(view: Any, window: Any) -> None:
+    game = view.game
+    to_movement(game)
+    game.play(A.EndPhase())
+    while game.state.active == CAESAR:  # finish the Caesarian half-turn
+        game.play(CampaignAI().choose(game.state))
+    assert game.actor == POMPEIANS and game.ai_to_act()
+    start = len(game.session.actions)
+    for _ in range(400):
+        if not game.ai_to_act():
+            break
+        view.on_update(1.0)
+    assert len(game.session.actions) > start
+    assert game.human_to_act() or game.battle is not None
+    for _ in range(50):  # answer what the computer's play asks of us, so no dialog covers the HUD
+        view.on_update(0.0)
+        if view.dialog is None:
+            break
+        view.press(keys(view, "option")[-1])
+    assert view.dialog is None
+    a = render(window, view)
+    view.pan(120, -40)
+    b = render(window, view)
+    save = next(x for x in view.buttons if x.key == "save")  # an opaque HUD button
+    h = window.height
+    box = (
+        int(save.left) + 3,
+        int(h - save.bottom - save.height) + 3,
+        int(save.left + save.width) - 3,
+        int(h - save.bottom) - 3,
+    )
+    assert a.crop(box).tobytes() == b.crop(box).tobytes()
+    ground = (400, 300, 700, 500)  # while the map under it moved
+    assert a.crop(ground).tobytes() != b.crop(ground).tobytes()
+
+
+@pytest.mark.window
+def test_menu_entry_offers_new_games_and_the_map(window: Any) -> None:
+    import arcade
+
+    from campaign.view import entry
+    from campaign.view.play import CampaignView
+
+    menu = arcade.View()
+    entry.launch(window, menu)
+    picker = window.current_view
+    picker.selected = 1
+    picker.open()
+    view = window.current_view
+    assert isinstance(view, CampaignView) and view.game.humans == frozenset({POMPEIANS})
+    view.on_key_press(arcade.key.ESCAPE, 0)
+    assert window.current_view is menu
+
+
+def test_the_command_hook_builds_the_game_the_arguments_ask_for(tmp_path: Path) -> None:
+    from campaign.cli import _window_launcher
+    from campaign.view.play import game_from_args, launch_game
+
+    assert _window_launcher() is launch_game
+    args = argparse.Namespace(ai=None, seed=5, load=None, save=None, scenario="49bc")
+    game = game_from_args(args)
+    assert game.humans == frozenset({CAESAR}) and set(game.ais) == {POMPEIANS}
+    assert game_from_args(argparse.Namespace(**{**vars(args), "ai": "none"})).humans == frozenset({CAESAR, POMPEIANS})
+    assert game_from_args(argparse.Namespace(**{**vars(args), "ai": "both"})).humans == frozenset()
+    from bellum.errors import InputError
+
+    with pytest.raises(InputError):
+        game_from_args(argparse.Namespace(**{**vars(args), "scenario": "no-such-war"}))
