@@ -152,6 +152,13 @@ class Train:
 
 
 @dataclass(frozen=True, slots=True)
+class FormGuard:
+    """Turn an imperator legion with the Supreme Leader into his Guard (§17.5)."""
+
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class Tribute:
     """Win a neutral city or a client state over (§18.1)."""
 
@@ -200,6 +207,7 @@ Action = (
     | RecruitLeader
     | FoundColony
     | Train
+    | FormGuard
     | Tribute
     | Bribe
     | Subvert
@@ -229,6 +237,7 @@ TYPES: dict[str, type[Any]] = {
     "recruit_leader": RecruitLeader,
     "found_colony": FoundColony,
     "train": Train,
+    "form_guard": FormGuard,
     "tribute": Tribute,
     "bribe": Bribe,
     "subvert": Subvert,

@@ -40,6 +40,7 @@ from campaign.rules.battle import land_engagement
 from campaign.rules.clients import world_tables
 from campaign.rules.siege import ground_sp, mobile_ground, storm_chance
 from campaign.rules.supply import land_supplied, sea_supply_possible
+from campaign.rules.victory import cities_held
 from campaign.state import SIDES, CampaignState, enemy
 from campaign.units import Force, catalogue
 
@@ -68,6 +69,14 @@ DISTANCE_COST = 0.4
 ODDS_BUDGET = 6
 #: small armies join the main one
 SMALL_ARMY = 8
+#: … but no army grows past this by joining: more troops wait for a leader of their own
+ARMY_CAP = 30
+#: while a side holds fewer than the Triumph's cities + this margin, a city is worth …
+CITY_MARGIN = 4
+#: … this much more
+CITY_NEED = 3.0
+#: a goal another army has already taken is worth this share to the next
+CLAIMED = 0.35
 #: from this share of the fratricide limit on, attacks need better odds …
 FRATRICIDE_CARE = 0.4
 #: … up to this much more at the limit
@@ -125,6 +134,7 @@ class CampaignAI:
         self._done: dict[tuple[int, str], set[str]] = {}
         self._odds: dict[tuple[int, str, str, int, int], float] = {}
         self._budget: dict[tuple[int, str], int] = {}
+        self._missions: dict[tuple[int, str], dict[str, tuple[str, float]]] = {}
 
     # -- the entry point ------------------------------------------------------
     def choose(self, state: CampaignState) -> A.Action:
@@ -305,14 +315,21 @@ class CampaignAI:
             if isinstance(a, A.Merge):
                 src, dst = state.forces[a.force], state.forces[a.into]
                 if src.commander is None and dst.commander is not None and mobile_ground(src):
-                    return a
-                if src.commander and dst.commander and field_sp(src) < field_sp(dst) and field_sp(src) < SMALL_ARMY:
+                    if field_sp(dst) < ARMY_CAP:
+                        return a
+                    continue  # the army is big enough: these troops wait for a leader of their own
+                small = field_sp(src) < SMALL_ARMY and field_sp(src) + field_sp(dst) <= ARMY_CAP
+                if src.commander and dst.commander and field_sp(src) < field_sp(dst) and small:
                     return a
         forces = sorted(
             (state.forces[fid] for fid in by_force if fid not in done),
             key=lambda f: (-field_sp(f), f.id),
         )
         ctx = _Context(state, side)
+        key = (state.turn, side)
+        if key not in self._missions:
+            self._missions[key] = missions(ctx)
+        ctx.missions = self._missions[key]
         for f in forces:
             done.add(f.id)
             stay = self._score(ctx, f, f.location)
@@ -353,25 +370,23 @@ class CampaignAI:
             targets = [g.location for g in ctx.armies if g.id != f.id]
             return -min((dist(d, t) for t in targets), default=0.0)
         score = -20.0
-        # objectives: enemy places, weighted by value and distance
-        for o, v, garrison in ctx.objectives(f):
-            if garrison and not f.can_storm() and (cmap.spaces[o].port or mine <= 2 * garrison):
-                v *= 0.3  # a siege it can neither storm nor starve (sea supply)
+        # its mission (an enemy place or army, shared out among the armies), else the best
+        # of its objectives
+        mission = ctx.missions.get(f.id)
+        goals = [mission] if mission is not None else ctx.goals(f)
+        for o, v in goals:
             score = max(score, v - DISTANCE_COST * dist(d, o))
-        # hunt: enemy armies this one outnumbers are objectives too
-        if mine >= SMALL_ARMY:
-            for loc, sp in ctx.field.items():
-                if sp and mine + ctx.friendly.get(loc, 0) >= HUNT_RATIO * sp:
-                    score = max(score, HUNT_BASE + HUNT_PER_SP * sp - DISTANCE_COST * dist(d, loc))
         if state.owner_side(d) == ctx.foe and ctx.garrison.get(d, 0) == 0 and not ctx.field.get(d):
-            score += place_value(d)
+            score += place_value(d) + (ctx.bonus if cmap.spaces[d].kind == "city" else 0.0)
+        if d in ctx.open:
+            score += place_value(d) + ctx.bonus  # it submits at the next events phase
         # hold Rome when nobody else does
         if d == "roma" and state.owner_side(d) == side and not ctx.friendly.get("roma") and f.location == "roma":
             score += 4.0
-        # concentration: a weak army moves toward the strongest friendly one
+        # concentration: a weak army moves toward the strongest friendly one (not too big)
         if mine < SMALL_ARMY and ctx.armies:
             big = max(ctx.armies, key=lambda g: (field_sp(g), g.id))
-            if big.id != f.id:
+            if big.id != f.id and field_sp(big) < ARMY_CAP:
                 score += 6.0 / (1.0 + dist(d, big.location))
         # battle and danger
         enemy_here = ctx.field.get(d, 0)
@@ -452,13 +467,37 @@ class _Context:
                 self.garrison[f.location] = self.garrison.get(f.location, 0) + sum(u.strength for u in f.units)
             elif who == side:
                 self.friendly[f.location] = self.friendly.get(f.location, 0) + field_sp(f)
+        # victory (§21.1): while the side holds too few cities for a Triumph, every city
+        # is worth more; towns of no side are taken by standing in them (§20.1)
+        short = cities_held(state, side) < world_tables().victory.other_cities + CITY_MARGIN
+        self.bonus = CITY_NEED if short else 0.0
+        blocked = {f.location for f in state.forces.values() if f.units and state.allegiance(f.side) is None}
         self.targets = [
-            (p, place_value(p))
+            (p, place_value(p) + self.bonus)
             for p in cmap.land_spaces()
-            if state.owner_side(p) == self.foe and cmap.spaces[p].kind == "city"
+            if cmap.spaces[p].kind == "city"
+            and (state.owner_side(p) == self.foe or (state.owners.get(p) == "neutral" and p not in blocked))
         ]
+        self.open = {p for p, _ in self.targets if state.owners.get(p) == "neutral"}
         self._cache: dict[str, list[tuple[str, float, int]]] = {}
         self.homes = {c.id: c.capital for c in world_tables().clients}
+        self.missions: dict[str, tuple[str, float]] = {}
+
+    def goals(self, f: Force) -> list[tuple[str, float]]:
+        """The places worth marching to for ``f``, with their values: enemy cities (a siege
+        it can neither storm nor starve counts little) and enemy armies it outnumbers."""
+        cmap = roman_world()
+        mine = field_sp(f)
+        out = []
+        for o, v, garrison in self.objectives(f):
+            if garrison and not f.can_storm() and (cmap.spaces[o].port or mine <= 2 * garrison):
+                v *= 0.3  # a siege it can neither storm nor starve (sea supply)
+            out.append((o, v))
+        if mine >= SMALL_ARMY:
+            for loc, sp in self.field.items():
+                if sp and mine + self.friendly.get(loc, 0) >= HUNT_RATIO * sp:
+                    out.append((loc, HUNT_BASE + HUNT_PER_SP * sp))
+        return out
 
     def objectives(self, f: Force) -> list[tuple[str, float, int]]:
         """The few enemy cities most worth this army's while, from where it stands."""
@@ -468,6 +507,25 @@ class _Context:
             got = [(p, v, self.garrison.get(p, 0)) for p, v in ranked[:OBJECTIVES]]
             self._cache[f.id] = got
         return got
+
+
+def missions(ctx: _Context) -> dict[str, tuple[str, float]]:
+    """Share the side's goals out among its armies, the strongest choosing first: a goal
+    another army has taken is worth ``CLAIMED`` as much again, so armies open several
+    theatres instead of all marching on the same city (§14.2)."""
+    out: dict[str, tuple[str, float]] = {}
+    claimed: dict[str, int] = {}
+    for f in sorted(ctx.armies, key=lambda g: (-field_sp(g), g.id)):
+        best: tuple[float, str, float] | None = None
+        for o, v in ctx.goals(f):
+            v *= CLAIMED ** claimed.get(o, 0)
+            net = v - DISTANCE_COST * dist(f.location, o)
+            if best is None or net > best[0]:
+                best = (net, o, v)
+        if best is not None:
+            out[f.id] = (best[1], best[2])
+            claimed[best[1]] = claimed.get(best[1], 0) + 1
+    return out
 
 
 def play_turns(session: object, turns: int, ais: dict[str, CampaignAI | None] | None = None) -> None:

@@ -87,14 +87,15 @@ CHRONICLE_KINDS = frozenset(
 
 def line(e: Event) -> str:
     date = e.data.get("date", "")
-    return f"{date} — {e.text}" if date else e.text
+    text = f"{e.text} (A major battle.)" if is_major(e) else e.text
+    return f"{date} — {text}" if date else text
 
 
 def lines(events: Iterable[Event]) -> list[str]:
     return [line(e) for e in events if e.kind in CHRONICLE_KINDS]
 
 
-#: a major battle: a land battle in which each side lost or fielded at least this many SP
+#: a major battle: a land field battle in which each side fielded at least this many SP
 #: (docs/BALANCE.md; design — Caesar's eight great battles, reference)
 MAJOR_SP = 8
 

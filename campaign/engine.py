@@ -213,6 +213,8 @@ class CampaignEngine:
             return recruiting.found_colony(s, action.city)
         if isinstance(action, A.Train):
             return recruiting.train(s, action.unit)
+        if isinstance(action, A.FormGuard):
+            return recruiting.form_guard(s, action.unit)
         if isinstance(action, A.Tribute):
             return politics.tribute(s, action.target, dice)
         if isinstance(action, A.Bribe):

@@ -222,6 +222,7 @@ class StratagemRules(_Model):
     syria: int = Field(ge=0, le=5)
     syria_region: str = Field(min_length=1, max_length=40)
     dictator: int = Field(ge=0, le=5)
+    interregnum: int = Field(ge=0, le=5)
 
 
 class ResPublica(_Model):

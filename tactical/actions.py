@@ -23,6 +23,7 @@ Hexes are ``CCRR`` ids and facings clock hours (``cases/FORMAT.md``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bellum.errors import RuleError
@@ -61,6 +62,28 @@ class Move:
         for r in self.reactions:
             text += f" | {r.notation()}"
         return text
+
+
+_NEW = object.__new__
+_SET_UNIT = Move.__dict__["unit"].__set__
+_SET_PATH = Move.__dict__["path"].__set__
+_SET_REACTIONS = Move.__dict__["reactions"].__set__
+_SET_CARRY = Move.__dict__["carry"].__set__
+
+
+def plain_moves(unit: str, paths: Iterable[tuple[str, ...]]) -> list[Move]:
+    """``[Move(unit, path) for path in paths]`` built through the slots directly: the legal-action
+    generator makes thousands of moves per call, and the frozen dataclass's ``__init__`` is the
+    slow part.  The objects are the same (equal, hashable, frozen)."""
+    out = []
+    for path in paths:
+        m = _NEW(Move)
+        _SET_UNIT(m, unit)
+        _SET_PATH(m, path)
+        _SET_REACTIONS(m, ())
+        _SET_CARRY(m, None)
+        out.append(m)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,7 @@ from typing import Any
 
 from bellum.dice import Dice
 from bellum.errors import MissingRollError, RuleError
-from tactical import charts
+from tactical import charts, special
 from tactical.actions import (
     Action,
     Activate,
@@ -351,6 +351,7 @@ class TacticalAI:
         that achieves most (003 §4.2)."""
         side = state.seq.side
         view = self._view(state, side)
+        held = self._held(state, side)
         leader = state.leaders[lid] if lid is not None else None
         per_group: dict[str | None, float] = {}
         rally = 0.0
@@ -374,7 +375,7 @@ class TacticalAI:
                     key = order_key(state, leader, u)
                 except RuleError:
                     key = "-"
-            w = self._unit_work(view, u)
+            w = self._unit_work(view, u, u.id in held)
             if key == "-":
                 continue
             per_group[key] = per_group.get(key, 0.0) + w
@@ -383,12 +384,21 @@ class TacticalAI:
         key = max(per_group, key=lambda k: per_group[k])
         return per_group[key] + rally, key
 
-    def _unit_work(self, view: _View, u: Unit) -> float:
+    def _held(self, state: State, side: str) -> set[str]:
+        """The side's units a scenario rule holds in place (``tactical.special.refuse_move``)."""
+        if not special.active(state):
+            return set()
+        return {u.id for u in state.units.values() if u.side == side and u.on_map and special.refuse_move(state, u)}
+
+    def _unit_work(self, view: _View, u: Unit, held: bool = False) -> float:
         d = view.near(u.hex, fighting=False)
         if u.engaged:
             return 1.0
         if u.missile_hits >= 2 and d > 1:
             return 0.6
+        if held:
+            front = frontal_hexes(view.state.field.grid, u)
+            return 1.0 if any(j in view.enemy_at for j in front) else 0.0
         reach = movement_allowance(u) + (3 if u.missile else 1)
         if d <= reach:
             return 1.5
@@ -456,6 +466,7 @@ class TacticalAI:
         except RuleError:
             return None
         view = self._view(state, seq.side)
+        held = self._held(state, seq.side)
         grid = state.field.grid
         mine = []
         for u in state.units.values():
@@ -466,7 +477,7 @@ class TacticalAI:
                     continue
             except RuleError:
                 continue
-            mine.append((u, self._unit_work(view, u)))
+            mine.append((u, self._unit_work(view, u, u.id in held)))
         if not mine:
             return None
         reach = reachable(state, leader)

@@ -275,6 +275,7 @@ class TacticalAdapter:
                 "formation": "column" if u.column else "line",
                 "reduced": u.reduced,
                 "double_depth": u.double_depth,
+                "pursuit": u.id in st.regrouping,
                 "tq": u.tq,
             }
             return values[attr]
@@ -312,6 +313,7 @@ def state_key(state: State) -> Any:
         state.winner,
         tuple(state.designations),
         state.designating,
+        tuple(sorted(state.regrouping)),
     )
 
 

@@ -30,6 +30,9 @@ from tactical.sight import line_of_sight
 from tactical.state import Leader, State, Unit, frontal_hexes
 from tactical.tables import NO, TERRAINS
 
+#: option id of 001 10.43 (the regroup-box pursuit return)
+REGROUP = "pursuit-regroup"
+
 RESULT_TEXT = {
     "attacker_routs": "the attackers rout",
     "attacker_disordered": "the attackers are disordered",
@@ -297,6 +300,8 @@ def _check_shock_command(state: State, unit: Unit) -> None:
     """Units that moved this activation, or stand in the activated leader's range (003 §8.3;
     000 §5.36: ranges count for shock whatever the leader's kind), or the activated group."""
     seq = state.seq
+    if unit.id in state.regrouping:
+        raise RuleError(f"{unit.id} is returning from pursuit and may not attack (001 10.43).")
     if unit.id in state.moved:
         return
     if seq.group is not None:
@@ -636,6 +641,8 @@ def _pursuit(
     if second > cav.tq:
         cav.status = "off_map"
         cav.hex = -1
+        if REGROUP in state.options:
+            state.regrouping.add(cav.id)  # 001 10.43: straight to the regroup box, with a pursuit marker
         events.append(Event("pursuit", f"{cav.id} pursues off the map (rolls {second}).", {"unit": cav.id}))
     else:
         if cav.status == "full":
@@ -930,6 +937,7 @@ def must_rally(state: State, unit: Unit) -> bool:
         and unit.id not in state.fired
         and unit.id not in state.broke
         and unit.id not in state.rallied
+        and unit.id not in state.regrouping
         and _rally_command(state, unit)
     )
 
@@ -1070,6 +1078,65 @@ def pursuers_return(state: State, side: str, rolled_for: str | None, events: lis
         taken.add(spot)
         u.hex, u.facing, u.status, u.engaged = spot, facing, "disordered", False
         events.append(Event("pursuit_return", f"{u.id} returns from pursuit near {leader.id}.", {"unit": u.id}))
+
+
+def regroup_return(state: State, side: str, events: list[Event]) -> None:
+    """Option ``pursuit-regroup`` (001 10.43, docs/rules/tactical.md §8.5): at the end of an
+    activation of its overall commander, each of the side's cavalry with a pursuit marker marches
+    its printed MA toward the nearest leader who could order it — from the regroup box it enters
+    by a hex of the enemy's home edge — never next to an enemy unit; within that leader's Command
+    Range the marker goes and the unit is back in play, disordered (the "moved side")."""
+    from tactical.command import order_key
+    from tactical.movement import MoveCosts, movement_allowance, reachable
+    from tactical.rout import home_distance
+    from tactical.tables import HALF, move_tables
+
+    grid = state.field.grid
+    enemy = "B" if side == "A" else "A"
+    for u in sorted((state.units[k] for k in state.regrouping), key=lambda x: x.id):
+        if u.side != side or u.status == "eliminated":
+            continue
+        leaders = []
+        for ld in state.leaders.values():
+            if not ld.on_map or ld.side != side:
+                continue
+            try:
+                order_key(state, ld, u)
+            except RuleError:
+                continue
+            leaders.append(ld)
+        if not leaders:
+            continue
+        enemy_hexes = {h for e in state.units.values() if e.on_map and e.side == enemy for h in e.hexes()}
+        near_enemy = enemy_hexes | {j for h in enemy_hexes for j in grid.neighbours(h)}
+        spent = 0
+        if not u.on_map:
+            edge = [i for i in range(grid.size) if home_distance(state, enemy, i) == 0]
+            taken = {h for x in state.units.values() if x.on_map for h in x.hexes()}
+            table = move_tables().hex_cost[u.cls]
+            entries = [i for i in edge if i not in taken and i not in near_enemy and table[state.field.terrain[i]] < NO]
+            if not entries:
+                continue  # no way in this time; it stays in the regroup box
+            leader = min(leaders, key=lambda ld: (min(grid.distance(ld.hex, i) for i in entries), ld.id))
+            entry = min(entries, key=lambda i: (grid.distance(leader.hex, i), i))
+            own_home = state.field.home.get(side, "bottom" if side == "A" else "top")
+            u.hex, u.facing = entry, 3 if own_home == "bottom" else 0  # facing its own lines
+            u.status, u.engaged = "disordered", False
+            spent = table[state.field.terrain[entry]]
+            events.append(Event("regroup", f"{u.id} comes back from pursuit at {grid.hex_id(entry)}.", {"unit": u.id}))
+        else:
+            leader = min(leaders, key=lambda ld: (grid.distance(ld.hex, u.hex), ld.id))
+        mc = MoveCosts(state, u)
+        mc.ma2 = max(0, movement_allowance(u) * HALF - spent)
+        mc.no_entry.update(near_enemy)
+        reach = reachable(state, u, mc)
+        best = min((n for n in reach.ends()), key=lambda n: (grid.distance(leader.hex, n // 6), reach.dist[n], n))
+        u.hex, u.facing = divmod(best, 6)
+        if in_range(state, leader, u):
+            state.regrouping.discard(u.id)
+            events.append(Event("regroup", f"{u.id} is back in play near {leader.id} (001 10.43).", {"unit": u.id}))
+        else:
+            events.append(Event("regroup", f"{u.id} marches back toward {leader.id} (001 10.43).", {"unit": u.id}))
 
 
 def _retreat_before_combat(

@@ -59,6 +59,8 @@ def check_command(state: State, unit: Unit) -> str | None:
     seq = state.seq
     if unit.side != seq.side:
         raise RuleError(f"{unit.id} belongs to side {unit.side}; it is side {seq.side}'s activation.")
+    if unit.id in state.regrouping:
+        raise RuleError(f"{unit.id} is returning from pursuit and takes no orders until back in play (001 10.43).")
     if seq.group is not None:
         if unit.id not in seq.group:
             raise RuleError(f"{unit.id} is not in the activated group.")

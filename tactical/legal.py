@@ -20,7 +20,20 @@ from itertools import combinations
 
 from bellum.errors import RuleError
 from tactical import charts
-from tactical.actions import Action, Activate, Continuity, Designate, Fire, Move, Pass, Rally, Resolve, Shock, Start
+from tactical.actions import (
+    Action,
+    Activate,
+    Continuity,
+    Designate,
+    Fire,
+    Move,
+    Pass,
+    Rally,
+    Resolve,
+    Shock,
+    Start,
+    plain_moves,
+)
 from tactical.combat import (
     engaged_must_attack,
     fire_check,
@@ -41,8 +54,7 @@ def move_actions(state: State, mover: Unit | Leader) -> list[Move]:
         check_may_move(state, mover)
     except RuleError:
         return []
-    uid = mover.id
-    return [Move(uid, path) for _, path in reachable(state, mover).end_paths()]
+    return plain_moves(mover.id, [path for _, path in reachable(state, mover).end_paths()])
 
 
 def _group(state: State, side: str) -> tuple[str, ...] | None:

@@ -657,11 +657,14 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
         turns = () if per >= NO else ((1, per), (5, per))
     #: the facings a node can turn to, by its facing, with their costs
     by_facing = [tuple(((f + k) % 6, tc) for k, tc in turns) for f in range(6)]
-    dist: dict[int, int] = {start: 0}
-    parent: dict[int, int] = {start: -1}
+    # flat arrays over every node of the map (cheaper than dicts in the inner loop); the
+    # dicts the callers read are built from the settled nodes at the end
+    n_nodes = len(steps)
+    dist = [NO] * n_nodes
+    parent = [-1] * n_nodes
+    dist[start] = 0
     order: list[int] = []
     settle = order.append
-    get = dist.get
     buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
     buckets[0].append(start)
     for c in range(ma2 + 1):
@@ -678,7 +681,7 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
                 if j in blocked:
                     continue
                 nc = c + sc + pt if j in friends else c + sc
-                if nc <= ma2 and nc < get(nxt, NO):
+                if nc <= ma2 and nc < dist[nxt]:
                     dist[nxt] = nc
                     parent[nxt] = node
                     buckets[nc].append(nxt)
@@ -688,11 +691,11 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
                     nc = c + tc
                     if nc <= ma2:
                         nxt = base + g
-                        if nc < get(nxt, NO):
+                        if nc < dist[nxt]:
                             dist[nxt] = nc
                             parent[nxt] = node
                             buckets[nc].append(nxt)
-    return dist, parent, order
+    return {n: dist[n] for n in order}, {n: parent[n] for n in order}, order
 
 
 def legal_destinations(state: State, mover: Unit | Leader) -> dict[int, int]:

@@ -6,12 +6,15 @@ and elevation are given as areas (single hexes or ``CCRR-CCRR`` rectangles) and 
 identical units as one entry with ``count`` and a list of set-up hexes.  The loader expands
 the file into the case position model (``tactical.models.PositionIn``) and builds the state
 through ``build_state`` — the same path a rules case takes — so every check there (hex ids,
-stacking, prohibited terrain, duplicate ids) applies to scenarios too.
+stacking, prohibited terrain, duplicate ids) applies to scenarios too.  The special rules
+(``tactical.special``) are checked with their parameters, the set-up ones applied to the
+new state and the others recorded in its rule options, where the engine finds them.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -35,10 +38,7 @@ from tactical.models import (
 )
 from tactical.state import State
 
-#: special rules a scenario may name (tactical/special.py; docs/scenarios.md §Special rules)
-SPECIAL_RULES = frozenset(special.RULES)
-
-#: cohort grades (docs/rules/tactical-charts.md §Cohorts): the TQ band a graded cohort's TQ must
+#: cohort grades (docs/rules/tactical-charts.md §8 Cohorts): the TQ band a graded cohort's TQ must
 #: lie in and the TQ it has when the scenario gives none (project rule on research §0's grades)
 GRADE_TQ: dict[str, tuple[int, int, int]] = {
     "veteran": (6, 9, 7),
@@ -284,7 +284,7 @@ def _hex2(grid: Grid, h: str, u: ScenarioUnitIn, source: str | Path, place: str)
 
 
 def _tq(u: ScenarioUnitIn, source: str | Path, place: str) -> int:
-    """A unit's TQ; a graded cohort's lies in its grade's band (docs/rules/tactical-charts.md §Cohorts)."""
+    """A unit's TQ; a graded cohort's lies in its grade's band (docs/rules/tactical-charts.md §8)."""
     if u.grade is None:
         if u.tq is None:
             raise InputError(source, f"{place}.tq", "a unit needs a tq (only a graded cohort has a default)")
@@ -315,13 +315,35 @@ def load_scenario(path: str | Path) -> Scenario:
     p = Path(path)
     model = load_model(ScenarioIn, p)
     rules = special_rules(model, p)
-    state = build_state(to_position(model, p), p)  # to_position checks the rules again (cheap)
+    pos = to_position(model, p)  # checks the rules again (cheap)
+    try:
+        state = build_state(pos, p)
+    except InputError as exc:
+        raise InputError(p, _scenario_place(model, pos, exc.place), exc.problem) from None
     for problem in special.setup(state, list(rules)):
         raise InputError(p, "special_rules", problem)
     recorded = frozenset(special.encode(r) for r in rules if not special.RULES[r.id].setup_only)
     if recorded:
         state.options = state.options | recorded
     return Scenario(model, state, p, rules)
+
+
+def _scenario_place(sc: ScenarioIn, pos: PositionIn, place: str) -> str:
+    """A place in the expanded position (``units[7].hex``, ``units.X-3``) as the place in the
+    scenario file: the ``[[units]]`` entry the unit comes from, its ``at``, and the unit's id."""
+    entries = [k for k, u in enumerate(sc.units) for _ in range(u.count)]
+    m = re.fullmatch(r"units\[(\d+)\](\.\w+)?", place)
+    if m and int(m.group(1)) < len(entries):
+        k = int(m.group(1))
+        field = m.group(2) or ""
+        field = ".at" if field in (".hex", ".hex2") else field
+        return f"units[{entries[k]}]{field} ({pos.units[k].id})"
+    if place.startswith("units."):
+        uid = place[len("units.") :]
+        for k, u in enumerate(pos.units):
+            if u.id == uid:
+                return f"units[{entries[k]}] ({uid})"
+    return place
 
 
 def resolve(name: str) -> Path:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
-from tactical.combat import engaged_must_attack, mandatory_rally, pursuers_return
+from tactical.combat import REGROUP, engaged_must_attack, mandatory_rally, pursuers_return, regroup_return
 from tactical.command import check_group
 from tactical.rout import rout_all
 from tactical.state import Leader, State, other
@@ -146,7 +146,7 @@ def continuity(
     if adjusted >= 8:
         rout_all(state, side, events)
     # 003 §8.3: a roll of 0-1 brings off-map pursuing cavalry back
-    if adjusted <= 1:
+    if adjusted <= 1 and REGROUP not in state.options:
         pursuers_return(state, side, leader, events)
     if ok:
         _begin(state, side, leader, group, free=False)
@@ -177,6 +177,8 @@ def end_activation(state: State, dice: Dice, events: list[Event], *, declined: b
             raise RuleError(f"{must[0].id} is engaged and must shock attack before the activation ends (003 §7.3).")
         mandatory_rally(state, dice, events)
     side = seq.side
+    if REGROUP in state.options and seq.leader is not None and state.leaders[seq.leader].overall:
+        regroup_return(state, side, events)  # 001 10.43: at the end of the overall commander's activation
     _refresh_finished(state, other(side))
     state.clear_activation()
     seq.order = None

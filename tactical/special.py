@@ -155,6 +155,9 @@ def configure(rule: str, side: str | None, groups: list[str], hexes: list[str], 
         raise ValueError(f"{rule} takes no hexes")
     if spec.hexes and not hexes:
         raise ValueError(f"{rule} needs the hexes it applies to")
+    for g in groups:
+        if not g or "," in g or "|" in g:
+            raise ValueError(f"{g!r} is not a group name (no commas or bars)")
     if rule == "hidden-reserve" and not groups:
         groups = ["fourth-line"]  # Pharsalus's reserve group; the groups name the units, whatever side
     return Active(rule, side, tuple(groups), tuple(hexes))

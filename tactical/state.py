@@ -32,6 +32,7 @@ OPTIONS = frozenset(
         "leaving-zoc",  # 001 7.23
         "routed-count",  # 001 10.32
         "retreat-to-reduce-hits",  # 001 10.37 (charts-v1)
+        "pursuit-regroup",  # 001 10.43
     }
 )
 
@@ -322,6 +323,9 @@ class State:
     designations: list[tuple[tuple[str, ...], str]] = dataclasses.field(default_factory=list)
     #: designation is still open in this activation's Shock segment (003 §8.3); ``resolve`` closes it
     designating: bool = True
+    #: option pursuit-regroup (001 10.43): cavalry with a pursuit marker, in the regroup box
+    #: (off the map) or marching back on the map, not yet back in play
+    regrouping: set[str] = dataclasses.field(default_factory=set)
     #: movement points the last move spent (an outcome, not carried by ``copy``)
     last_mp: int | float | None = None
     #: derived lookups (``movement.position_index``), keyed by fingerprints; not copied
@@ -360,6 +364,7 @@ class State:
             self.winner,
             list(self.designations),
             self.designating,
+            set(self.regrouping),
         )
 
     def clear_activation(self) -> None:

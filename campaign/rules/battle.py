@@ -220,6 +220,9 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             upd: dict[str, object] = {"disrupted": fate.flipped}
             if fate.discipline != unit.discipline and fate.discipline in cat.kind(unit.kind).disciplines:
                 upd["discipline"] = fate.discipline
+            if 0 < fate.strength < unit.strength:  # worn down but standing (a tactical battle, §12.7)
+                upd["strength"] = fate.strength
+                losses[fate.id] = unit.strength - fate.strength
             updates[fate.id] = upd
         elif fate.fate == "captured" and fate.id in captured and captured[fate.id].converted:
             moved.append((fate.id, sides[captured[fate.id].to_side]))

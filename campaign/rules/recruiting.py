@@ -19,6 +19,8 @@ needs to name him.
 - ``FoundColony(city)`` (Political): a colony site becomes a colony; a veteran legion
   (V or I, at least 3 SP) is settled there and leaves play.
 - ``Train(unit)`` (Military): an R unit becomes V (not one raised this half-turn).
+- ``FormGuard(unit)`` (Political, played by the Supreme Leader): a full imperator legion
+  with him becomes his Guard.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
 from campaign.map import roman_world
-from campaign.rules.common import event, leader_name, place_name, tidy
+from campaign.rules.common import event, leader_name, place_name, possessive, tidy
 from campaign.rules.stratagems import play, plays_left
 from campaign.state import SIDE_NAMES, CampaignState, enemy
 from campaign.tables import tables
@@ -369,6 +371,55 @@ def train(state: CampaignState, unit_id: str) -> list[Event]:
     ]
 
 
+# --------------------------------------------------------------------------- the Guard
+
+
+def guard_candidates(state: CampaignState, side: str) -> list[str]:
+    """Imperator legions at full strength with ``side``'s Supreme Leader, while a Guard
+    counter is left in the builds pool and he has a play (§17.5)."""
+    sup = state.supreme.get(side)
+    if not sup or state.stratagems[side]["political"] < 1 or plays_left(state, sup) < 1:
+        return []
+    left = builds_left(state, side, "guard")
+    if left is not None and left < 1:
+        return []
+    f = state.leader_force(sup)
+    if f is None or state.allegiance(f.side) != side:
+        return []
+    full = catalogue().kind("legion").strength
+    return sorted(
+        u.id
+        for u in f.units
+        if u.kind == "legion" and u.discipline == "I" and u.strength == full and u.nation == "roman"
+    )
+
+
+def form_guard(state: CampaignState, unit_id: str) -> list[Event]:
+    """The Supreme Leader makes an imperator legion his Guard (reference: Guards are made
+    from an imperator legion; a Guard protects against assassination, §2.6, §18.4)."""
+    side = state.active
+    if state.phase != "recruiting":
+        raise RuleError("A Guard is formed in the recruiting phase.")
+    if unit_id not in guard_candidates(state, side):
+        raise RuleError("Only a full imperator legion with your Supreme Leader can become his Guard.")
+    sup = state.supreme[side]
+    assert sup is not None
+    play(state, side, "political", sup)
+    f = state.leader_force(sup)
+    assert f is not None
+    units = tuple(u.model_copy(update={"kind": "guard"}) if u.id == unit_id else u for u in f.units)
+    state.forces[f.id] = f.model_copy(update={"units": units})
+    return [
+        event(
+            state,
+            "guard",
+            f"{f.unit(unit_id).label()} becomes {possessive(leader_name(sup))} Guard.",
+            side=side,
+            unit=unit_id,
+        )
+    ]
+
+
 # --------------------------------------------------------------------------- the generator
 
 
@@ -387,4 +438,5 @@ def legal(state: CampaignState) -> list[A.Action]:
             for city in cities:
                 out.append(A.RecruitLeader(ld, city))
     out += [A.Train(u) for u in trainable(state, side)]
+    out += [A.FormGuard(u) for u in guard_candidates(state, side)]
     return out

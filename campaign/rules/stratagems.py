@@ -3,7 +3,8 @@ expended box (docs/rules/campaign.md §15; reference: Stratagems).
 
 A side's stratagem counters are *chosen*, not drawn: when its stratagems phase opens the
 side is owed its income (``state.due``) — its Supreme Leader's rating, +1 for Rome, +1
-for five of the nine income cities, +1 for the Syria region, +1 for the Dictator — and
+for five of the nine income cities, +1 for the Syria region, +1 for the Dictator, +1
+while it has no Supreme Leader — and
 takes that many counters, one ``Take`` at a time, of the types it wants, as long as the
 counter mix has them.  Held and expended counters both come out of the mix; the
 expended box goes back to the mix when the year turns (§15.4).
@@ -94,6 +95,8 @@ def income(state: CampaignState, side: str) -> dict[str, int]:
     sup = state.supreme.get(side)
     if sup:
         out["supreme"] = catalogue().leader(sup).rating
+    else:
+        out["interregnum"] = t.interregnum
     if state.owner_side("roma") == side:
         out["rome"] = t.rome
     held = sum(1 for c in cmap.income_cities() if state.owner_side(c) == side)

@@ -172,6 +172,57 @@ def _stop(eng: Engagement, dice: Dice) -> Outcome:
     raise _Stop(eng)
 
 
+def _kind_name(kind: str) -> str:
+    try:
+        return catalogue().kind(kind).name
+    except (KeyError, AttributeError):
+        return kind.replace("_", " ")
+
+
+def _leader(ld: str) -> str:
+    try:
+        return leader_name(ld)
+    except KeyError:
+        return ld
+
+
+def action_label(state: CampaignState, a: A.Action) -> str:
+    """An action in words, for a button (any action of the generator; an action the window
+    does not know yet is named by its type and fields)."""
+    if isinstance(a, A.Take):
+        return f"Take a {a.kind.capitalize()} stratagem"
+    if isinstance(a, A.Politics):
+        return f"Play a Political stratagem on the {a.table.replace('_', ' ').title()} table"
+    if isinstance(a, A.Claim):
+        return f"{_leader(a.leader)} claims the succession"
+    if isinstance(a, A.Veto):
+        return "The Tribune vetoes the result"
+    if isinstance(a, A.Recruit):
+        return f"Raise {_kind_name(a.kind)} at {place_name(a.city)}"
+    if isinstance(a, A.RecruitLeader):
+        return f"Bring {_leader(a.leader)} into play at {place_name(a.city)}"
+    if isinstance(a, A.FoundColony):
+        return f"Found a colony at {place_name(a.city)}"
+    if isinstance(a, A.Train):
+        return f"Train {a.unit.replace('_', ' ')}"
+    if isinstance(a, A.Tribute):
+        target = place_name(a.target) if a.target in roman_world() else a.target.replace("_", " ").title()
+        return f"Win {target} over with tribute"
+    if isinstance(a, A.Bribe):
+        return f"Bribe the civis of {place_name(a.city)}"
+    if isinstance(a, A.Subvert):
+        f = state.forces.get(a.force)
+        return f"Subvert {force_name(f) if f else a.force}"
+    if isinstance(a, A.Assassinate):
+        return f"Have {_leader(a.leader)} assassinated"
+    if isinstance(a, A.Pass):
+        return "Pass"
+    if isinstance(a, A.EndPhase):
+        return "End the phase"
+    values = [str(getattr(a, f)) for f in getattr(a, "__dataclass_fields__", {}) if getattr(a, f) is not None]
+    return type(a).__name__ + (f" ({', '.join(values)})" if values else "")
+
+
 def with_outcome(action: A.Action, outcome: Outcome) -> A.Action:
     """The deciding action carrying the outcome of a battle fought elsewhere."""
     if isinstance(action, A.Commit):
@@ -217,7 +268,10 @@ class CampaignGame:
         self.save_path = Path(save_path) if save_path else Path("saves") / "campaign-window.toml"
         self.chronicle: list[str] = []
         self.version = 0  # bumped by every change the window must redraw
+        #: news the window shows as pop-ups: (title, lines) — historical events, the war's end
+        self.popups: list[tuple[str, list[str]]] = []
         self._moves: dict[str, list[Option]] | None = None
+        self._ended = False
         self._odds_cache: dict[tuple[str, tuple[str, ...], bool], MarchOdds] = {}
         self._chronicle_from(self.session.log)
 
@@ -297,6 +351,7 @@ class CampaignGame:
 
     def _after(self, events: Sequence[Event]) -> None:
         self._chronicle_from(events)
+        self._news(events)
         self._moves = None
         self._odds_cache.clear()
         f = self.state.forces.get(self.selected_force or "")
@@ -313,6 +368,56 @@ class CampaignGame:
                 self.chronicle.append(e.text)
         self.chronicle.extend(chronicle_lines(evs))
         del self.chronicle[:-CHRONICLE_KEEP]
+
+    def _news(self, events: Sequence[Event]) -> None:
+        """Pop-ups: a historical event with what followed from it; the end of the war."""
+        evs = list(events)
+        for i, e in enumerate(evs):
+            if e.kind == "historical_event":
+                follow = []
+                for f in evs[i + 1 :]:
+                    if f.kind in ("historical_event", "turn", "side_turn", "pass"):
+                        break
+                    follow.append(f.text)
+                self.popups.append((e.text.rstrip("."), follow[:6]))
+        result = getattr(self.state, "result", None)
+        if result and not any(t == "The war is over" for t, _ in self.popups) and not self._ended:
+            self._ended = True
+            self.popups.append(("The war is over", [str(result.get("text", ""))]))
+
+    def war_lines(self) -> list[str]:
+        """The state of the war, side by side (the panel above the place panel): stratagems,
+        Res Publica, the Supreme Leader, the Republic's markers, clients at war, fratricide,
+        and the end of the war when it has come (docs/rules/campaign.md §15–§21)."""
+        s = self.state
+        lines = []
+        for side in SIDES:
+            hand = s.stratagems.get(side, {})
+            total = sum(hand.values())
+            open_hand = side in self.humans and (len(self.humans) == 1 or side == s.active)
+            if open_hand:
+                kinds = " ".join(f"{k[:1].upper()}{n}" for k, n in hand.items())
+                strat = f"stratagems {kinds}"
+            else:
+                strat = f"{total} stratagems"
+            sup = s.supreme.get(side)
+            head = f"{side_title(side)}: {strat} · Res Publica {s.res_publica.get(side, 0)}"
+            lines.append(head + (f" · {leader_name(sup)}" if sup else " · no Supreme Leader"))
+        markers = getattr(s, "republic", {}) or {}
+        held = [f"{m.capitalize()}: {SIDE_NAMES[v].removeprefix('the ').capitalize()}" for m, v in markers.items() if v]
+        if held:
+            lines.append(" · ".join(held))
+        at_war = sorted(c for c, st in s.clients.items() if st in SIDES)
+        if at_war:
+            lines.append(
+                "Clients at war: "
+                + ", ".join(f"{c.replace('_', ' ').title()} ({s.clients[c][:1].upper()})" for c in at_war)
+            )
+        lines.append(f"Fratricide {s.fratricide}")
+        result = getattr(s, "result", None)
+        if result:
+            lines.append(f"The war is over: {result.get('text', '')}")
+        return lines
 
     def decide(self, action: A.Action) -> bool:
         """Play a decision; one that settles a battle a human takes part in stops first
@@ -506,8 +611,54 @@ class CampaignGame:
                 )
             elif isinstance(a, A.OfferNaval):
                 out.append(Option(f"Offer battle at sea off {place_name(a.place)}", a))
-            elif not isinstance(a, A.March | A.Sail | A.Merge):
-                out.append(Option(type(a).__name__, a))  # a phase the rules add later
+            elif isinstance(a, A.March | A.Sail | A.Merge):
+                continue
+            elif self.place_of(a) is None and self.force_of(a) is None:
+                out.append(Option(action_label(self.state, a), a))
+        return out
+
+    # -- actions tied to a place or a force (recruiting, colonies, tribute, bribes, subversion)
+    def place_of(self, a: A.Action) -> str | None:
+        """The map place an action is about (shown when the place is selected), or None."""
+        if isinstance(a, A.Recruit | A.RecruitLeader | A.FoundColony | A.Bribe):
+            return a.city
+        if isinstance(a, A.Tribute):
+            return a.target if a.target in self.world else None
+        return None
+
+    def force_of(self, a: A.Action) -> str | None:
+        """The force an action is about (shown when the force is selected), or None."""
+        if isinstance(a, A.Subvert):
+            return a.force
+        if isinstance(a, A.Train):
+            for f in self.state.forces.values():
+                if any(u.id == a.unit for u in f.units):
+                    return f.id
+        return None
+
+    def action_places(self) -> dict[str, int]:
+        """Places with actions of their own now (lit on the map): place -> how many."""
+        if not self.human_to_act() or self.state.pending is not None:
+            return {}
+        out: dict[str, int] = {}
+        for a in self.legal():
+            place = self.place_of(a)
+            if place is None:
+                f = self.force_of(a)
+                place = self.state.forces[f].location if f in self.state.forces else None
+            if place is not None:
+                out[place] = out.get(place, 0) + 1
+        return out
+
+    def place_options(self, place: str | None) -> list[Option]:
+        """The actions about ``place`` and about the forces in it."""
+        if place is None or not self.human_to_act() or self.state.pending is not None:
+            return []
+        out = []
+        for a in self.legal():
+            f = self.force_of(a)
+            if self.place_of(a) == place or (f in self.state.forces and self.state.forces[f].location == place):
+                out.append(Option(action_label(self.state, a), a))
         return out
 
     def commit_options(self, place: str) -> list[Option]:
@@ -536,7 +687,7 @@ class CampaignGame:
             elif isinstance(a, A.Decline):
                 out.append(Option("Decline", a))
             else:
-                out.append(Option(type(a).__name__, a))
+                out.append(Option(action_label(self.state, a), a))
         return out
 
     def pending_question(self) -> str:

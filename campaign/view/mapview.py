@@ -226,6 +226,8 @@ class MapView(arcade.View):
         self._cache: Any = None
         self._cache_valid = False
         self._hud_extra_drawn: Any = None
+        #: how far below the top bar the selection panel starts (a subclass's panel above it)
+        self.panel_drop = 0.0
         self._hover_drawn: str | None = "-"
 
         self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -1123,7 +1125,7 @@ class MapView(arcade.View):
         w, h = self.window.width, self.window.height
         if self.panel.text:
             pw = 316
-            top = h - TOP_BAR - 10
+            top = h - TOP_BAR - 10 - self.panel_drop
             ph = self.panel.content_height + 16
             arcade.draw_lrbt_rectangle_filled(w - pw - 10, w - 10, top - ph, top, rgba(PARCHMENT, 236))
             arcade.draw_lrbt_rectangle_outline(w - pw - 10, w - 10, top - ph, top, rgba(BG_TOP), 2)

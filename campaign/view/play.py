@@ -40,7 +40,7 @@ import arcade
 from arcade import shape_list
 from pyglet.graphics import Batch
 
-from bellum.errors import InputError
+from bellum.errors import BellumError, InputError
 from campaign import actions as A
 from campaign.rules.common import force_name, place_name
 from campaign.state import SIDES, side_title
@@ -53,6 +53,8 @@ from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT,
 PANEL_W = 300
 CHRONICLE_W = 400
 CHRONICLE_LINES = 7
+MAX_PHASE_BUTTONS = 12
+MAX_PLACE_BUTTONS = 8
 DIALOG_W = 560
 BUTTON_H = 24
 AI_DELAY = 0.3  # seconds between the computer's actions, so a player can follow them
@@ -140,6 +142,13 @@ class CampaignView(MapView):
         fid = self.game.selected_force
         if fid is None or fid not in self.game.state.forces:
             super()._build_selection()
+            for place in self.game.action_places():
+                if place in self.geo.positions:
+                    x, y = self.geo.pos(place)
+                    ring = arcade.Sprite(markers.select_ring_texture(), center_x=x, center_y=y)
+                    ring.scale = 20 / markers.SIZE
+                    ring.color = rgba(GOLD)
+                    self.ring.append(ring)
             self._describe_selection()
             return
         self._selected_drawn = self.model.selected
@@ -247,11 +256,24 @@ class CampaignView(MapView):
         if g.message:
             y = self._wrapped(g.message, x0 + 10, y, WARN, 9.5, PANEL_W - 20)
         y -= 4
-        for o in g.phase_options():
+        options = g.phase_options()
+        for o in options[:MAX_PHASE_BUTTONS]:
             y = self._button(o.label, x0 + 10, y, PANEL_W - 20, partial(self.choose_phase, o), key=f"phase:{o.label}")
             if o.detail:
                 y = self._line(o.detail, x0 + 16, y + 2, DIM, 8.5)
-        if not g.phase_options() and s.pending is None and g.human_to_act() and s.phase == "movement":
+        if len(options) > MAX_PHASE_BUTTONS:
+            y = self._line(f"…and {len(options) - MAX_PHASE_BUTTONS} more choices.", x0 + 10, y, DIM, 8.5)
+        places = g.action_places()
+        if places:
+            y = self._wrapped(
+                f"{len(places)} places with something to do are ringed in gold: click one.",
+                x0 + 10,
+                y,
+                DIM,
+                8.5,
+                PANEL_W - 20,
+            )
+        if not options and s.pending is None and g.human_to_act() and s.phase == "movement":
             y = self._line("Click a force, then a lit place.", x0 + 10, y, DIM, 9)
         third = (PANEL_W - 20 - 8) / 3
         row = y - BUTTON_H - 4
@@ -280,6 +302,25 @@ class CampaignView(MapView):
             for o in g.merges():
                 y2 = self._button(o.label, x0 + 10, y2, PANEL_W - 20, partial(self.game.play, o.action), key="merge")
             self._panel_box(x0, y2 - 6, top2, PANEL_W)
+            y = y2 - 6
+        here = g.place_options(self.model.selected)
+        if here and self.model.selected is not None:
+            top3 = y - 8
+            y3 = self._line(f"At {place_name(self.model.selected)}", x0 + 10, top3 - 8, GOLD, 11, bold=True)
+            for i, o in enumerate(here[:MAX_PLACE_BUTTONS]):
+                y3 = self._button(o.label, x0 + 10, y3, PANEL_W - 20, partial(self.game.play, o.action), key=f"here{i}")
+            if len(here) > MAX_PLACE_BUTTONS:
+                y3 = self._line(f"…and {len(here) - MAX_PLACE_BUTTONS} more.", x0 + 10, y3, DIM, 8.5)
+            self._panel_box(x0, y3 - 6, top3, PANEL_W)
+        # -- the war (top right, above the place panel) -------------------------------
+        ww = 316
+        wx0 = w - ww - 10
+        wtop = h - TOP_BAR - 10
+        wy = self._line("The war", wx0 + 10, wtop - 8, GOLD, 10.5, bold=True)
+        for ln in g.war_lines():
+            wy = self._wrapped(ln, wx0 + 10, wy, INK, 8.5, ww - 20)
+        self._panel_box(wx0, wy - 4, wtop, ww)
+        self.panel_drop = wtop - (wy - 4) + 8
         # -- the chronicle -----------------------------------------------------------
         cw = CHRONICLE_W
         cx0 = w - cw - 10
@@ -368,7 +409,19 @@ class CampaignView(MapView):
         dw = DIALOG_W
         texts: list[arcade.Text] = []
         batch = self.dialog_batch
-        title = arcade.Text(d.title, 0, 0, rgba(GOLD), 14, font_name=SERIF, bold=True, anchor_y="top", batch=batch)
+        title = arcade.Text(
+            d.title,
+            0,
+            0,
+            rgba(GOLD),
+            14,
+            font_name=SERIF,
+            bold=True,
+            anchor_y="top",
+            multiline=True,
+            width=dw - 32,
+            batch=batch,
+        )
         body = [
             arcade.Text(ln, 0, 0, INK, 10, font_name=SANS, multiline=True, width=dw - 32, anchor_y="top", batch=batch)
             for ln in d.lines
@@ -511,6 +564,9 @@ class CampaignView(MapView):
             return
         if g.battle is not None:
             self.open_dialog(self.battle_dialog())
+        elif g.state.pending is None and g.popups and not g.ai_to_act():
+            title, lines = g.popups.pop(0)
+            self.open_dialog(Dialog(title, lines or [" "], [("Continue", self.close_dialog, "")], cancel=False))
         elif g.state.pending is not None and g.human_to_act():
             self.open_dialog(
                 Dialog(
@@ -560,6 +616,8 @@ class CampaignView(MapView):
             + f" The {eng.terrain} battleboard."
         )
         ok, why = tactical_available()
+        if ok and eng.kind != "land":
+            ok, why = False, "the tactical engine fights land battles; a battle at sea is fought on the battleboard"
         return Dialog(
             f"{b.title} — {eng.turn}",
             lines,
@@ -584,7 +642,7 @@ class CampaignView(MapView):
         assert b is not None
         self.dialog = None
         st = state_from_engagement(b.engagement)
-        seed = (self.game.session.seed * 1_000_003 + len(self.game.session.actions)) % (2**62)
+        seed = self._battle_seed()
         view = BattleView(
             st,
             title=f"{b.title} — {b.engagement.turn}",
@@ -597,43 +655,90 @@ class CampaignView(MapView):
         self.window.show_view(view)
         return view
 
-    def open_tactical(self) -> None:
+    def open_tactical(self) -> Any:
+        """Open the tactical window on the engagement converted to GBoH counters
+        (``campaign.conversion``, docs/rules/campaign.md §12.7); ``on_show_view`` converts
+        the losses back."""
+        from campaign.conversion import tactical_scenario, write_tactical
+        from tactical.view.app import battle_view as tactical_view
+
+        b = self.game.battle
+        assert b is not None
         self.dialog = None
-        self.game.message = "The tactical engine cannot fight campaign battles yet."
-        self.game.version += 1
+        seed = self._battle_seed()
+        try:
+            sc = tactical_scenario(b.engagement, seed, state=self.game.state)
+            path = write_tactical(sc, tactical_folder())
+            view = tactical_view(str(path), seed=seed, ai_sides=b.ai_letters, menu=self)
+        except BellumError as no:
+            self.game.message = str(no)
+            self.game.version += 1
+            return None
+        self.battle_view = view
+        self.window.show_view(view)
+        return view
+
+    def _battle_seed(self) -> int:
+        return (self.game.session.seed * 1_000_003 + len(self.game.session.actions)) % (2**62)
 
     def on_show_view(self) -> None:
-        """Back from the battleboard: apply a finished battle; an unfinished one is fought
-        out by the generals (the battleboard AI) or resumed."""
+        """Back from a battle window: a finished battle's outcome is applied; an unfinished
+        one is resumed, or ended — on the battleboard the generals (its AI) fight it out,
+        on the tactical map night falls and it is broken off (a draw, the losses so far)."""
         bv = self.battle_view
         if bv is None or self.game.battle is None:
             self.battle_view = None
             return
-        if bv.state.phase == "over":
-            self._finish_board()
-        else:
-            self.open_dialog(
-                Dialog(
-                    f"{self.game.battle.title} is not over",
-                    ["The battle is still being fought on the battleboard."],
-                    [
-                        ("Return to the battle", lambda: self.window.show_view(bv), ""),
-                        ("Let the generals fight it out (the battleboard AI)", self._finish_board, ""),
-                    ],
-                    cancel=False,
-                )
+        if self._battle_over(bv):
+            self._finish_battle()
+            return
+        tactical = self._is_tactical(bv)
+        end = (
+            "Break it off at nightfall (a draw, with the losses so far)"
+            if tactical
+            else "Let the generals fight it out (the battleboard AI)"
+        )
+        self.open_dialog(
+            Dialog(
+                f"{self.game.battle.title} is not over",
+                [f"The battle is still being fought on the {'tactical map' if tactical else 'battleboard'}."],
+                [
+                    ("Return to the battle", partial(self.window.show_view, bv), ""),
+                    (end, self._finish_battle, ""),
+                ],
+                cancel=False,
             )
+        )
 
-    def _finish_board(self) -> None:
-        from battleboard.resolve import autoplay, outcome
+    @staticmethod
+    def _is_tactical(bv: Any) -> bool:
+        return hasattr(bv, "session")
 
+    def _battle_over(self, bv: Any) -> bool:
+        if self._is_tactical(bv):
+            from tactical.view.play import session_state
+
+            return bool(session_state(bv.session).seq.phase == "over")
+        return bool(bv.state.phase == "over")
+
+    def _finish_battle(self) -> None:
+        """The outcome of the battle window's battle, applied through the engine."""
         bv, b = self.battle_view, self.game.battle
         self.dialog = None
         if bv is None or b is None:
             return
-        final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice)
         self.battle_view = None
-        self.game.finish_battle(outcome(final, b.engagement, bv.dice))
+        if self._is_tactical(bv):
+            from campaign.conversion import outcome_from_tactical
+            from tactical.view.play import session_state
+
+            out = outcome_from_tactical(b.engagement, session_state(bv.session))
+        else:
+            from battleboard.resolve import autoplay, outcome
+
+            final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice)
+            out = outcome(final, b.engagement, bv.dice)
+        self.game.finish_battle(out)
 
     # ------------------------------------------------------------------ input
     def force_at(self, sx: float, sy: float) -> str | None:
@@ -830,6 +935,13 @@ def open_game(window: arcade.Window, game: CampaignGame, menu: arcade.View | Non
     view = CampaignView(game, menu=menu)
     window.show_view(view)
     return view
+
+
+def tactical_folder() -> Path:
+    """Where the tactical scenarios of campaign battles are written (one file per battle)."""
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / "bellum-campaign-battles"
 
 
 def default_save() -> Path:

@@ -22,6 +22,7 @@ def shot_view(args: argparse.Namespace) -> arcade.View:
         if game.state.phase == "movement" or not game.legal():
             break
         game.play(ai.choose(game.state))
+    game.popups.clear()  # the turn's news, read
     view = CampaignView(game)
     if "caesar" in game.state.forces:
         game.select_force("caesar")

@@ -38,7 +38,9 @@ def battle_view(
 
 def open_battle(scenario_path: str, *, seed: int = 1, ai_sides: Iterable[str] = ()) -> None:
     """Open a window on ``scenario_path`` and run until it is closed."""
-    window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile", resizable=True)  # a View needs a window first
+    # a View needs a window first.  No multisampling: the view draws into its own framebuffer
+    # and copies it to the screen, and under llvmpipe a 4x screen makes that copy ~4x dearer
+    window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile", resizable=True, antialiasing=False)
     view = battle_view(scenario_path, seed=seed, ai_sides=ai_sides)
     window.set_caption(f"Bellum Civile — {view.title}")
     window.show_view(view)

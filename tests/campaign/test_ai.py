@@ -7,7 +7,7 @@ from __future__ import annotations
 from bellum.dice import Dice
 from bellum.session import Session
 from campaign import actions as A
-from campaign.ai import CLIENT_RANGE, CampaignAI, _Context, dist, play_turns
+from campaign.ai import CITY_NEED, CLIENT_RANGE, CampaignAI, _Context, dist, play_turns
 from campaign.engine import CampaignEngine, legal_actions
 from campaign.state import CampaignState, Pending
 from tests.campaign.test_ops_sequence import army, fresh, put
@@ -150,3 +150,16 @@ def test_the_king_of_kings_stays_back() -> None:
     assert ai._score(ctx, king, "dura") == -100.0
     assert ai._score(ctx, king, "ctesiphon") > -100.0
     assert ai._score(ctx, satrap, "edessa") > -100.0
+
+
+def test_a_side_short_of_a_triumph_values_cities_more_and_takes_towns_of_no_side() -> None:
+    """§21.1 and §20.1: Caesar, far from 25 cities, values every city more, and a town of
+    no side (it submits to an army standing in it) is worth marching to."""
+    s = fresh(keep=["caesar"])
+    s.owners["ariminum"] = "neutral"
+    s.forces = {k: f for k, f in s.forces.items() if f.location != "ariminum"}
+    ctx = _Context(s, "caesarian")
+    assert ctx.bonus == CITY_NEED and "ariminum" in ctx.open
+    assert _Context(s, "senatorial").bonus == 0.0  # the Senate holds far more than 25
+    ai, caesar = CampaignAI(), s.forces["caesar"]
+    assert ai._score(ctx, caesar, "ariminum") > ai._score(ctx, caesar, "ravenna")

@@ -179,6 +179,19 @@ def test_each_campaign_kind_becomes_its_tactical_counter(
         assert all(built.units[u.id].cataphract for u in mine)
 
 
+def test_every_kind_at_every_discipline_builds_through_the_tactical_loader() -> None:
+    """§12.7.1: every row of the table is a counter the tactical loader accepts (a graded
+    cohort's TQ within its grade's band, a type the catalogue has, no prohibited set-up)."""
+    cat = catalogue()
+    a = [(k, d, 1) for k, spec in cat.kinds.items() if not spec.is_fleet for d in spec.disciplines]
+    s, eng = _campaign("mutina", a, [("legion", "R", 1)])
+    sc = tactical_scenario(eng, 2, state=s)
+    built = build_tactical(sc).state
+    on_field = {c.unit for c in plan(eng, s).counters if c.side == "A"}
+    assert len(on_field) == sum(1 for k, _, _ in a if tables().kinds[k].post != "camp")
+    assert len(built.units) == len(sc.units)
+
+
 def test_baggage_and_engineers_stay_in_camp() -> None:
     """§12.7.1: engineers and impediti do not stand in the line (§2.2)."""
     s, eng = _campaign(
@@ -521,6 +534,8 @@ def test_a_small_battle_resolves_headless_and_the_campaign_applies_it() -> None:
     left = {u.id for f in s2.forces.values() for u in f.units}
     assert not lost & left
     assert all(f.id in left for f in out.units if f.fate == "survived")
+    now = {u.id: u.strength for f in s2.forces.values() for u in f.units}
+    assert all(now[f.id] == f.strength for f in out.units if f.fate == "survived")
 
 
 def test_the_tactical_engine_is_a_campaign_resolver() -> None:

@@ -149,3 +149,21 @@ def test_training_makes_a_recruit_unit_veteran_for_a_military_stratagem() -> Non
     s3, _ = play(s2, A.Recruit("ravenna", "legion"))
     fresh_id = next(u.id for u in s3.forces["caesar"].units if u.id.startswith("raised_legion"))
     assert A.Train(fresh_id) not in legal_actions(s3)  # raised this turn
+
+
+def test_the_supreme_leader_makes_an_imperator_legion_his_guard() -> None:
+    """§17.5 (reference: Guards are made from an imperator legion; a Guard protects)."""
+    s = fresh("recruiting", keep=[])
+    s.stratagems["caesarian"]["political"] = 1
+    s.forces["c"] = army("c", "caesarian", "narbo", [("legion", "I", 5), ("legion", "I", 4)], ("caesar",))
+    assert RC.guard_candidates(s, "caesarian") == ["c_0"]  # full strength only
+    assert A.FormGuard("c_0") in legal_actions(s)
+    s2, ev = play(s, A.FormGuard("c_0"))
+    assert s2.forces["c"].unit("c_0").kind == "guard" and ev[0].kind == "guard"
+    from campaign.rules.politics import guard_of
+
+    assert guard_of(s2, "caesar") == catalogue().leader("caesar").guard + 2
+    s.counter_mix["caesarian"]["guard"] = 0
+    assert RC.guard_candidates(s, "caesarian") == []
+    with pytest.raises(RuleError):
+        play(s, A.FormGuard("c_0"))

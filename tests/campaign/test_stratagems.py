@@ -34,7 +34,8 @@ def test_income_is_the_supreme_leaders_rating_rome_five_income_cities_and_syria(
     assert "income_cities" not in S.income(s, "senatorial")
     s.republic["dictator"] = "caesarian"
     s.supreme["caesarian"] = None
-    assert S.income(s, "caesarian") == {"dictator": tables().stratagems.dictator}
+    t = tables().stratagems
+    assert S.income(s, "caesarian") == {"interregnum": t.interregnum, "dictator": t.dictator}
 
 
 def test_the_stratagems_phase_opens_with_the_income_owed() -> None:
@@ -188,6 +189,7 @@ def test_the_new_actions_are_written_and_read_back() -> None:
         A.RecruitLeader("hirtius", "ravenna"),
         A.FoundColony("narbo"),
         A.Train("leg_xiii"),
+        A.FormGuard("leg_x"),
         A.Tribute("egypt"),
         A.Bribe("ariminum"),
         A.Subvert("domitius"),

@@ -173,3 +173,38 @@ def test_headless_forty_turns_ends_with_a_result_line(capsys: pytest.CaptureFixt
     assert code == 0
     assert out[-1].startswith("Result: the war goes on (March 49 BC)")
     assert out[-2].startswith("Summary, March 49 BC")
+
+
+def test_the_chronicle_marks_major_battles() -> None:
+    """docs/BALANCE.md: a major battle is a land field battle with at least 8 SP a side."""
+    from bellum.events import Event
+    from campaign.chronicle import MAJOR_SP, is_major, line, summary
+
+    big = Event(
+        "battle",
+        "Battle of Ilerda: …",
+        {
+            "date": "June 49 BC",
+            "battle_kind": "land",
+            "trigger": "battle",
+            "engaged": {"caesarian": MAJOR_SP, "senatorial": 20},
+        },
+    )
+    small = Event(
+        "battle",
+        "Battle of Zama: …",
+        {
+            "date": "June 49 BC",
+            "battle_kind": "land",
+            "trigger": "battle",
+            "engaged": {"caesarian": MAJOR_SP - 1, "senatorial": 20},
+        },
+    )
+    sea = Event(
+        "battle",
+        "Battle off Massilia: …",
+        {"battle_kind": "naval", "trigger": "battle", "engaged": {"caesarian": 20, "senatorial": 20}},
+    )
+    assert is_major(big) and not is_major(small) and not is_major(sea)
+    assert line(big).endswith("(A major battle.)") and not line(small).endswith("(A major battle.)")
+    assert "2 battles (1 major)" in summary(fresh(), [big, small])

@@ -48,6 +48,7 @@ def to_movement(game: CampaignGame) -> None:
     ai = CampaignAI()
     for _ in range(200):
         if game.state.phase == "movement" and game.state.pending is None:
+            game.popups.clear()  # the turn's news has been read
             return
         game.play(ai.choose(game.state))
     raise AssertionError(f"the movement phase was not reached ({game.state.phase})")
@@ -448,3 +449,66 @@ def test_the_command_hook_builds_the_game_the_arguments_ask_for(tmp_path: Path) 
 
     with pytest.raises(InputError):
         game_from_args(argparse.Namespace(**{**vars(args), "scenario": "no-such-war"}))
+
+
+@pytest.mark.window
+def test_the_tactical_choice_opens_the_gboh_battle_and_brings_its_losses_back(view: Any, window: Any) -> None:
+    """Issue 7 item 6: the tactical engine fights the engagement (forces converted to GBoH
+    counters, campaign.md §12.7); leaving it before the end breaks it off at nightfall."""
+    if not tactical_available()[0]:
+        pytest.skip("campaign.conversion is not there")
+    import arcade
+
+    from tactical.view.battle import BattleView as TacticalView
+    from tactical.view.play import session_state
+
+    game = view.game
+    to_movement(game)
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    game.play(A.EndPhase())
+    game.play(A.Battle("ariminum", 0))
+    game.run_ai()
+    view.on_update(0.0)
+    eng = game.battle.engagement
+    press_label(view, "Fight it with the tactical engine")
+    tactical = window.current_view
+    assert isinstance(tactical, TacticalView)
+    render(window, tactical)
+    units = session_state(tactical.session).units
+    assert len(units) >= len(eng.units)  # every campaign unit became one counter or more
+    for _ in range(6):  # a few actions by the AI for both sides
+        if not tactical.ai_step():
+            break
+    tactical.on_key_press(arcade.key.ESCAPE, 0)
+    assert window.current_view is view
+    assert view.dialog is not None and "not over" in view.dialog.title
+    press_label(view, "Break it off at nightfall")
+    assert game.battle is None and game.state.pending is None
+    last = game.session.actions[-1]
+    assert last["type"] == "commit" and last["outcome"]["engagement"] == eng.id
+    assert last["outcome"]["winner"] is None  # broken off: a draw
+
+
+@pytest.mark.window
+def test_historical_events_pop_up_and_the_war_panel_shows_the_hands(window: Any) -> None:
+    from campaign.view.play import CampaignView
+
+    game = CampaignGame.new("49bc", 1)
+    view = CampaignView(game)
+    render(window, view)
+    ai = CampaignAI()
+    while game.state.phase == "events":
+        game.play(ai.choose(game.state))
+    if not game.popups:
+        pytest.skip("no historical event this turn")
+    title = game.popups[0][0]
+    view.on_update(0.0)
+    assert view.dialog is not None and view.dialog.title == title and title.startswith("Historical event")
+    shot = render(window, view)
+    press_label(view, "Continue")
+    assert view.dialog is None or view.dialog.title != title
+    lines = game.war_lines()
+    assert lines[0].startswith("The Caesarians: stratagems M")  # our own hand, by type
+    assert "stratagems ·" in lines[1]  # the enemy's hand: only how many
+    assert shot.size == (1280, 800)
