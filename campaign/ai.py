@@ -70,7 +70,7 @@ ODDS_BUDGET = 6
 #: small armies join the main one
 SMALL_ARMY = 8
 #: … but no army grows past this by joining: more troops wait for a leader of their own
-ARMY_CAP = 30
+ARMY_CAP = 45
 #: while a side holds fewer than the Triumph's cities + this margin, a city is worth …
 CITY_MARGIN = 4
 #: … this much more

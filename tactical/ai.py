@@ -34,13 +34,13 @@ returned; the one legal-action generator is asked only for designations and as a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from bellum.dice import Dice
-from bellum.errors import MissingRollError, RuleError
+from bellum.errors import DiceError, MissingRollError, RuleError
 from tactical import charts, special
 from tactical.actions import (
     Action,
@@ -55,8 +55,15 @@ from tactical.actions import (
     Shock,
     Start,
 )
-from tactical.combat import engaged_must_attack, fire_check, hit_and_run_check, plan_shock, shock_drms
-from tactical.command import in_range, order_key
+from tactical.combat import (
+    engaged_must_attack,
+    fire_check,
+    hit_and_run_check,
+    hit_and_run_zone,
+    plan_shock,
+    shock_drms,
+)
+from tactical.command import check_command, in_range, order_key
 from tactical.engine import apply, check_may_move
 from tactical.hexes import flank_dirs
 from tactical.legal import legal_actions
@@ -140,14 +147,14 @@ def _v1_effect_value(eff: Any) -> float:
         return 0.0
     hit = 0.45
     if kind == "hits":
-        return eff.hits * hit + (0.2 if eff.retreat else 0.0)
+        return float(eff.hits) * hit + (0.2 if eff.retreat else 0.0)
     if kind == "reduce":
         return 2.0
     if kind == "rout":
         return 4.0
     if kind == "check":
         fail = sum(1 for r in range(10) if r + eff.add > 6) / 10
-        return fail * (4.0 if eff.fail == "rout" else 2.0) + (1 - fail) * (eff.hits * hit + 0.2)
+        return fail * (4.0 if eff.fail == "rout" else 2.0) + (1 - fail) * (float(eff.hits) * hit + 0.2)
     return 0.0
 
 
@@ -191,7 +198,7 @@ class _Enemy:
     near_any: list[int]
 
 
-def distance_field(nbr: list[int], size: int, sources: Iterable[int]) -> list[int]:
+def distance_field(nbr: Sequence[int], size: int, sources: Iterable[int]) -> list[int]:
     """Hex steps from every hex to the nearest of ``sources`` (a breadth-first search)."""
     dist = [99] * size
     frontier = []
@@ -311,9 +318,9 @@ class TacticalAI:
             action = self._designate_leader(state)
             self._serial += 1
             return action
-        action = self._activation_step(state)
-        if action is not None and _dry_run(state, action):
-            return action
+        step = self._activation_step(state)
+        if step is not None and _dry_run(state, step):
+            return step
         return self._fallback(state)
 
     def _fallback(self, state: State) -> Action:
@@ -646,50 +653,59 @@ class TacticalAI:
             try:
                 local = _local(state, state.units[action.target])
                 hit = outcome_value(state, state.seq.side, fire_odds(local, action))
-            except RuleError:
+            except (RuleError, DiceError):
                 hit = -99.0
             self._odds_cache[key] = hit
         return hit
 
-    def _hit_and_run(self, state: State, u: Unit) -> Action | None:
-        best: Fire | None = None
-        best_v = 0.0
+    def _best_target(self, state: State, u: Unit, *, hit_and_run: bool) -> Fire | None:
+        """The target whose exact fire odds (``tactical.odds.fire_odds``) do most, among the two
+        the quick reading ranks first: nearest (the hit number falls with range, 002 Missile
+        chart), then the one nearest elimination by hits (003 §8.15)."""
         grid = state.field.grid
+        zone = hit_and_run_zone(state, u) if hit_and_run else None
+        valid: list[tuple[int, float, str]] = []
         for e in state.units.values():
-            if not e.on_map or e.side == u.side or grid.distance(u.hex, e.hex) > 6:
+            if not e.on_map or e.side == u.side:
+                continue
+            d = min(grid.distance(a, b) for a in u.hexes() for b in e.hexes())
+            if d > 6:
                 continue
             try:
-                hit_and_run_check(state, u, e)
+                if zone is not None:
+                    hit_and_run_check(state, u, e, zone)
+                else:
+                    fire_check(state, u, e)
             except RuleError:
                 continue
-            a = Fire(u.id, e.id, hit_and_run=True)
-            v = self._fire_value(state, a)
+            valid.append((d, -(e.missile_hits + 1) / (e.tq + 1), e.id))
+        best: Fire | None = None
+        best_v = 0.0
+        for _d, _h, eid in sorted(valid)[:2]:
+            action = Fire(u.id, eid, hit_and_run=hit_and_run)
+            v = self._fire_value(state, action)
             if v > best_v:
-                best, best_v = a, v
+                best, best_v = action, v
         return best
+
+    def _hit_and_run(self, state: State, u: Unit) -> Action | None:
+        if u.id in state.moved or u.id in state.fired:
+            return None
+        return self._best_target(state, u, hit_and_run=True)
 
     def _next_fire(self, state: State, mem: _Memory) -> Action | None:
         seq = state.seq
-        grid = state.field.grid
         for u in sorted(state.units.values(), key=lambda x: x.id):
             if u.side != seq.side or not u.on_map or u.missile is None or u.id in state.fired:
                 continue
             if u.id in mem.fired or u.status != "full" or u.engaged:
                 continue
             mem.fired.add(u.id)
-            best: Fire | None = None
-            best_v = 0.0
-            for e in state.units.values():
-                if not e.on_map or e.side == u.side or grid.distance(u.hex, e.hex) > 6:
-                    continue
-                try:
-                    fire_check(state, u, e)
-                except RuleError:
-                    continue
-                a = Fire(u.id, e.id)
-                v = self._fire_value(state, a)
-                if v > best_v:
-                    best, best_v = a, v
+            try:
+                check_command(state, u)
+            except RuleError:
+                continue
+            best = self._best_target(state, u, hit_and_run=False)
             if best is not None and _dry_run(state, best):
                 return best
         return None
@@ -699,11 +715,13 @@ class TacticalAI:
         key = ("shock", atts, defender, _fingerprint(state, (*atts, defender)))
         hit = self._odds_cache.get(key)
         if hit is None:
-            try:
-                local = _local(state, state.units[defender])
-                hit = outcome_value(state, state.seq.side, shock_odds(local, Shock(atts, defender)))
-            except RuleError:
-                hit = -99.0
+            hit = self._quick(state, atts, defender)
+            if len(atts) <= EXACT_ATTACKERS and hit > -99.0:
+                try:
+                    local = _local(state, state.units[defender])
+                    hit = outcome_value(state, state.seq.side, shock_odds(local, Shock(atts, defender)))
+                except DiceError:
+                    pass  # too many dice to enumerate: the chart reading stands
             self._odds_cache[key] = hit
         return hit
 
@@ -723,15 +741,15 @@ class TacticalAI:
                 continue
             seen: set[str] = set()
             for j in frontal_hexes(grid, u):
-                e = enemy_at.get(j)
-                if e is None or e.id in seen:
+                foe = enemy_at.get(j)
+                if foe is None or foe.id in seen:
                     continue
-                seen.add(e.id)
+                seen.add(foe.id)
                 try:
-                    plan_shock(state, Shock((u.id,), e.id))
+                    plan_shock(state, Shock((u.id,), foe.id))
                 except RuleError:
                     continue
-                out.setdefault(e.id, []).append(u.id)
+                out.setdefault(foe.id, []).append(u.id)
         return out
 
     def _plan_shocks(self, state: State, mem: _Memory) -> None:
@@ -831,6 +849,9 @@ class TacticalAI:
 LOCAL_RADIUS = 5
 #: a voluntary shock whose quick chart reading is below this is not considered further
 QUICK_FLOOR = -0.8
+#: combats with more attackers than this are scored by the chart reading alone (each attacker
+#: may roll its own check, so the exact enumeration grows tenfold per attacker)
+EXACT_ATTACKERS = 2
 #: the exact-odds cache is emptied when it grows past this many entries
 CACHE_SIZE = 4000
 

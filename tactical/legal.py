@@ -54,7 +54,91 @@ def move_actions(state: State, mover: Unit | Leader) -> list[Move]:
         check_may_move(state, mover)
     except RuleError:
         return []
-    return plain_moves(mover.id, [path for _, path in reachable(state, mover).end_paths()])
+    return list(_cached_moves(state, mover))
+
+
+#: a unit's place in a position fingerprint: hex, second hex, facing, status, column
+_Place = tuple[int, int, int, str, bool]
+
+
+def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
+    """The moves of ``mover``, reused from an earlier position when nothing the search looked
+    at has changed since.
+
+    A search reads the position only in the hexes it settled and their neighbours (two rings
+    for a double-sized unit, whose second hex and its neighbours count): enemy and friendly
+    units there, enemy fronts covering them, elephants next to them, enemy leaders.  So a
+    result stays true while every unit or leader that changed place, facing or status since
+    left all of those hexes alone — before and after the change, its hexes, its front and,
+    for an elephant, the hexes next to it.  The cache lives on the battlefield (shared by the
+    copies ``apply`` makes); ``tests/tactical/test_designation.py`` proves cached and fresh
+    moves equal along random games.  Option ``leaving-zoc`` reads every enemy's
+    surroundings, so it is never cached."""
+    if "leaving-zoc" in state.options:
+        return _fresh_moves(state, mover)[0]
+    units = state.units
+    places: tuple[_Place, ...] = tuple((u.hex, u.hex2, u.facing, u.status, u.column) for u in units.values())
+    leader_hexes = tuple(ld.hex for ld in state.leaders.values())
+    if isinstance(mover, Leader):
+        key: tuple[object, ...] = ("leader", mover.id, mover.side, mover.hex, mover.ma)
+    else:
+        key = (mover.id, mover.type, mover.cls, mover.hex, mover.hex2, mover.facing, mover.status, mover.column)
+        key += (mover.ma,)
+    key += (state.ruleset, state.options)
+    cache = state.field.move_cache
+    entry = cache.get(key)
+    if entry is not None:
+        ids, old_places, leader_ids, old_leaders, touched, moves = entry
+        if ids == tuple(units) and leader_ids == tuple(state.leaders):
+            changed = _changed_hexes(state, old_places, places, old_leaders, leader_hexes)
+            if changed.isdisjoint(touched):
+                return moves  # type: ignore[no-any-return]
+    moves, touched = _fresh_moves(state, mover)
+    if len(cache) > 4096:
+        cache.clear()
+    cache[key] = (tuple(units), places, tuple(state.leaders), leader_hexes, touched, moves)
+    return moves
+
+
+def _fresh_moves(state: State, mover: Unit | Leader) -> tuple[list[Move], set[int]]:
+    """The moves of ``mover`` by a new search, and the hexes the search read."""
+    reach = reachable(state, mover)
+    moves = plain_moves(mover.id, [path for _, path in reach.end_paths()])
+    nbr = state.field.grid.nbr
+    touched = {n // 6 for n in reach.dist}
+    rings = 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1
+    for _ in range(rings):
+        touched |= {j for h in touched for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+    return moves, touched
+
+
+def _changed_hexes(
+    state: State,
+    old: tuple[_Place, ...],
+    new: tuple[_Place, ...],
+    old_leaders: tuple[int, ...],
+    new_leaders: tuple[int, ...],
+) -> set[int]:
+    """Every hex whose surroundings a search reads that differs between two positions."""
+    out: set[int] = set()
+    if old != new:
+        grid = state.field.grid
+        for a, b, u in zip(old, new, state.units.values(), strict=True):
+            if a == b:
+                continue
+            for hx, hx2, facing, _status, column in (a, b):
+                if hx < 0:
+                    continue
+                probe = Unit(u.id, u.side, u.type, u.size, u.tq, u.ma, hx, facing, hx2, column=column)
+                out.update(probe.hexes())
+                out.update(frontal_hexes(grid, probe))
+                if u.type == "EL":
+                    out.update(j for h in probe.hexes() for j in grid.neighbours(h))
+    if old_leaders != new_leaders:
+        for x, y in zip(old_leaders, new_leaders, strict=True):
+            if x != y:
+                out.update(h for h in (x, y) if h >= 0)
+    return out
 
 
 def _group(state: State, side: str) -> tuple[str, ...] | None:

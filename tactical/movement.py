@@ -502,7 +502,7 @@ class Reach:
         clock = SIDE_CLOCK if isinstance(mover, Unit) and mover.column else FACING_CLOCK
         faces = [f"face:{clock[v]}" for v in range(6)]
         merge = not costs.double
-        plain = not costs.double
+        plain = not costs.double and not (isinstance(mover, Unit) and mover.column)
         parent = self.parent
         friends = costs.friends
         may_end = costs.may_end
@@ -510,6 +510,28 @@ class Reach:
         last_face: dict[int, bool] = {}
         out: list[tuple[int, tuple[str, ...]]] = []
         order = self.order or sorted(self.dist, key=lambda n: self.dist[n])
+        if plain:
+            # a single-hex unit or a leader: a step within one hex is a facing change, and
+            # consecutive facing changes are written as one (the hot path of legal_actions;
+            # tuple concatenation is three times faster than unpacking here)
+            turned: set[int] = set()
+            for n in order:
+                p = parent[n]
+                if p < 0:
+                    paths[n] = ()
+                    continue
+                base = paths[p]
+                h = n // 6
+                if p // 6 == h:
+                    step = (faces[n % 6],)
+                    path = base[:-1] + step if p in turned else base + step
+                    turned.add(n)
+                else:
+                    path = base + (ids[h],)  # noqa: RUF005
+                paths[n] = path
+                if h not in friends or may_end(n):
+                    out.append((n, path))
+            return out
         for n in order:
             p = parent[n]
             if p < 0:
@@ -517,7 +539,7 @@ class Reach:
                 last_face[n] = False
                 continue
             base = paths[p]
-            face = p // 6 == n // 6 if plain else costs.token(p, n)[0] == "face"
+            face = costs.token(p, n)[0] == "face"
             if face:
                 step = faces[n % 6]
                 path = (*base[:-1], step) if merge and last_face[p] else (*base, step)
@@ -525,7 +547,7 @@ class Reach:
                 path = (*base, ids[n // 6])
             paths[n] = path
             last_face[n] = face
-            if (plain and n // 6 not in friends) or may_end(n):
+            if may_end(n):
                 out.append((n, path))
         return out
 

@@ -56,6 +56,7 @@ class Battlefield:
     __slots__ = (
         "_cache",
         "_front",
+        "_moves",
         "_steps",
         "bridges",
         "era",
@@ -92,6 +93,8 @@ class Battlefield:
         self._cache: dict[int, list[int]] = {}
         self._front: dict[int, list[tuple[tuple[int, int, int], ...]]] = {}
         self._steps: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+        #: the legal-action generator's move cache (``tactical.legal``), shared by every copy
+        self._moves: dict[Any, Any] = {}
 
     @classmethod
     def clear(cls, columns: int, rows: int, era: str = "alexander") -> Battlefield:
@@ -138,6 +141,11 @@ class Battlefield:
                     table[k] = self.step_cost(cls, k // 6, j)
             self._cache[cls] = table
         return table
+
+    @property
+    def move_cache(self) -> dict[Any, Any]:
+        """Scratch space for ``tactical.legal``'s move cache (positions of one battlefield)."""
+        return self._moves
 
     def hex_steps(self, cls: int) -> list[tuple[tuple[int, int], ...]]:
         """For each hex: the steps into its neighbours the terrain allows to class ``cls``, as

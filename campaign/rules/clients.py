@@ -13,6 +13,7 @@ barbarian horde appeared on the Danube but was attritioned away in winter").
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -27,7 +28,7 @@ from campaign.map import roman_world
 from campaign.rules.common import event, inflict, leader_name, loss_text, place_name, set_strengths, tidy
 from campaign.scenario import BARBARIAN
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy
-from campaign.units import catalogue
+from campaign.units import Force, Unit, catalogue
 
 WORLD_FILE = Path(__file__).resolve().parent.parent / "data" / "world.toml"
 
@@ -169,7 +170,7 @@ def world_tables() -> World:
 
 
 def client_name(cid: str) -> str:
-    """"Egypt", "Pontus and Asia" — the map's name without its note."""
+    """The client's name for the chronicle ("Egypt", "Pontus and Asia"), without the map's note."""
     return roman_world().owners[cid].name.split(" (")[0]
 
 
@@ -231,7 +232,9 @@ def activate(state: CampaignState, cid: str, dice: Dice) -> list[Event]:
 
 
 def levy(state: CampaignState, cid: str, sp: int) -> list[Event]:
-    """A client at war raises levies: its damaged units regain up to ``sp`` SP (§19.3)."""
+    """A client at war raises levies (§19.3): its damaged units regain SP, and what is left
+    of ``sp`` raises new units of its counter mix in its capital while it holds it (004:
+    "a formidable Parthian host being raised")."""
     cat = catalogue()
     gains: dict[str, int] = {}
     left = sp
@@ -239,26 +242,62 @@ def levy(state: CampaignState, cid: str, sp: int) -> list[Event]:
         f = state.forces[fid]
         strength = {u.id: u.strength for u in f.units}
         for u in f.units:
-            room = cat.kind(u.kind).strength - u.strength
-            take = min(room, left)
+            take = min(cat.kind(u.kind).strength - u.strength, left)
             if take > 0:
                 strength[u.id] += take
                 gains[u.id] = take
                 left -= take
         if any(strength[u.id] != u.strength for u in f.units):
             set_strengths(state, fid, strength)
+    raised = _raise(state, cid, left) if left > 0 else []
+    for u in raised:
+        gains[u.id] = u.strength
     name = client_name(cid)
     if not gains:
         return [event(state, "levy", f"{name} stands by its ally; its army is at full strength.", client=cid)]
+    new = f", raising {', '.join(cat.kind(u.kind).name.lower() for u in raised)}" if raised else ""
     return [
         event(
             state,
             "levy",
-            f"{name} raises levies for its ally (+{sum(gains.values())} SP).",
+            f"{name} raises levies for its ally (+{sum(gains.values())} SP{new}).",
             client=cid,
             gains=gains,
         )
     ]
+
+
+def _raise(state: CampaignState, cid: str, sp: int) -> list[Unit]:
+    """New units for client ``cid`` in its capital, up to ``sp`` SP, from its counter mix
+    (the kinds in the order the scenario lists them, each while counters are left)."""
+    spec = world_tables().client(cid)
+    if spec is None or state.owners.get(spec.capital) != cid or state.owner_side(spec.capital) is None:
+        return []
+    cat = catalogue()
+    mix = state.counter_mix.get(cid, {})
+    in_play = Counter(u.kind for f in state.forces.values() for u in f.units if u.nation == cid)
+    out: list[Unit] = []
+    for kind, limit in mix.items():
+        k = cat.kinds.get(kind)
+        if k is None or not k.mobile or k.is_fleet or cid not in k.nations:
+            continue
+        while in_play[kind] < limit and k.strength <= sp:
+            uid = f"{cid}_levy_{state.next_id}"
+            state.next_id += 1
+            out.append(Unit(id=uid, kind=kind, discipline=k.discipline, strength=k.strength, nation=cid))
+            in_play[kind] += 1
+            sp -= k.strength
+    if out:
+        here = [
+            f for f in state.forces_at(spec.capital) if f.side == cid and any(cat.kind(u.kind).mobile for u in f.units)
+        ]
+        if here:
+            f = max(here, key=lambda g: (g.commander is not None, g.strength(), g.id))
+            state.forces[f.id] = f.model_copy(update={"units": (*f.units, *out)})
+        else:
+            fid = state.new_id(f"{cid}_levies")
+            state.forces[fid] = Force(id=fid, side=cid, location=spec.capital, units=tuple(out))
+    return out
 
 
 # --------------------------------------------------------------------------- barbarian hordes

@@ -1,7 +1,7 @@
 """The campaign window's game: a ``bellum.session.Session`` seen as a ``MapModel``.
 
 ``CampaignGame`` is what the playing window reads and drives (docs/rules/campaign.md
-§14.3).  It owns no rule: every choice it offers comes from the engine's one legal-action
+§14).  It owns no rule: every choice it offers comes from the engine's one legal-action
 generator (``session.legal_actions()``), and every change goes through
 ``session.play`` — so the phases the rules grow later (stratagems, Res Publica,
 recruiting, events) appear here as actions without a change to the window.
@@ -396,7 +396,7 @@ class CampaignGame:
             total = sum(hand.values())
             open_hand = side in self.humans and (len(self.humans) == 1 or side == s.active)
             if open_hand:
-                kinds = " ".join(f"{k[:1].upper()}{n}" for k, n in hand.items())
+                kinds = ", ".join(f"{n} {k.capitalize()}" for k, n in hand.items())
                 strat = f"stratagems {kinds}"
             else:
                 strat = f"{total} stratagems"
@@ -763,6 +763,16 @@ class CampaignGame:
             spent = self.state.spent.get(fid, 0)
             lines.append(f"Movement: {min(spent, allowance(self.state, f))} of {allowance(self.state, f)} spent")
         return lines
+
+    def force_title(self, fid: str) -> str:
+        """A force as a player names it: its commander, its name, or a city's garrison."""
+        f = self.state.forces[fid]
+        if f.commander or f.name:
+            return force_name(f)
+        cat = catalogue()
+        if f.units and all(not cat.kind(u.kind).mobile for u in f.units):
+            return f"the garrison of {place_name(f.location)}"
+        return fid.replace("_", " ").capitalize()
 
     def last_line(self) -> str:
         evs = [e for e in self.session.log if e.kind not in ("pass", "side_turn")]

@@ -169,6 +169,16 @@ def blit_region(ctx: Any, src: Any, x: int, y: int, w: int, h: int, dst: Any) ->
     gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst_glo)
 
 
+def blit_rect(ctx: Any, src: Any, x0: int, y0: int, x1: int, y1: int, dst: Any) -> None:
+    """Copy the rectangle (x0, y0)–(x1, y1) of ``src`` to the same place in ``dst``."""
+    dst_glo = dst.glo.value if hasattr(dst.glo, "value") else int(dst.glo)
+    src_glo = src.glo.value if hasattr(src.glo, "value") else int(src.glo)
+    gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, dst_glo)
+    gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, src_glo)
+    gl.glBlitFramebuffer(x0, y0, x1, y1, x0, y0, x1, y1, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+    gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst_glo)
+
+
 @dataclass(slots=True)
 class MapLabel:
     """A name drawn at a world position, shown from zoom ``tier`` on."""
@@ -228,6 +238,8 @@ class MapView(arcade.View):
         self._hud_extra_drawn: Any = None
         #: how far below the top bar the selection panel starts (a subclass's panel above it)
         self.panel_drop = 0.0
+        self._panel_rect = (0.0, 0.0, 0.0, 0.0)
+        self._cache_hud: Any = None  # what the HUD showed when the still frame was composed
         self._hover_drawn: str | None = "-"
 
         self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -598,11 +610,11 @@ class MapView(arcade.View):
         w, h = self.window.width, self.window.height
         sl = shape_list
         self.hud_shapes = sl.ShapeElementList()
-        self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR / 2, w, TOP_BAR, rgba(BG_TOP, 240)))
+        self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR / 2, w, TOP_BAR, rgba(BG_TOP)))
         self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR - 1.5, w, 3, rgba(GOLD)))
         # the legend, bottom left
         lx, ly, lw, lh = 10, 10, 226, 150
-        self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT, 228)))
+        self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT)))
         self.hud_shapes.append(sl.create_rectangle_outline(lx + lw / 2, ly + lh / 2, lw, lh, rgba(BG_TOP), 1.5))
         self.hud_batch = Batch()
         self.hud_texts: dict[str, arcade.Text] = {}
@@ -682,8 +694,21 @@ class MapView(arcade.View):
             8.5,
             font_name=SANS,
             anchor_x="right",
-            batch=self.hud_batch,
         )
+
+    def hud_rects(self) -> list[tuple[float, float, float, float]]:
+        """The HUD's opaque boxes (left, bottom, right, top; screen pixels): while the camera
+        pans they are copied from the last composed frame instead of drawn again."""
+        w, h = self.window.width, self.window.height
+        rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), (9.0, 9.0, 237.0, 161.0)]
+        if self.panel.text:
+            rects.append(self._panel_rect)
+        return rects
+
+    def hud_opaque(self) -> bool:
+        """Whether everything the HUD draws over the map lies in ``hud_rects`` (else a
+        panning frame draws the HUD again)."""
+        return True
 
     # ------------------------------------------------------------------ the model
     def _sync_model(self, force: bool = False) -> None:
@@ -1036,9 +1061,11 @@ class MapView(arcade.View):
 
     def on_draw(self) -> None:
         """One frame.  The world is drawn into an oversized framebuffer only when it changes
-        (owners, forces, selection, zoom) or the camera pans beyond it; a frame copies the
-        visible part of it and draws the HUD on top.  While nothing moves, that composed
-        frame is kept in a second framebuffer and copied, with the tooltip on top."""
+        (owners, forces, selection, zoom) or the camera pans beyond it.  A still frame is
+        composed once (the world's visible part, then the HUD) into a second framebuffer and
+        copied each frame with the tooltip on top.  While the camera pans, a frame copies the
+        world's visible part and then the HUD's opaque boxes from the last composed frame —
+        two copies, no drawing but the scale bar, the help line and the tooltip."""
         moved = self._relayout()
         date = f"{self.model.date_label()}   ·   {self.model.turn_label()}   ·   {self.model.phase_label()}"
         if self.hud_texts["date"].text != date:
@@ -1049,22 +1076,39 @@ class MapView(arcade.View):
             self._hud_extra_drawn = extra
             self._cache_valid = False
         ctx = self.window.ctx
+        w, h = self.window.width, self.window.height
         offset = self._world_offset()
         if offset is None:
             self._render_world()
             offset = self._world_offset()
             assert offset is not None
-        if moved or not self._cache_valid:
-            self._compose(offset, ctx.screen)
-            if not moved:
-                if self._cache is None or self._cache.size != ctx.screen.size:
-                    self._cache = ctx.framebuffer(color_attachments=[ctx.texture(ctx.screen.size, components=4)])
-                self._compose(offset, self._cache)
-                self._cache_valid = True
+        hud_key = (date, self.panel.text, self.panel_drop, extra, w, h)
+        if not moved and self._cache_valid:
+            blit_to_screen(ctx, self._cache)
+        elif moved and self._cache is not None and self._cache_hud == hud_key and self.hud_opaque():
+            blit_region(ctx, self._world, offset[0], offset[1], w, h, ctx.screen)
+            for left, bottom, right, top in self.hud_rects():
+                x0, y0 = max(0, int(left)), max(0, int(bottom))
+                x1, y1 = min(w, math.ceil(right)), min(h, math.ceil(top))
+                if x1 > x0 and y1 > y0:
+                    blit_rect(ctx, self._cache, x0, y0, x1, y1, ctx.screen)
+            with self.hud.activate():
+                self._draw_loose_hud()
+            self._cache_valid = False
         else:
+            if self._cache is None or self._cache.size != ctx.screen.size:
+                self._cache = ctx.framebuffer(color_attachments=[ctx.texture(ctx.screen.size, components=4)])
+            self._compose(offset, self._cache)
+            self._cache_hud = hud_key
+            self._cache_valid = True
             blit_to_screen(ctx, self._cache)
         with self.hud.activate():
             self._draw_tooltip()
+
+    def _draw_loose_hud(self) -> None:
+        """What the HUD draws outside its boxes: the scale bar and the help line."""
+        self._draw_scale_bar()
+        self.hud_texts["help"].draw()
 
     def _compose(self, offset: tuple[int, int], target: Any) -> None:
         """The visible part of the world, then the HUD, into ``target`` (the screen or the cache)."""
@@ -1078,7 +1122,7 @@ class MapView(arcade.View):
             with hud.activate():
                 self.hud_shapes.draw()
                 self.hud_batch.draw()
-                self._draw_scale_bar()
+                self._draw_loose_hud()
                 self._draw_panel()
                 self._draw_hud_extra()
 
@@ -1127,7 +1171,8 @@ class MapView(arcade.View):
             pw = 316
             top = h - TOP_BAR - 10 - self.panel_drop
             ph = self.panel.content_height + 16
-            arcade.draw_lrbt_rectangle_filled(w - pw - 10, w - 10, top - ph, top, rgba(PARCHMENT, 236))
+            arcade.draw_lrbt_rectangle_filled(w - pw - 10, w - 10, top - ph, top, rgba(PARCHMENT))
+            self._panel_rect = (w - pw - 11, top - ph - 1, w - 9, top + 1)
             arcade.draw_lrbt_rectangle_outline(w - pw - 10, w - 10, top - ph, top, rgba(BG_TOP), 2)
             if self.panel.position != (w - pw, top - 8):  # a multiline text re-lays itself out when moved
                 self.panel.position = (w - pw, top - 8)

@@ -1,5 +1,5 @@
 """The playing campaign window: the map of ``mapview`` with the game on it
-(docs/rules/campaign.md §14.3).
+(docs/rules/campaign.md §14, "Playing").
 
 ``CampaignView`` is a ``MapView`` over a ``CampaignGame`` (``campaign.view.game``).  On
 top of the map it shows, under a fixed HUD camera:
@@ -115,6 +115,7 @@ class CampaignView(MapView):
         self._play_texts: list[arcade.Text] = []
         self._force_ids: list[str] = []
         self.dest_labels: dict[str, str] = {}
+        self.show_chronicle = True
         super().__init__(game, menu=menu)
 
     # ------------------------------------------------------------------ following the game
@@ -211,7 +212,7 @@ class CampaignView(MapView):
             for f in here:
                 side = self.game.state.allegiance(f.side)
                 who = side_title(side) if side else f.side.capitalize()
-                lines.append(f"{force_name(f)} — {who}, {f.strength()} SP")
+                lines.append(f"{self.game.force_title(f.id)} — {who}, {f.strength()} SP")
         self.panel.text = "\n".join(lines)
 
     # ------------------------------------------------------------------ the HUD
@@ -222,6 +223,7 @@ class CampaignView(MapView):
             self.window.width,
             self.window.height,
             self.game.selected_force,
+            self.show_chronicle,
         )
 
     def _build_play_hud(self) -> None:
@@ -326,7 +328,8 @@ class CampaignView(MapView):
         cx0 = w - cw - 10
         bottom = 52.0  # above the scale bar and the help line
         yy = bottom + 8
-        for ln in reversed(g.chronicle[-CHRONICLE_LINES:]):
+        shown = g.chronicle[-CHRONICLE_LINES:] if self.show_chronicle else []
+        for ln in reversed(shown):
             t = arcade.Text(
                 ln,
                 cx0 + 10,
@@ -344,10 +347,17 @@ class CampaignView(MapView):
                 break
             self._play_texts.append(t)
             yy += t.content_height + 3
-        if not g.chronicle:
+        if not g.chronicle and self.show_chronicle:
             yy = self._line("Nothing has happened yet.", cx0 + 10, yy + 14, DIM, 8.5) + 16
         head = arcade.Text(
-            "Chronicle", cx0 + 10, yy + 4, rgba(GOLD), 10.5, font_name=SERIF, bold=True, batch=self.play_batch
+            "Chronicle" if self.show_chronicle else "Chronicle (C shows it)",
+            cx0 + 10,
+            yy + 4,
+            rgba(GOLD),
+            10.5,
+            font_name=SERIF,
+            bold=True,
+            batch=self.play_batch,
         )
         self._play_texts.append(head)
         self._panel_box(cx0, bottom, yy + 24, cw)
@@ -360,7 +370,7 @@ class CampaignView(MapView):
         """A parchment box behind a panel (drawn before its texts: shapes draw under the batch)."""
         cx, cy = x0 + width / 2, (bottom + top) / 2
         self.panel_rects.append((x0, bottom, x0 + width, top))
-        self.play_shapes.append(shape_list.create_rectangle_filled(cx, cy, width, top - bottom, rgba(PARCHMENT, 236)))
+        self.play_shapes.append(shape_list.create_rectangle_filled(cx, cy, width, top - bottom, rgba(PARCHMENT)))
         self.play_shapes.append(shape_list.create_rectangle_outline(cx, cy, width, top - bottom, rgba(BG_TOP), 2))
 
     def _line(self, text: str, x: float, y: float, color: Any, size: float, *, bold: bool = False) -> float:
@@ -456,6 +466,21 @@ class CampaignView(MapView):
                 y -= 14
         self.dialog_texts = texts
         self.dialog_box = (left, bottom, left + dw, top)
+
+    def hud_rects(self) -> list[tuple[float, float, float, float]]:
+        self.refresh_hud()
+        return super().hud_rects() + [(a - 1, b - 1, c + 1, d + 1) for a, b, c, d in self.panel_rects]
+
+    def hud_opaque(self) -> bool:
+        return self.dialog is None
+
+    def _build_hud(self) -> None:
+        super()._build_hud()
+        self.hud_texts[
+            "help"
+        ].text = (
+            "click a force, then a lit place · Enter end phase · C chronicle · Ctrl+Z undo · Ctrl+S save · Ctrl+L load"
+        )
 
     def _hud_extra_key(self) -> Any:
         self.refresh_hud()
@@ -859,6 +884,8 @@ class CampaignView(MapView):
                 self.game.select(None)
                 self._sync_model()
                 return None
+        elif symbol == arcade.key.C and not ctrl:
+            self.show_chronicle = not self.show_chronicle
         elif ctrl and symbol == arcade.key.Z:
             self.undo()
         elif ctrl and symbol == arcade.key.S:

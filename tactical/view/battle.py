@@ -25,9 +25,10 @@ offscreen framebuffer; an unchanged frame only copies that framebuffer to the sc
 Mouse: left-click a unit to select it, a highlighted hex to move there (near one of its
 corners: to end facing that vertex), a corner of the unit's own hex to turn, a red enemy
 to open the odds panel, a button in the panel to play it; right-drag pans, the wheel
-zooms.  Keys: Q / E turn, C carry a unit with the selected leader, Enter confirm, Tab
-another option, Esc cancel, U undo, P pass, R resolve, 1–9 the listed choices, F5 save,
-F9 load, arrows pan, + / - zoom, Home the whole field, Space centre on the selection.
+zooms.  Keys: Q / E turn, C carry a unit with the selected leader, L every leader's
+command range, Enter confirm, Tab another option, Esc cancel, U undo, P pass, R resolve,
+1–9 the listed choices (PgUp / PgDn more), F5 save, F9 load, arrows pan, + / - zoom, Home
+the whole field, Space centre on the selection.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ BOTTOM_H = 22
 LOG_LINES = 11
 #: characters of the log's font per panel line (for wrapping)
 LOG_WIDTH = 50
-MAX_CHOICES = 12
+#: choice buttons shown at once (PgUp / PgDn page through more)
+MAX_CHOICES = 15
 CHOICE_H = 22
 #: variants listed in the odds panel around the current one
 MAX_VARIANTS = 6
@@ -146,6 +148,8 @@ def describe(action: Action) -> str:
 
 def describe_variant(action: Action) -> str:
     """One line per option in the odds panel."""
+    if isinstance(action, Move):
+        return action.notation()
     if isinstance(action, Designate):
         return f"designate {'+'.join(action.attackers)} -> {action.defender}"
     if isinstance(action, Fire):
@@ -212,6 +216,8 @@ class BattleView(arcade.View):
         self.selected: str | None = None
         #: the unit the selected leader takes with him (003 §4.2), or None
         self.carry: str | None = None
+        #: outline every command range of the side to act (key L), not only the activated leader's
+        self.show_ranges = False
         #: reachable (hex, facing) nodes of the selected mover -> (cost in half MP, path)
         self.nodes: dict[int, tuple[int, tuple[str, ...]]] = {}
         #: hex -> least cost (half MP) over the reachable nodes in it
@@ -220,6 +226,8 @@ class BattleView(arcade.View):
         self.targets: dict[str, list[Action]] = {}
         self.pending: Pending | None = None
         self.choices: list[Choice] = []
+        #: the first choice shown (the list pages by MAX_CHOICES)
+        self.choice_first = 0
         self.message = ""
         self._version = 0
         self._ai: Any = None
@@ -349,7 +357,7 @@ class BattleView(arcade.View):
             self.choices.append(Choice(label, a))
         # pending designated combats first: they must all be resolved
         self.choices[:0] = [Choice(describe(a), a, opens=True) for a in combats.values()]
-        self.choices = self.choices[:MAX_CHOICES]
+        self.choice_first = 0
 
     # -- actions ------------------------------------------------------------------------------
     def play(self, action: Action) -> bool:
@@ -393,7 +401,16 @@ class BattleView(arcade.View):
             self._update_hud()
             return False
         node = min(nodes, key=lambda n: (self.nodes[n][0], n))
-        return self.play(Move(self.selected, self.nodes[node][1], carry=self.carry))
+        path = self.nodes[node][1]
+        variants: list[Action] = [
+            a
+            for a in self.legal()
+            if isinstance(a, Move) and a.unit == self.selected and a.path == path and a.carry == self.carry
+        ]
+        if len(variants) > 1:  # the generator offers choices along this path (reactions): pick one
+            self._open("", variants)
+            return True
+        return self.play(variants[0] if variants else Move(self.selected, path, carry=self.carry))
 
     def turn(self, step: int) -> bool:
         """Turn the selected unit ``step`` vertices clockwise in place (if offered)."""
@@ -495,6 +512,10 @@ class BattleView(arcade.View):
         self.label_batch = Batch()  # the old labels go with the old batch
         self._world_texts = []
         active = state.leaders.get(state.seq.leader or "")
+        if self.show_ranges:
+            for ld in state.leaders.values():
+                if ld.on_map and ld.side == state.seq.side and ld is not active:
+                    self._range_outline(sl, ld, (236, 222, 190, 170))
         if active is not None and active.on_map and state.seq.phase in ("move", "shock"):
             self._range_outline(sl, active, (120, 200, 255, 200))
         if state.seq.group and state.seq.phase in ("move", "shock"):
@@ -519,8 +540,11 @@ class BattleView(arcade.View):
                 for i in range(state.field.grid.size):
                     if state.field.grid.distance(mover.hex, i) <= mover.range:
                         sl.append(shape_list.create_polygon(lay.corners(i, 0.96), P.COMMAND_HL))
+            occupied = {h for u in state.units.values() if u.on_map for h in u.hexes()}
             for h, cost in self.reach.items():
                 sl.append(shape_list.create_polygon(lay.corners(h, 0.9), P.MOVE_HL))
+                if h in occupied:  # the counter would hide its figures under the label
+                    continue
                 x, y = lay.centre(h)
                 self._world_texts.append(
                     arcade.Text(
@@ -584,8 +608,8 @@ class BattleView(arcade.View):
         self.t_log = arcade.Text("", 0, 0, P.DIM, 10, multiline=True, width=PANEL_W - 24, batch=b)
         self.t_msg = arcade.Text("", 0, 0, P.BAD, 12, batch=b)
         self.t_keys = arcade.Text(
-            "Q/E turn · C carry · Enter confirm · Tab option · U undo · P pass · R resolve · F5 save · F9 load"
-            " · Home whole field · wheel zoom · right-drag pan",
+            "Q/E turn · C carry · L ranges · Enter confirm · Tab option · U undo · P pass · R resolve · F5/F9 save/load"
+            " · wheel/Home zoom · right-drag pan",
             0,
             0,
             P.DIM,
@@ -640,6 +664,7 @@ class BattleView(arcade.View):
         """Put world point (wx, wy) in the middle of the map area (left of the panel)."""
         z = self.world_camera.zoom
         self.world_camera.position = (wx + PANEL_W / 2 / z, wy + (TOP_H - BOTTOM_H) / 2 / z)
+        self._centred = True  # placed: showing the view keeps it
 
     def look_at(self, hex_index: int, zoom: float | None = None) -> None:
         """Centre the map area on a hex (at ``zoom`` if given)."""
@@ -697,12 +722,21 @@ class BattleView(arcade.View):
             for t in self.t_choices:
                 t.text = ""
         else:
-            self.t_odds_head.text = "Choices" if self.choices else ""
+            n = len(self.choices)
+            shown = self.shown_choices()
+            more = (
+                f"  ({self.choice_first + 1}-{self.choice_first + len(shown)} of {n}, PgUp/PgDn)"
+                if n > len(shown)
+                else ""
+            )
+            self.t_odds_head.text = ("Choices" + more) if self.choices else ""
             self.t_odds.text = ""
             x0, x1 = self.window.width - PANEL_W + 8, self.window.width - 8
+            for c in self.choices:
+                c.top = -1000.0
             for k, t in enumerate(self.t_choices):
-                if k < len(self.choices):
-                    c = self.choices[k]
+                if k < len(shown):
+                    c = shown[k]
                     t.text = f"{k + 1}. {c.label}"[:46]
                     c.top = self.choice_top - 20 - CHOICE_H * k
                     y0 = c.top - 6
@@ -815,10 +849,20 @@ class BattleView(arcade.View):
     def choice_at(self, x: float, y: float) -> Choice | None:
         if self.pending is not None or x < self.window.width - PANEL_W:
             return None
-        for c in self.choices:
+        for c in self.shown_choices():
             if c.top - 6 <= y <= c.top + 15:
                 return c
         return None
+
+    def shown_choices(self) -> list[Choice]:
+        return self.choices[self.choice_first : self.choice_first + MAX_CHOICES]
+
+    def page(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) page of the choice list."""
+        first = self.choice_first + step * MAX_CHOICES
+        if 0 <= first < len(self.choices):
+            self.choice_first = first
+            self._update_hud()
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if button != arcade.MOUSE_BUTTON_LEFT:
@@ -918,6 +962,9 @@ class BattleView(arcade.View):
             self.turn(1)
         elif symbol == k.C:
             self.toggle_carry()
+        elif symbol == k.L:
+            self.show_ranges = not self.show_ranges
+            self._build_highlights()
         elif symbol == k.U:
             self.undo()
         elif symbol in (k.P, k.R):
@@ -937,8 +984,10 @@ class BattleView(arcade.View):
                     self._compute_odds()
                     self._build_highlights()
                     self._update_hud()
-            elif i < len(self.choices):
-                self.choose(self.choices[i])
+            elif i < len(self.shown_choices()):
+                self.choose(self.shown_choices()[i])
+        elif symbol in (k.PAGEDOWN, k.PAGEUP):
+            self.page(1 if symbol == k.PAGEDOWN else -1)
         elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
             self.zoom(1)
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):

@@ -5,7 +5,7 @@ A counter is keyed by what it shows — (type, side, status, size, TQ, MA, doubl
 hits, reduced) — so a whole army needs a handful of textures, which arcade packs in one
 atlas and the sprite list draws in one call.  The counter follows the GBoH layout: the
 type and its symbol in the middle, size top-left, TQ bottom-left, MA bottom-right; missile
-hits in a black disc top-right; a reduced counter (charts-v1) carries a white band along
+hits in a black disc on the left; a reduced counter (charts-v1) carries a white band along
 its top; a disordered unit a yellow DISORDERED band; a routed one is shown on its pale
 reverse with ROUTED across it.
 
@@ -99,7 +99,7 @@ def counter_image(
     d.text((6 * k, h - 5 * k), str(tq), font=f_small, fill=ink, anchor="lb")
     d.text((w - 6 * k, h - 5 * k), str(ma), font=f_small, fill=ink, anchor="rb")
     if hits:
-        cx, cy, r = w - 12 * k, 12 * k, 8 * k
+        cx, cy, r = 10 * k, 32 * k, 8 * k
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(16, 12, 10), outline=(250, 220, 90), width=2)
         d.text((cx, cy), str(hits), font=_font(round(11 * k)), fill=(250, 220, 90), anchor="mm")
     if status == "disordered":
@@ -234,12 +234,12 @@ class CounterLayer:
         lay = self.layout
         _, tex, h = what
         if not sprites:
-            sprites = [arcade.Sprite(leader_texture(*tex), scale=0.6)]
+            sprites = [arcade.Sprite(leader_texture(*tex), scale=0.55)]
             self.sprites.append(sprites[0])
         s = sprites[0]
         s.texture = leader_texture(*tex)
         x, y = lay.centre(h)
-        s.position = (x + lay.size * 0.74, y)
+        s.position = (x + lay.size * 0.6, y + lay.size * 0.5)  # over the counter's top-right corner
         return sprites
 
     def draw(self) -> None:

@@ -156,6 +156,9 @@ def test_a_side_short_of_a_triumph_values_cities_more_and_takes_towns_of_no_side
     """§21.1 and §20.1: Caesar, far from 25 cities, values every city more, and a town of
     no side (it submits to an army standing in it) is worth marching to."""
     s = fresh(keep=["caesar"])
+    for c in sorted(c for c, o in s.owners.items() if o == "caesarian")[10:]:
+        s.owners[c] = "senatorial"  # Gaul lost to revolts and hordes
+    s.owners["ravenna"] = "caesarian"
     s.owners["ariminum"] = "neutral"
     s.forces = {k: f for k, f in s.forces.items() if f.location != "ariminum"}
     ctx = _Context(s, "caesarian")

@@ -138,18 +138,39 @@ def test_a_loyal_client_does_not_waver_on_a_high_roll() -> None:
     assert s.clients["egypt"] == "senatorial"
 
 
-def test_levies_only_fill_units_up_to_full_strength() -> None:
-    """§19.3: levies never push a unit past its kind's full strength."""
+def test_levies_fill_damaged_units_first_then_raise_from_the_counter_mix() -> None:
+    """§19.3 (004: the Parthian host raised in time): damaged units regain SP up to full
+    strength; what is left raises new units of the client's counter mix in its capital,
+    never past the mix."""
     s = fresh()
     s.clients["judea"] = "senatorial"
     cat = catalogue()
     room = sum(cat.kind(u.kind).strength - u.strength for f in s.forces.values() if f.side == "judea" for u in f.units)
-    assert room > 0
-    first = levy(s, "judea", 50)
-    assert sum(first[0].data["gains"].values()) == room
-    again = levy(s, "judea", 50)
-    assert "full strength" in again[0].text
-    assert "gains" not in again[0].data
+    assert room == 1  # the civis of Hierosolyma (2 of 3)
+    first = levy(s, "judea", 5)
+    gains = first[0].data["gains"]
+    assert gains["civis_hierosolyma"] == 1
+    new = [uid for uid in gains if uid.startswith("judea_levy")]
+    assert new and sum(gains[u] for u in new) <= 4
+    units = {u.id: (f, u) for f in s.forces.values() for u in f.units}
+    for uid in new:
+        f, u = units[uid]
+        assert f.location == "hierosolyma" and f.side == "judea" and u.strength == gains[uid]
+    # a big levy raises no more than the counter mix allows
+    levy(s, "judea", 100)
+    mix = s.counter_mix["judea"]
+    for kind, limit in mix.items():
+        n = sum(1 for f in s.forces.values() for u in f.units if u.kind == kind and u.nation == "judea")
+        assert n <= limit, kind
+    assert "full strength" in levy(s, "judea", 100)[0].text
+
+
+def test_a_client_without_its_capital_raises_no_new_units() -> None:
+    s = fresh()
+    s.clients["judea"] = "senatorial"
+    s.owners["hierosolyma"] = "caesarian"
+    events = levy(s, "judea", 10)
+    assert not any(uid.startswith("judea_levy") for uid in events[0].data.get("gains", {}))
 
 
 # --------------------------------------------------------------------------- hordes

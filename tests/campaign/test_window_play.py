@@ -23,7 +23,7 @@ from campaign.engine import CampaignEngine, legal_actions
 from campaign.map import roman_world
 from campaign.view.game import CampaignGame, march_odds, tactical_available
 from campaign.view.palette import OWNER_INK
-from tests.campaign.test_view import near, patch
+from tests.campaign.test_view import difference, near, patch
 from tests.conftest import ROOT, render
 
 CAESAR, POMPEIANS = "caesarian", "senatorial"
@@ -509,6 +509,72 @@ def test_historical_events_pop_up_and_the_war_panel_shows_the_hands(window: Any)
     press_label(view, "Continue")
     assert view.dialog is None or view.dialog.title != title
     lines = game.war_lines()
-    assert lines[0].startswith("The Caesarians: stratagems M")  # our own hand, by type
+    assert lines[0].startswith("The Caesarians: stratagems ") and "Military" in lines[0]  # our own hand, by type
     assert "stratagems ·" in lines[1]  # the enemy's hand: only how many
     assert shot.size == (1280, 800)
+
+
+@pytest.mark.window
+def test_a_fleet_sails_from_the_window_and_the_sea_is_lit_blue(window: Any) -> None:
+    """campaign.md §9: a voyage is chosen on the map like a march; its destinations are lit in
+    blue, and the choice goes through the dialog (the enemy may intercept)."""
+    from campaign.view.play import DEST_SEA, CampaignView
+
+    game = CampaignGame.new("49bc", 1, humans=frozenset({POMPEIANS}))
+    view = CampaignView(game)
+    render(window, view)
+    ai = CampaignAI()
+    for _ in range(300):
+        if game.state.phase == "movement" and game.state.active == POMPEIANS and game.state.pending is None:
+            break
+        game.play(ai.choose(game.state))
+    game.popups.clear()
+    sails = [a for a in game.legal() if isinstance(a, A.Sail)]
+    assert sails, "the Senatorial fleets can put to sea"
+    a = sails[0]
+    game.select_force(a.force)
+    view._sync_model()
+    assert any(isinstance(o.action, A.Sail) for o in game.moves()[a.to])
+    assert view.ring[[r.center_x for r in view.ring].index(view.geo.pos(a.to)[0])].color[:3] == DEST_SEA
+    view.move_to(a.to)
+    assert view.dialog is not None
+    press_label(view, f"Sail to {roman_world().name(a.to)}")
+    view.on_update(0.0)
+    moved = game.state.forces.get(a.force)
+    assert moved is None or moved.location == a.to or game.battle is not None or game.state.pending is not None
+    assert any("sails" in ln or "puts to sea" in ln or "intercept" in ln for ln in game.chronicle)
+
+
+@pytest.mark.window
+def test_a_panning_frame_from_the_caches_equals_a_frame_drawn_afresh(view: Any, window: Any) -> None:
+    """PERFORMANCE.md: while the camera pans, a frame is two copies (the world framebuffer's
+    visible part, the HUD's opaque boxes from the last still frame) — and must look exactly
+    like the frame drawn from scratch."""
+    import arcade
+
+    game = view.game
+    to_movement(game)
+    game.select_force("caesar")
+    view.on_mouse_motion(5000, 5000, 0, 0)  # no tooltip
+    view.hover = None
+    view.zoom_at(*view.world_to_screen(*view.geo.pos("ravenna")), 2.0)
+    render(window, view)
+    render(window, view)  # a still frame: composed and kept
+    assert view._cache_valid
+    view.pan(37, -11)
+    fast = render(window, view)  # moved: the caches' copies
+    assert not view._cache_valid  # it was the fast path
+    view._world_valid = False
+    view._cache_valid = False
+    view._cache_hud = None
+    view._camera_key = None
+    window.clear()
+    view.on_draw()
+    fresh = arcade.get_image(0, 0, window.width, window.height)
+    a, b = fast.convert("RGB"), fresh.convert("RGB")
+    h = window.height
+    for left, bottom, right, top in view.hud_rects():  # the HUD: exactly the same
+        box = (int(left) + 1, int(h - top) + 1, int(right) - 1, int(h - bottom) - 1)
+        assert a.crop(box).tobytes() == b.crop(box).tobytes()
+    # the map: the same but for anti-aliasing where a line or a name falls on a pixel edge
+    assert 0 <= difference(a, b) < 0.002 * window.width * window.height

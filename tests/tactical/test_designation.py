@@ -1,22 +1,19 @@
-"""Shock designation before resolution (003 §8.3; docs/rules/tactical.md §8.2), the legal-action
-generator's designation steps, previews of designated shocks, and leaders carrying units."""
+"""Shock designation before resolution (003 §8.3; docs/rules/tactical.md §8.2): the engine, the
+legal-action generator's designation steps and previews of designated shocks."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from bellum.dice import Dice
-from bellum.errors import MissingRollError, RuleError
+from bellum.errors import RuleError
 from tactical.actions import Designate, Fire, Move, Pass, Rally, Resolve, Shock, parse_action
 from tactical.combat import trim_designations
 from tactical.engine import apply
-from tactical.legal import _carry_actions, legal_actions, move_actions
+from tactical.legal import legal_actions
 from tactical.odds import shock_odds
 from tactical.state import State
 from tests.tactical.helpers import position, unit
-from tests.tactical.randpos import random_position
 
 
 def _two_fights(**kw: object) -> State:
@@ -165,83 +162,3 @@ def test_fire_and_moves_end_with_the_first_designation() -> None:
     assert any(isinstance(a, Fire) for a in legal_actions(s))
     s = _play(s, "designate A1 B1")
     assert not any(isinstance(a, Fire | Move | Rally) for a in legal_actions(s))
-
-
-# -- a leader taking a stacked unit with him (003 §4.2) -----------------------------------------
-def _reference_carry(state: State, leader_id: str) -> set[Move]:
-    """The carry moves the engine accepts: each of the unit's moves tried through ``apply``."""
-    out = set()
-    leader = state.leaders[leader_id]
-    for u in state.units_at(leader.hex):
-        if u.side != leader.side:
-            continue
-        for m in move_actions(state, u):
-            carry = Move(leader_id, m.path, carry=u.id)
-            try:
-                apply(state, carry, Dice.forced([]))
-            except RuleError:
-                continue
-            except MissingRollError:
-                pass
-            out.add(carry)
-    return out
-
-
-@settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10_000), st.integers(0, 50))
-def test_carry_moves_are_exactly_those_the_engine_accepts(seed: int, pick: int) -> None:
-    state = random_position(seed)
-    mine = sorted((u for u in state.units.values() if u.on_map and u.side == "A" and not u.double), key=lambda u: u.id)
-    if not mine:
-        return
-    u = mine[pick % len(mine)]
-    from tactical.state import Leader
-
-    state.leaders["LX"] = Leader("LX", "A", u.hex, 5, 4, ma=6 + pick % 8)
-    state.seq.leader = "LX"
-    state.cache.clear()
-    assert set(_carry_actions(state, state.leaders["LX"])) == _reference_carry(state, "LX")
-
-
-@settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10_000))
-def test_fire_actions_equal_every_check_over_every_pair(seed: int) -> None:
-    """The generator's range and zone filters drop only pairs the engine's checks refuse."""
-    from tactical.combat import fire_check, hit_and_run_check, hit_and_run_zone
-    from tactical.legal import _fire_actions
-
-    state = random_position(seed, n_units=18)
-    arms = {"LI": "J", "SK": "A", "LC": "MJ", "MI": "B", "HI": "S"}
-    for k, u in enumerate(sorted(state.units.values(), key=lambda u: u.id)):
-        if u.type in arms and k % 3:
-            u.missile = arms[u.type]
-    own = sorted((u for u in state.units.values() if u.side == "A" and u.on_map), key=lambda u: u.id)
-    expected = set()
-    for u in own:
-        if u.missile is None:
-            continue
-        zone = hit_and_run_zone(state, u) if u.type in ("SK", "SK*", "LI", "LC") and u.status == "full" else None
-        for e in state.units.values():
-            if not e.on_map or e.side == "A":
-                continue
-            try:
-                fire_check(state, u, e)
-                expected.add(Fire(u.id, e.id))
-            except RuleError:
-                pass
-            if zone is not None:
-                try:
-                    hit_and_run_check(state, u, e, zone)
-                    expected.add(Fire(u.id, e.id, hit_and_run=True))
-                except RuleError:
-                    pass
-    assert set(_fire_actions(state, own)) == expected
-    counts.append(len(expected))
-
-
-counts: list[int] = []
-
-
-def test_fire_actions_were_not_vacuous() -> None:
-    """Runs after the property test above (file order): some positions had fire to offer."""
-    assert not counts or max(counts) > 0

@@ -60,6 +60,16 @@ missile = "J"
 status = "disordered"
 missile_hits = 1
 [[units]]
+id = "A4"
+side = "A"
+type = "SK"
+size = 2
+tq = 5
+ma = 8
+hex = "0405"
+facing = 12
+missile = "J"
+[[units]]
 id = "B1"
 side = "B"
 type = "LG"
@@ -123,10 +133,10 @@ def _near(c: tuple[int, ...], ref: tuple[int, ...], tol: int = 24) -> bool:
     return all(abs(a - b) <= tol for a, b in zip(c, ref, strict=False))
 
 
-def _count(view: Any, image: Any, hex_index: int, colour: tuple[int, ...], tol: int = 24) -> int:
-    """Pixels near ``colour`` within the hex's inner box on the screenshot."""
+def _count(view: Any, image: Any, hex_index: int, colour: tuple[int, ...], tol: int = 24, extent: float = 0.6) -> int:
+    """Pixels near ``colour`` within the hex's box (``extent`` hex radii each side) on the screenshot."""
     sx, sy = _screen(view, hex_index)
-    r = int(view.layout.size * view.world_camera.zoom * 0.6)
+    r = int(view.layout.size * view.world_camera.zoom * extent)
     box = image.convert("RGB").crop((sx - r, view.window.height - sy - r, sx + r, view.window.height - sy + r))
     return sum(n for n, c in box.getcolors(maxcolors=1 << 16) or [] if _near(c, colour, tol))
 
@@ -202,7 +212,9 @@ def test_select_by_click_highlights_the_generators_moves_with_their_costs(window
     grid = view.state.field.grid
     ends = {next((grid.index(t) for t in reversed(p) if not t.startswith("face:")), start) for p in legal_paths}
     assert set(view.reach) == ends
-    assert sorted(t.text for t in view._world_texts) == sorted(str(mp_text(c)) for c in view.reach.values())
+    occupied = {h for u in view.state.units.values() if u.on_map for h in u.hexes()}
+    labels = sorted(str(mp_text(c)) for h, c in view.reach.items() if h not in occupied)
+    assert sorted(t.text for t in view._world_texts) == labels
     after = render(window, view)
     free = [h for h in view.reach if not view.state.units_at(h) and not view.state.leaders_at(h) and h != start]
     near = sorted(free, key=lambda h: (grid.distance(h, start), h))[:6]
@@ -308,13 +320,8 @@ def test_designate_with_the_odds_panel_resolve_and_shock(window: Any) -> None:
     assert before.crop(box).tobytes() != panel.crop(box).tobytes()
     ink = sum(n for n, c in panel.convert("RGB").crop(box).getcolors(1 << 16) or [] if sum(c) > 600)
     assert ink > 400  # the panel's text is there
-    ring = _pixel(
-        view,
-        panel,
-        d_hex,
-        *(v - c for v, c in zip(view.layout.vertex(d_hex, 1, 0.97), view.layout.centre(d_hex), strict=True)),
-    )
-    assert ring[0] > 200 and ring[1] < 120  # the red ring on the defender
+    ring = (255, 60, 40)  # the red ring around the defender's hex
+    assert _count(view, panel, d_hex, ring, 16, 1.0) > 60 and _count(view, before, d_hex, ring, 16, 1.0) < 10
     rolls = len(view.session.dice.rolls)
     view.on_key_press(arcade.key.ENTER, 0)
     chosen = pend.action
@@ -398,6 +405,45 @@ def test_counters_show_status_missile_hits_and_facing(window: Any, tmp_path: Pat
     cx, cy = view.layout.centre(b1)
     notch = _pixel(view, shot, b1, nx - cx, ny - cy)
     assert notch[0] > 200 and notch[1] > 190
+
+
+def test_fire_shows_the_hit_odds_of_each_option_and_logs_the_roll(window: Any, tmp_path: Path) -> None:
+    import arcade
+
+    from tactical.actions import Fire
+    from tactical.odds import fire_odds
+    from tactical.view.battle import describe_variant
+
+    path = tmp_path / "pos.toml"
+    path.write_text(POSITION)
+    view = _view(str(path))
+    grid = view.state.field.grid
+    view.look_at(grid.index("0405"), zoom=1.0)
+    before = render(window, view)
+    _click_hex(view, grid.index("0405"))
+    assert view.selected == "A4"
+    _click_hex(view, grid.index("0504"))
+    pend = view.pending
+    offered = {a for a in view.legal() if isinstance(a, Fire) and a.unit == "A4"}
+    assert pend is not None and set(pend.variants) == offered and len(offered) == 2
+    for k in range(2):
+        action = pend.action
+        full = fire_odds(view.state, action)
+        miss = sum((p for o, p in full.items() if dict(o[2]).get("B1", 0) == 0), Fraction(0))
+        assert pend.odds is not None and pend.odds.get("miss", Fraction(0)) == miss
+        assert sum(pend.odds.values()) == 1
+        assert f"> {k + 1}. {describe_variant(action)}"[:58] in view.t_odds.text
+        if k == 0:
+            view.on_key_press(arcade.key.TAB, 0)
+    panel = render(window, view)
+    box = (window.width - 350, 170, window.width - 10, window.height - 170)
+    assert before.crop(box).tobytes() != panel.crop(box).tobytes()
+    rolls = len(view.session.dice.rolls)
+    view.on_key_press(arcade.key.ENTER, 0)
+    assert view.session.actions[-1]["action"] == pend.action.notation()
+    assert len(view.session.dice.rolls) > rolls
+    last = list(view.session.log)[-1].text
+    assert last[:40] in view.t_log.text
 
 
 def test_the_leader_takes_a_stacked_unit_along(window: Any, tmp_path: Path) -> None:
@@ -513,3 +559,99 @@ def test_a_bad_scenario_is_one_sentence(tmp_path: Path) -> None:
     bad.write_text(POSITION.replace('hex = "0505"', 'hex = "9999"'))
     with pytest.raises(InputError, match="9999"):
         _view(str(bad))
+
+
+def test_command_ranges_are_outlined_and_l_shows_every_leaders(window: Any) -> None:
+    import arcade
+
+    view = _view()
+    render(window, view)
+    active = view.state.leaders[_begin(view)]
+    grid, lay = view.state.field.grid, view.layout
+
+    def border_point(ld: Any) -> tuple[int, float, float]:
+        """The middle of a hexside on the border of ``ld``'s command range, on empty ground."""
+        busy = {h for u in view.state.units.values() if u.on_map for h in u.hexes()}
+        for i in sorted(range(grid.size), key=lambda i: grid.hex_id(i)):
+            if grid.distance(ld.hex, i) != ld.range or i in busy:
+                continue
+            for d in range(6):
+                j = grid.nbr[i * 6 + d]
+                if j >= 0 and j not in busy and grid.distance(ld.hex, j) == ld.range + 1:
+                    (x1, y1), (x2, y2) = lay.side_ends(i, d)
+                    return i, (x1 + x2) / 2, (y1 + y2) / 2
+        raise AssertionError(ld.id)
+
+    def colour_at(point: tuple[int, float, float]) -> tuple[int, int, int]:
+        h, x, y = point
+        view.look_at(h, zoom=1.0)
+        shot = render(window, view)
+        cx, cy = lay.centre(h)
+        return _pixel(view, shot, h, x - cx, y - cy)
+
+    blue = colour_at(border_point(active))
+    assert blue[2] > 200 and blue[2] > blue[0]  # the activated leader's range, outlined in blue
+    other = next(ld for ld in view.state.leaders.values() if ld.side == active.side and ld is not active and ld.on_map)
+    point = border_point(other)
+    inside = [ld for ld in view.state.leaders.values() if ld.on_map and grid.distance(ld.hex, point[0]) <= ld.range]
+    off = colour_at(point)
+    view.on_key_press(arcade.key.L, 0)
+    on = colour_at(point)
+    assert view.show_ranges and on != off and sum(on) > sum(off), (off, on, [ld.id for ld in inside])
+
+
+def test_the_choice_list_pages_when_it_is_long(window: Any) -> None:
+    import arcade
+
+    from tactical.actions import Pass
+    from tactical.view.battle import MAX_CHOICES, Choice
+
+    view = _view()
+    render(window, view)
+    view.choices = [Choice(f"option {k}", Pass()) for k in range(MAX_CHOICES + 3)]
+    view._update_hud()
+    assert [t.text for t in view.t_choices][:2] == ["1. option 0", "2. option 1"]
+    assert f"1-{MAX_CHOICES} of {MAX_CHOICES + 3}" in view.t_odds_head.text
+    view.on_key_press(arcade.key.PAGEDOWN, 0)
+    assert view.t_choices[0].text == f"1. option {MAX_CHOICES}" and view.t_choices[3].text == ""
+    assert view.choice_at(window.width - 100, view.shown_choices()[0].top + 4) is view.choices[MAX_CHOICES]
+    view.on_key_press(arcade.key.PAGEUP, 0)
+    assert view.t_choices[0].text == "1. option 0"
+
+
+def test_keys_designate_resolve_and_choose_pursuit(window: Any, tmp_path: Path) -> None:
+    """Cavalry: the pursuit choice the generator offers is an option of the resolving panel."""
+    import arcade
+
+    from tactical.actions import Designate, Shock
+
+    cavalry = '\n[[units]]\nid = "A5"\nside = "A"\ntype = "HC"\nsize = 3\ntq = 6\nma = 8\nhex = "0604"\nfacing = 10\n'
+    path = tmp_path / "pos.toml"
+    path.write_text(POSITION + cavalry)
+    view = _view(str(path))
+    grid = view.state.field.grid
+    view.look_at(grid.index("0604"), zoom=1.0)
+    render(window, view)
+    _click_hex(view, grid.index("0604"))
+    _click_hex(view, grid.index("0504"))
+    pend = view.pending
+    assert pend is not None and {a for a in pend.variants} == {
+        a for a in view.legal() if isinstance(a, Designate) and "A5" in a.attackers
+    }
+    alone = next(k for k, a in enumerate(pend.variants) if a.attackers == ("A5",))
+    view.on_key_press(arcade.key.KEY_1 + alone, 0)
+    view.on_key_press(arcade.key.ENTER, 0)
+    assert view.state.designations == [(("A5",), "B1")]
+    view.on_key_press(arcade.key.R, 0)
+    assert not view.state.designating
+    _click_choice(view, Shock)
+    pend = view.pending
+    assert pend is not None and sorted(a.pursue for a in pend.variants) == [False, True]
+    while not pend.action.pursue:
+        view.on_key_press(arcade.key.TAB, 0)
+    assert "> " in view.t_odds.text and "(pursue)" in view.t_odds.text
+    shot = render(window, view)
+    assert len(shot.convert("RGB").getcolors(1 << 20) or []) > 200
+    view.on_key_press(arcade.key.ENTER, 0)
+    assert view.session.actions[-1]["action"] == "shock A5 B1 pursue"
+    assert not view.state.designations
