@@ -40,7 +40,7 @@ from campaign.rules.battle import land_engagement
 from campaign.rules.clients import world_tables
 from campaign.rules.siege import ground_sp, mobile_ground, storm_chance
 from campaign.rules.supply import land_supplied, sea_supply_possible
-from campaign.rules.victory import cities_held
+from campaign.rules.victory import cities_held, level
 from campaign.state import SIDES, CampaignState, enemy
 from campaign.units import Force, catalogue
 
@@ -83,6 +83,8 @@ FRATRICIDE_CARE = 0.4
 FRATRICIDE_BAR = 0.35
 #: a side whose field armies are under this share of the enemy's recruits before politics
 WEAK_SHARE = 0.7
+#: refuse a battle likely to push fratricide past the limit unless the enemy is winning
+FRATRICIDE_GUARD = True
 #: a client state's forces keep within this many movement points of its capital
 CLIENT_RANGE = 16.0
 
@@ -392,7 +394,8 @@ class CampaignAI:
         enemy_here = ctx.field.get(d, 0)
         if enemy_here:
             p = self._win_chance(state, f, d)
-            score += 10.0 + place_value(d) + HUNT_PER_SP * enemy_here if p >= self.bar(state) else -50.0
+            fight = p >= self.bar(state) and not (FRATRICIDE_GUARD and self.would_end_the_war(state, f, d))
+            score += 10.0 + place_value(d) + HUNT_PER_SP * enemy_here if fight else -50.0
         for loc, sp in ctx.field.items():
             if loc != d and dist(d, loc) <= 4 and sp > DANGER_RATIO * (mine + ctx.friendly.get(d, 0)):
                 score -= 3.0 * sp / max(1, mine)
@@ -409,6 +412,18 @@ class CampaignAI:
         limit = world_tables().victory.fratricide_limit
         over = max(0.0, (state.fratricide - FRATRICIDE_CARE * limit) / ((1 - FRATRICIDE_CARE) * limit))
         return min(0.95, self.attack_if + FRATRICIDE_BAR * over)
+
+    def would_end_the_war(self, state: CampaignState, f: Force, d: str) -> bool:
+        """Whether a battle of ``f`` at ``d`` would likely push fratricide past its limit
+        (§21) while the enemy is not winning — an end with no winner the side does not want.
+        The estimate: the enemy's full-strength legions there die, and a third of ours."""
+        side = state.active
+        if level(state, enemy(side)) is not None:
+            return False  # the enemy would win: an end with no winner is better than that
+        theirs = sum(_full_legions(g) for g in state.side_forces_at(d, enemy(side)))
+        ours = _full_legions(f) + sum(_full_legions(g) for g in state.side_forces_at(d, side) if g.id != f.id)
+        expected = 5 * (theirs + ours // 3)
+        return state.fratricide + expected > world_tables().victory.fratricide_limit
 
     def _win_chance(self, state: CampaignState, f: Force, d: str) -> float:
         """The battleboard's odds that ``f`` (with friends already there) wins a battle at
@@ -437,6 +452,11 @@ class CampaignAI:
             edge = 0.5 * got["draw"] if got["B_lost"] > got["A_lost"] else 0.0
             self._odds[key] = got["A"] + edge
         return self._odds[key]
+
+
+def _full_legions(force: Force) -> int:
+    """Strength-5 heavy infantry (legions, Guards): what fratricide counts (§21)."""
+    return sum(1 for u in force.units if u.kind in ("legion", "guard") and u.strength >= 5)
 
 
 def _field_total(state: CampaignState, side: str) -> int:

@@ -65,8 +65,8 @@ def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
     """The moves of ``mover``, reused from an earlier position when nothing the search looked
     at has changed since.
 
-    A search reads the position only in the hexes it settled and their neighbours (two rings
-    for a double-sized unit, whose second hex and its neighbours count): enemy and friendly
+    A search reads the position only in the hexes it settled nodes in and their neighbours
+    (two rings for a double-sized unit, whose second hex and its neighbours count): enemy and friendly
     units there, enemy fronts covering them, elephants next to them, enemy leaders.  So a
     result stays true while every unit or leader that changed place, facing or status since
     left all of those hexes alone — before and after the change, its hexes, its front and,
@@ -88,28 +88,29 @@ def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
     cache = state.field.move_cache
     entry = cache.get(key)
     if entry is not None:
-        ids, old_places, leader_ids, old_leaders, touched, moves = entry
+        ids, old_places, leader_ids, old_leaders, settled, moves = entry
         if ids == tuple(units) and leader_ids == tuple(state.leaders):
             changed = _changed_hexes(state, old_places, places, old_leaders, leader_hexes)
-            if changed.isdisjoint(touched):
+            # the search read the settled hexes and their neighbours (two rings for a double
+            # unit): equivalently, no changed hex may have a settled hex within that reach
+            nbr = state.field.grid.nbr
+            rings = 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1
+            for _ in range(rings):
+                changed |= {j for h in changed for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+            if changed.isdisjoint(settled):
                 return moves  # type: ignore[no-any-return]
-    moves, touched = _fresh_moves(state, mover)
+    moves, settled = _fresh_moves(state, mover)
     if len(cache) > 4096:
         cache.clear()
-    cache[key] = (tuple(units), places, tuple(state.leaders), leader_hexes, touched, moves)
+    cache[key] = (tuple(units), places, tuple(state.leaders), leader_hexes, settled, moves)
     return moves
 
 
 def _fresh_moves(state: State, mover: Unit | Leader) -> tuple[list[Move], set[int]]:
-    """The moves of ``mover`` by a new search, and the hexes the search read."""
+    """The moves of ``mover`` by a new search, and the hexes the search settled nodes in."""
     reach = reachable(state, mover)
     moves = plain_moves(mover.id, [path for _, path in reach.end_paths()])
-    nbr = state.field.grid.nbr
-    touched = {n // 6 for n in reach.dist}
-    rings = 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1
-    for _ in range(rings):
-        touched |= {j for h in touched for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
-    return moves, touched
+    return moves, {n // 6 for n in reach.order}
 
 
 def _changed_hexes(

@@ -523,8 +523,8 @@ class Reach:
                 base = paths[p]
                 h = n // 6
                 if p // 6 == h:
-                    step = (faces[n % 6],)
-                    path = base[:-1] + step if p in turned else base + step
+                    turn = (faces[n % 6],)
+                    path = base[:-1] + turn if p in turned else base + turn
                     turned.add(n)
                 else:
                     path = base + (ids[h],)  # noqa: RUF005

@@ -40,6 +40,7 @@ from bellum.engagement import Engagement, Outcome
 from bellum.errors import BellumError, RuleError
 from bellum.events import Event
 from bellum.odds import exact_distribution
+from bellum.paths import SAVES
 from bellum.session import Session
 from campaign import actions as A
 from campaign.ai import CampaignAI
@@ -265,7 +266,7 @@ class CampaignGame:
         self.selected_force: str | None = None
         self.message = ""
         self.battle: BattleChoice | None = None
-        self.save_path = Path(save_path) if save_path else Path("saves") / "campaign-window.toml"
+        self.save_path = Path(save_path) if save_path else SAVES / "campaign-window.toml"
         self.chronicle: list[str] = []
         self.version = 0  # bumped by every change the window must redraw
         #: news the window shows as pop-ups: (title, lines) — historical events, the war's end

@@ -692,7 +692,9 @@ class CampaignView(MapView):
         self.dialog = None
         seed = self._battle_seed()
         try:
-            sc = tactical_scenario(b.engagement, seed, state=self.game.state)
+            # the conversion back (``outcome_from_tactical``) plans the counters from the
+            # engagement alone, so the battle is generated the same way (no campaign state)
+            sc = tactical_scenario(b.engagement, seed)
             path = write_tactical(sc, tactical_folder())
             view = tactical_view(str(path), seed=seed, ai_sides=b.ai_letters, menu=self)
         except BellumError as no:
@@ -753,16 +755,21 @@ class CampaignView(MapView):
         if bv is None or b is None:
             return
         self.battle_view = None
-        if self._is_tactical(bv):
-            from campaign.conversion import outcome_from_tactical
-            from tactical.view.play import session_state
+        try:
+            if self._is_tactical(bv):
+                from campaign.conversion import outcome_from_tactical
+                from tactical.view.play import session_state
 
-            out = outcome_from_tactical(b.engagement, session_state(bv.session))
-        else:
-            from battleboard.resolve import autoplay, outcome
+                out = outcome_from_tactical(b.engagement, session_state(bv.session))
+            else:
+                from battleboard.resolve import autoplay, outcome
 
-            final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice)
-            out = outcome(final, b.engagement, bv.dice)
+                final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice)
+                out = outcome(final, b.engagement, bv.dice)
+        except BellumError as no:  # the battle stays to be fought another way
+            self.game.message = f"The battle's result could not be brought back: {no}"
+            self.game.version += 1
+            return
         self.game.finish_battle(out)
 
     # ------------------------------------------------------------------ input
@@ -972,4 +979,7 @@ def tactical_folder() -> Path:
 
 
 def default_save() -> Path:
-    return Path("saves") / "campaign-window.toml"
+    """Where the window's Save button writes unless ``--save`` says otherwise."""
+    from bellum.paths import SAVES
+
+    return SAVES / "campaign-window.toml"

@@ -216,6 +216,8 @@ class BattleView(arcade.View):
         self.selected: str | None = None
         #: the unit the selected leader takes with him (003 §4.2), or None
         self.carry: str | None = None
+        #: a piece clicked only to read its counter (an enemy): shown in the info panel
+        self.inspected: str | None = None
         #: outline every command range of the side to act (key L), not only the activated leader's
         self.show_ranges = False
         #: reachable (hex, facing) nodes of the selected mover -> (cost in half MP, path)
@@ -318,6 +320,7 @@ class BattleView(arcade.View):
         if mover_id is not None and mover_id not in self.state.units and mover_id not in self.state.leaders:
             raise KeyError(mover_id)
         self.message = ""
+        self.inspected = None
         if mover_id != self.selected:
             self.carry = None
         self._select(mover_id)
@@ -752,9 +755,10 @@ class BattleView(arcade.View):
 
     def _info_text(self) -> str:
         state = self.state
-        if self.selected is None:
+        shown = self.selected or self.inspected
+        if shown is None or (shown not in state.units and shown not in state.leaders):
             return "Select a unit or leader of the side to act."
-        u = state.units.get(self.selected)
+        u = state.units.get(shown)
         if u is not None:
             hexes = "/".join(state.field.grid.hex_id(h) for h in u.hexes())
             extra = ", engaged" if u.engaged else ""
@@ -764,15 +768,19 @@ class BattleView(arcade.View):
                 f"{u.id}  {u.type} ({u.group or 'no group'}), side {self.side_names.get(u.side, u.side)}\n"
                 f"Size {u.size}  TQ {u.tq}  MA {u.ma}{missile}  at {hexes} facing {FACING_CLOCK[u.facing]}\n"
                 f"{u.status}{extra}{hits}\n"
-                f"{len(self.reach)} hexes reachable · {len(self.targets)} targets"
+                + (
+                    f"{len(self.reach)} hexes reachable · {len(self.targets)} targets"
+                    if self.selected
+                    else "(not yours to act)"
+                )
             )
-        ld = state.leaders[self.selected]
+        ld = state.leaders[shown]
         carry = f"\ntaking {self.carry} along (C: another / none)" if self.carry else ""
         return (
             f"{ld.id} ({ld.kind}), side {self.side_names.get(ld.side, ld.side)}\n"
             f"Initiative {ld.initiative}  command range {ld.range}"
             f"{'  elite' if ld.elite else ''}{'  overall commander' if ld.overall else ''}\n"
-            f"{len(self.reach)} hexes reachable{carry}"
+            + (f"{len(self.reach)} hexes reachable{carry}" if self.selected else "(not yours to act)")
         )
 
     # -- arcade -------------------------------------------------------------------------------
@@ -795,7 +803,7 @@ class BattleView(arcade.View):
             self._cache = ctx.framebuffer(color_attachments=[ctx.texture(ctx.screen.size, components=4)])
             self._cache_key = None
         if key != self._cache_key:
-            self.terrain.prepare(self.world_camera.zoom)
+            self.terrain.prepare(self.world_camera)
             with self._cache.activate():
                 self._cache.clear(color=(*P.BG, 255))
                 self.draw_layers()
@@ -804,7 +812,7 @@ class BattleView(arcade.View):
 
     def draw_layers(self) -> None:
         """Every layer, bottom to top, on the framebuffer bound now."""
-        self.terrain.prepare(self.world_camera.zoom)
+        self.terrain.prepare(self.world_camera)
         with self.world_camera.activate():
             self.terrain.draw(self.world_camera)
             self.highlights.draw()
@@ -911,6 +919,10 @@ class BattleView(arcade.View):
         mine += [ld.id for ld in state.leaders_at(h) if ld.side == state.seq.side]
         if not mine:
             self.select(None)
+            others = [u.id for u in state.units_at(h)] + [ld.id for ld in state.leaders_at(h)]
+            if others:  # an enemy (or a piece of the side not acting): show what it is
+                self.inspected = others[0]
+                self._update_hud()
             return
         if self.selected in mine:
             k = mine.index(self.selected)

@@ -1,20 +1,18 @@
 """The battlefield drawn into a texture: terrain, elevation, contours, hexsides, roads and
-hex ids, shown every frame as one textured quad.
+hex ids, copied to the frame with one framebuffer blit.
 
 Under software rendering (Mesa llvmpipe) rasterising ~1,600 hex polygons, their grid
 lines and contours costs ~11 ms a frame.  The ground never changes during a battle, so
-it is rendered into a texture at the camera's zoom (again only when the zoom changes)
-and each frame copies it one texel per pixel.
+it is rendered into a texture at the camera's zoom (again only on a zoom step, or when a
+pan leaves the part it holds) and each frame copies it texel for pixel.
 """
 
 from __future__ import annotations
 
-from array import array
 from typing import Any
 
 import arcade
 from arcade import shape_list
-from arcade.gl import BufferDescription
 from pyglet import gl
 from pyglet.graphics import Batch
 
@@ -26,30 +24,6 @@ from tactical.view.geometry import HexLayout
 MAX_TEXTURE = 4096
 #: world pixels of dark border around the map
 BORDER = 30.0
-
-_VS = """
-#version 330
-uniform WindowBlock {
-    mat4 projection;
-    mat4 view;
-} window;
-in vec2 in_vert;
-in vec2 in_uv;
-out vec2 v_uv;
-void main() {
-    gl_Position = window.projection * window.view * vec4(in_vert, 0.0, 1.0);
-    v_uv = in_uv;
-}
-"""
-_FS = """
-#version 330
-uniform sampler2D ground;
-in vec2 v_uv;
-out vec4 f_color;
-void main() {
-    f_color = texture(ground, v_uv);
-}
-"""
 
 
 def terrain_colour(field: Battlefield, i: int) -> tuple[int, int, int, int]:
@@ -129,18 +103,19 @@ def _terrain_marks(sl: shape_list.ShapeElementList[Any], lay: HexLayout, i: int,
 
 
 class TerrainLayer:
-    """The static map as one texture rendered at the camera's zoom, and the quad that shows it.
+    """The static map rendered into a texture at the camera's zoom and copied each frame.
 
-    The texture holds the map at ``scale`` texture pixels per world pixel; ``prepare(zoom)``
-    renders it again when the zoom changes, so that a frame samples it one texel per screen
-    pixel (``NEAREST``: under llvmpipe a filtered, mipmapped sample costs several times as
-    much).  Zoomed in beyond ``MAX_TEXTURE`` the texture is magnified (``LINEAR``)."""
+    The texture holds, at one texel per screen pixel, the whole map when it fits in
+    ``MAX_TEXTURE`` at that zoom (then a pan never renders it again), else the visible part
+    with half a screen of margin on every side (rendered again when a pan leaves it).  A
+    zoom step renders it again.  A frame copies it with one framebuffer blit: under
+    llvmpipe even a one-texel-per-pixel textured quad costs ~15 times as much."""
 
     def __init__(self, ctx: Any, field: Battlefield, layout: HexLayout) -> None:
         self.ctx = ctx
         w, h = layout.extent
-        self.x0, self.y0 = -BORDER, -BORDER
-        self.w, self.h = w + 2 * BORDER, h + 2 * BORDER
+        #: the map's rectangle in world pixels (with its border)
+        self.map = (-BORDER, -BORDER, w + 2 * BORDER, h + 2 * BORDER)
         self.shapes = build_shapes(field, layout)
         self.ids = Batch()
         self._texts = [
@@ -155,44 +130,50 @@ class TerrainLayer:
             )
             for i, (x, y) in enumerate(layout.centres)
         ]
-        self.program = ctx.program(vertex_shader=_VS, fragment_shader=_FS)
-        self.program["ground"] = 0
-        x1, y1 = self.x0 + self.w, self.y0 + self.h
-        data = array("f", [self.x0, self.y0, 0, 0, x1, self.y0, 1, 0, self.x0, y1, 0, 1, x1, y1, 1, 1])
-        self._vbo = ctx.buffer(data=data)
-        self.geometry = ctx.geometry(
-            [BufferDescription(self._vbo, "2f 2f", ["in_vert", "in_uv"])], mode=ctx.TRIANGLE_STRIP
-        )
         self.scale = 0.0
+        #: the world rectangle the texture holds (x0, y0, w, h)
+        self.region = self.map
         self.texture: Any = None
         self.fbo: Any = None
-        #: how many times the texture was rendered (a zoom step renders it again; a pan does not)
+        #: how many times the texture was rendered (a zoom step renders it again)
         self.renders = 0
 
-    def scale_for(self, zoom: float) -> float:
-        return min(zoom, MAX_TEXTURE / self.w, MAX_TEXTURE / self.h)
+    def prepare(self, camera: arcade.Camera2D) -> None:
+        """Render the texture for ``camera`` unless it already holds the view at its zoom."""
+        zoom = camera.zoom
+        mx, my, mw, mh = self.map
+        _, _, vw, vh = camera.viewport.lbwh
+        cx, cy = camera.position
+        half_w, half_h = vw / 2 / zoom, vh / 2 / zoom
+        seen = (max(mx, cx - half_w), max(my, cy - half_h), min(mx + mw, cx + half_w), min(my + mh, cy + half_h))
+        rx, ry, rw, rh = self.region
+        inside = seen[0] >= rx and seen[1] >= ry and seen[2] <= rx + rw and seen[3] <= ry + rh
+        if self.texture is not None and abs(zoom - self.scale) < 1e-9 and inside:
+            return
+        if mw * zoom <= MAX_TEXTURE and mh * zoom <= MAX_TEXTURE:
+            region = self.map
+        else:  # the visible part and half a screen around it, within the map
+            limit = MAX_TEXTURE / zoom
+            gw, gh = min(4 * half_w, limit), min(4 * half_h, limit)
+            x0 = min(max(mx, cx - gw / 2), mx + mw - gw)
+            y0 = min(max(my, cy - gh / 2), my + mh - gh)
+            region = (max(mx, x0), max(my, y0), min(gw, mw), min(gh, mh))
+        self._render(zoom, region)
 
-    def prepare(self, zoom: float) -> None:
-        """Render the texture for ``zoom`` unless it is already at that scale."""
-        scale = self.scale_for(zoom)
-        if self.texture is None or abs(scale - self.scale) > 1e-9:
-            self._render(scale)
-        self.texture.filter = (self.ctx.NEAREST, self.ctx.NEAREST) if zoom <= scale + 1e-9 else (self.ctx.LINEAR,) * 2
-
-    def _render(self, scale: float) -> None:
+    def _render(self, scale: float, region: tuple[float, float, float, float]) -> None:
         ctx = self.ctx
-        size = (max(1, round(self.w * scale)), max(1, round(self.h * scale)))
-        if self.texture is not None:
-            self.texture.delete()
-        self.texture = ctx.texture(size, components=4)
-        self.scale = scale
+        rx, ry, rw, rh = region
+        size = (max(1, round(rw * scale)), max(1, round(rh * scale)))
         if self.fbo is not None:
             self.fbo.delete()
+            self.texture.delete()
+        self.texture = ctx.texture(size, components=4)
         self.fbo = fbo = ctx.framebuffer(color_attachments=[self.texture])
+        self.scale, self.region = scale, region
         camera = arcade.Camera2D(
             viewport=arcade.LBWH(0, 0, *size),
-            position=(self.x0 + self.w / 2, self.y0 + self.h / 2),
-            zoom=size[0] / self.w,
+            position=(rx + rw / 2, ry + rh / 2),
+            zoom=size[0] / rw,
             render_target=fbo,
         )
         with fbo.activate():
@@ -204,37 +185,32 @@ class TerrainLayer:
         self.renders += 1
 
     def draw(self, camera: arcade.Camera2D) -> None:
-        """The map under ``camera`` (active, ``prepare``d) on the framebuffer bound now: at one
-        texel per pixel a framebuffer blit (a copy, ~0.3 ms), else one textured quad."""
-        ctx = self.ctx
-        if self.texture.filter[0] == ctx.NEAREST:
-            target = ctx.active_framebuffer
-            sx, sy = camera.project((self.x0, self.y0))[:2]
-            ox, oy = round(sx), round(sy)
-            tw, th = self.texture.size
-            vl, vb, vw, vh = camera.viewport.lbwh_int
-            left, bottom = max(vl, ox), max(vb, oy)
-            right, top = min(vl + vw, ox + tw, target.width), min(vb + vh, oy + th, target.height)
-            if right > left and top > bottom:
-                gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, _glo(self.fbo))
-                gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, _glo(target))
-                gl.glBlitFramebuffer(
-                    left - ox,
-                    bottom - oy,
-                    right - ox,
-                    top - oy,
-                    left,
-                    bottom,
-                    right,
-                    top,
-                    gl.GL_COLOR_BUFFER_BIT,
-                    gl.GL_NEAREST,
-                )
-                gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, _glo(target))
+        """The map under ``camera`` (``prepare``d for it) on the framebuffer bound now: one
+        framebuffer blit, texel for pixel."""
+        target = self.ctx.active_framebuffer
+        sx, sy = camera.project((self.region[0], self.region[1]))[:2]
+        ox, oy = round(sx), round(sy)
+        tw, th = self.texture.size
+        vl, vb, vw, vh = camera.viewport.lbwh_int
+        left, bottom = max(vl, ox), max(vb, oy)
+        right, top = min(vl + vw, ox + tw, target.width), min(vb + vh, oy + th, target.height)
+        if right <= left or top <= bottom:
             return
-        ctx.disable(ctx.BLEND)
-        self.texture.use(0)
-        self.geometry.render(self.program)
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, _glo(self.fbo))
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, _glo(target))
+        gl.glBlitFramebuffer(
+            left - ox,
+            bottom - oy,
+            right - ox,
+            top - oy,
+            left,
+            bottom,
+            right,
+            top,
+            gl.GL_COLOR_BUFFER_BIT,
+            gl.GL_NEAREST,
+        )
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, _glo(target))
 
 
 def _glo(fbo: Any) -> int:

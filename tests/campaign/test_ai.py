@@ -166,3 +166,18 @@ def test_a_side_short_of_a_triumph_values_cities_more_and_takes_towns_of_no_side
     assert _Context(s, "senatorial").bonus == 0.0  # the Senate holds far more than 25
     ai, caesar = CampaignAI(), s.forces["caesar"]
     assert ai._score(ctx, caesar, "ariminum") > ai._score(ctx, caesar, "ravenna")
+
+
+def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon() -> None:
+    """§21: fratricide past 100 ends the war with no winner. The Senate, which would win if
+    the war ended now, will not fight a battle likely to push it past the limit; Caesar,
+    who would lose, prefers an end with no winner."""
+    s = duel([("legion", "V", 5)] * 3, [("legion", "V", 5)] * 4)
+    s.active = "senatorial"
+    ai = CampaignAI()
+    them, me = s.forces["me"], s.forces["them"]  # from the Senate's side
+    assert not ai.would_end_the_war(s, me, them.location)
+    s.fratricide = 85
+    assert ai.would_end_the_war(s, me, them.location)  # 3 Caesarian legions + 1 of ours: +20
+    s.active = "caesarian"
+    assert not ai.would_end_the_war(s, them, me.location)  # the Senate is winning: Caesar fights on

@@ -405,6 +405,9 @@ def test_counters_show_status_missile_hits_and_facing(window: Any, tmp_path: Pat
     cx, cy = view.layout.centre(b1)
     notch = _pixel(view, shot, b1, nx - cx, ny - cy)
     assert notch[0] > 200 and notch[1] > 190
+    _click_hex(view, b1)  # an enemy counter: read, not selected
+    assert view.selected is None and view.inspected == "B1"
+    assert view.t_info.text.startswith("B1  LG") and "Size 6  TQ 6  MA 5" in view.t_info.text
 
 
 def test_fire_shows_the_hit_odds_of_each_option_and_logs_the_roll(window: Any, tmp_path: Path) -> None:
@@ -655,3 +658,33 @@ def test_keys_designate_resolve_and_choose_pursuit(window: Any, tmp_path: Path) 
     view.on_key_press(arcade.key.ENTER, 0)
     assert view.session.actions[-1]["action"] == "shock A5 B1 pursue"
     assert not view.state.designations
+
+
+def test_zoomed_in_the_ground_follows_a_long_pan(window: Any) -> None:
+    """At zoom 2 Pharsalus does not fit one texture: the view holds the part around the
+    camera and renders it again when a pan leaves it; the picture is the same as a view
+    opened there."""
+    view = _view()
+    render(window, view)
+    grid = view.state.field.grid
+    view.look_at(grid.index("1010"), zoom=2.0)
+    render(window, view)
+    renders = view.terrain.renders
+    view.pan(30, 0)
+    render(window, view)
+    assert view.terrain.renders == renders  # a short pan stays inside the rendered part
+    view.look_at(grid.index("4025"))
+    moved = render(window, view)
+    assert view.terrain.renders == renders + 1
+    from tactical.view import terrain
+
+    terrain._LAST.clear()  # a new ground layer, rendered straight for this camera
+    fresh = _view()
+    assert fresh.terrain is not view.terrain
+    render(window, fresh)
+    fresh.look_at(grid.index("4025"), zoom=2.0)
+    again = render(window, fresh)
+    area = (0, 40, window.width - 370, window.height - 30)
+    a, b = moved.convert("RGB").crop(area), again.convert("RGB").crop(area)
+    same = sum(1 for p, q in zip(a.getdata(), b.getdata(), strict=True) if p == q)
+    assert same > 0.98 * a.width * a.height
