@@ -109,7 +109,7 @@ def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
 def _fresh_moves(state: State, mover: Unit | Leader) -> tuple[list[Move], set[int]]:
     """The moves of ``mover`` by a new search, and the hexes the search settled nodes in."""
     reach = reachable(state, mover)
-    moves = plain_moves(mover.id, [path for _, path in reach.end_paths()])
+    moves = plain_moves(mover.id, reach.end_path_list())
     return moves, {n // 6 for n in reach.order}
 
 
@@ -307,13 +307,15 @@ def _designations(state: State, own: list[Unit]) -> list[Designate]:
     taken = {a for atts, _ in state.designations for a in atts}
     already = {d: atts for atts, d in state.designations}
     by_target: dict[str, list[str]] = {}
-    enemy_at: dict[int, str] = {
-        h: e.id for e in state.units.values() if e.on_map and e.side != state.seq.side for h in e.hexes()
-    }
+    enemy_at: dict[int, list[str]] = {}  # a hex may hold two Roman units (000 §6.6)
+    for e in state.units.values():
+        if e.on_map and e.side != state.seq.side:
+            for h in e.hexes():
+                enemy_at.setdefault(h, []).append(e.id)
     for u in own:
         if u.status == "routed" or u.id in state.fought or u.id in taken:
             continue
-        targets = {enemy_at[h] for h in frontal_hexes(grid, u) if h in enemy_at}
+        targets = {e for h in frontal_hexes(grid, u) for e in enemy_at.get(h, ())}
         for e in sorted(targets):
             by_target.setdefault(e, []).append(u.id)
     for target, attackers in sorted(by_target.items()):

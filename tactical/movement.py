@@ -39,6 +39,7 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
 from tactical.hexes import frontal_dirs, vertex_turns
 from tactical.state import Leader, State, Unit, frontal_hexes
@@ -494,6 +495,13 @@ class Reach:
     def end_paths(self) -> list[tuple[int, tuple[str, ...]]]:
         """Every node the mover may finish on other than its start, with its written path, in
         the order the search settled them — ``notations(ends())`` in one pass over the tree."""
+        return self._end_paths(True)
+
+    def end_path_list(self) -> list[tuple[str, ...]]:
+        """``end_paths`` without the nodes: the paths alone (what the move generator needs)."""
+        return self._end_paths(False)
+
+    def _end_paths(self, with_nodes: bool) -> list[Any]:
         from tactical.hexes import FACING_CLOCK, SIDE_CLOCK
 
         costs = self.costs
@@ -508,7 +516,8 @@ class Reach:
         may_end = costs.may_end
         paths: dict[int, tuple[str, ...]] = {}
         last_face: dict[int, bool] = {}
-        out: list[tuple[int, tuple[str, ...]]] = []
+        out: list[Any] = []
+        add = out.append
         order = self.order or sorted(self.dist, key=lambda n: self.dist[n])
         if plain:
             # a single-hex unit or a leader: a step within one hex is a facing change, and
@@ -530,7 +539,7 @@ class Reach:
                     path = base + (ids[h],)  # noqa: RUF005
                 paths[n] = path
                 if h not in friends or may_end(n):
-                    out.append((n, path))
+                    add((n, path) if with_nodes else path)
             return out
         for n in order:
             p = parent[n]
@@ -548,7 +557,7 @@ class Reach:
             paths[n] = path
             last_face[n] = face
             if may_end(n):
-                out.append((n, path))
+                add((n, path) if with_nodes else path)
         return out
 
     def tokens(self, node: int) -> list[Token]:
@@ -682,6 +691,14 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
     # flat arrays over every node of the map (cheaper than dicts in the inner loop); the
     # dicts the callers read are built from the settled nodes at the end
     n_nodes = len(steps)
+    # what entering a hex adds to its terrain cost here: a friendly unit to pass through, or
+    # NO for a hex closed to the mover (enemy units and leaders, elephants' neighbours for
+    # cavalry) — one list read in the inner loop instead of two set lookups
+    extra = [0] * (n_nodes // 6)
+    for j in friends:
+        extra[j] = pt
+    for j in blocked:
+        extra[j] = NO
     dist = [NO] * n_nodes
     parent = [-1] * n_nodes
     dist[start] = 0
@@ -700,9 +717,7 @@ def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int,
             if i in zoc_stop and node != start and not (start_turn and i == start_hex):
                 continue
             for j, sc, nxt in steps[node]:
-                if j in blocked:
-                    continue
-                nc = c + sc + pt if j in friends else c + sc
+                nc = c + sc + extra[j]
                 if nc <= ma2 and nc < dist[nxt]:
                     dist[nxt] = nc
                     parent[nxt] = node

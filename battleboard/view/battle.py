@@ -91,6 +91,7 @@ class BattleView(arcade.View):
         ai: frozenset[str] = frozenset(),
         seed: int = 1,
         menu: arcade.View | None = None,
+        menu_label: str = "Menu",
     ) -> None:
         super().__init__()
         self.state = state
@@ -99,6 +100,7 @@ class BattleView(arcade.View):
         self.ai = ai
         self.dice = Dice(seed)
         self.menu = menu
+        self.menu_label = menu_label  # the Esc button's name (the campaign: "Back to the campaign")
         self.selected: str | None = None
         self.options: list[Action] = []  # the attacks offered for the chosen target
         self.log: list[str] = [f"{title}."]
@@ -450,7 +452,7 @@ class BattleView(arcade.View):
                 wanted.append(("off", "Leave the board [O]", off[0]))
         if s.phase != "over":
             wanted.append(("ai", "AI move [Space]", None))
-        wanted.append(("menu", "Menu [Esc]", None))
+        wanted.append(("menu", f"{self.menu_label} [Esc]", None))
         for i, (key, label, action) in enumerate(wanted):
             col = i % 3
             if col == 0 and i:

@@ -191,7 +191,8 @@ def action_label(state: CampaignState, a: A.Action) -> str:
     """An action in words, for a button (any action of the generator; an action the window
     does not know yet is named by its type and fields)."""
     if isinstance(a, A.Take):
-        return f"Take a {a.kind.capitalize()} stratagem"
+        kind = a.kind.capitalize()
+        return f"Take {'an' if kind[:1] in 'AEIOU' else 'a'} {kind} stratagem"
     if isinstance(a, A.Politics):
         return f"Play a Political stratagem on the {a.table.replace('_', ' ').title()} table"
     if isinstance(a, A.Claim):
@@ -273,6 +274,7 @@ class CampaignGame:
         self.popups: list[tuple[str, list[str]]] = []
         self._moves: dict[str, list[Option]] | None = None
         self._ended = False
+        self._markers: tuple[CampaignState, tuple[ForceMarker, ...]] | None = None
         self._odds_cache: dict[tuple[str, tuple[str, ...], bool], MarchOdds] = {}
         self._chronicle_from(self.session.log)
 
@@ -291,6 +293,15 @@ class CampaignGame:
     def state(self) -> CampaignState:
         return self.session.state
 
+    def title(self) -> str:
+        """The scenario's title, for the top bar."""
+        from campaign.engine import load
+
+        try:
+            return load(self.session.scenario).title
+        except BellumError:
+            return self.session.scenario
+
     def date_label(self) -> str:
         return self.state.date() + (" (winter)" if self.state.winter() else "")
 
@@ -308,6 +319,14 @@ class CampaignGame:
         return self.state.owners
 
     def forces(self) -> Sequence[ForceMarker]:
+        """The counters to draw (kept until the state changes: the window asks every frame)."""
+        if self._markers is not None and self._markers[0] is self.state:
+            return self._markers[1]
+        markers = self._force_markers()
+        self._markers = (self.state, markers)
+        return markers
+
+    def _force_markers(self) -> tuple[ForceMarker, ...]:
         out = []
         cat = catalogue()
         for f in sorted(self.state.forces.values(), key=lambda f: (f.location, f.commander is None, f.id)):
@@ -410,9 +429,10 @@ class CampaignGame:
             lines.append(" · ".join(held))
         at_war = sorted(c for c, st in s.clients.items() if st in SIDES)
         if at_war:
+            side_word = {"caesarian": "Caesarian", "senatorial": "Senatorial"}
             lines.append(
                 "Clients at war: "
-                + ", ".join(f"{c.replace('_', ' ').title()} ({s.clients[c][:1].upper()})" for c in at_war)
+                + ", ".join(f"{c.replace('_', ' ').title()} ({side_word[s.clients[c]]})" for c in at_war)
             )
         lines.append(f"Fratricide {s.fratricide}")
         result = getattr(s, "result", None)
@@ -691,11 +711,25 @@ class CampaignGame:
                 out.append(Option(action_label(self.state, a), a))
         return out
 
+    def pending_title(self) -> str:
+        p = self.state.pending
+        titles = {
+            "intercept": "Intercept the voyage?",
+            "cut_supply": "Cut the enemy's sea supply?",
+            "naval_offer": "Battle offered at sea",
+            "commit": "Battle: commit stratagems",
+        }
+        return "A decision" if p is None else titles.get(p.kind, p.kind.replace("_", " ").capitalize())
+
     def pending_question(self) -> str:
         p = self.state.pending
         if p is None:
             return ""
         s = self.state
+        try:
+            describe_pending(p)
+        except KeyError:  # a decision of a phase the window does not know by name
+            return f"{side_title(p.actor)} must decide: {p.kind.replace('_', ' ')}."
         if p.kind == "intercept":
             f = s.forces.get(p.data["force"])
             who = force_name(f) if f else "An enemy fleet"
@@ -764,6 +798,18 @@ class CampaignGame:
             spent = self.state.spent.get(fid, 0)
             lines.append(f"Movement: {min(spent, allowance(self.state, f))} of {allowance(self.state, f)} spent")
         return lines
+
+    def describe_path(self, path: Sequence[str]) -> str:
+        """A route in words: every leg with its kind and cost (the map's links)."""
+        legs = []
+        total = 0
+        for a, b in itertools.pairwise(path):
+            lk = self.world.link(a, b)
+            kind = "?" if lk is None else lk.kind.replace("_", "-")
+            cost = 0 if lk is None else lk.cost
+            total += cost
+            legs.append(f"{place_name(b)} ({kind}, {cost})")
+        return f"Route: {place_name(path[0])} → " + " → ".join(legs) + f" — {total} movement points."
 
     def force_title(self, fid: str) -> str:
         """A force as a player names it: its commander, its name, or a city's garrison."""

@@ -688,8 +688,8 @@ class MapView(arcade.View):
         )
         self.hud_texts["help"] = arcade.Text(
             "wheel zoom · drag pan · click select · Home whole map",
-            w - 14,
-            10,
+            w - 12,
+            7,
             rgba((70, 56, 46)),
             8.5,
             font_name=SANS,
@@ -700,7 +700,7 @@ class MapView(arcade.View):
         """The HUD's opaque boxes (left, bottom, right, top; screen pixels): while the camera
         pans they are copied from the last composed frame instead of drawn again."""
         w, h = self.window.width, self.window.height
-        rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), (9.0, 9.0, 237.0, 161.0)]
+        rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), (9.0, 9.0, 237.0, 161.0), self._help_rect()]
         if self.panel.text:
             rects.append(self._panel_rect)
         return rects
@@ -1105,9 +1105,16 @@ class MapView(arcade.View):
         with self.hud.activate():
             self._draw_tooltip()
 
+    def _help_rect(self) -> tuple[float, float, float, float]:
+        w = self.window.width
+        return w - self.hud_texts["help"].content_width - 24, 0.0, float(w), 24.0
+
     def _draw_loose_hud(self) -> None:
-        """What the HUD draws outside its boxes: the scale bar and the help line."""
+        """The scale bar (it changes with the zoom) and the help line on its strip."""
         self._draw_scale_bar()
+        left, bottom, right, top = self._help_rect()
+        arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, rgba(PARCHMENT))
+        arcade.draw_line(left, top, right, top, rgba(BG_TOP), 1)
         self.hud_texts["help"].draw()
 
     def _compose(self, offset: tuple[int, int], target: Any) -> None:
@@ -1154,7 +1161,7 @@ class MapView(arcade.View):
     def _draw_scale_bar(self) -> None:
         km, length = self.scale_bar()
         x1 = self.window.width - 20
-        x0, y = x1 - length, 34
+        x0, y = x1 - length, 36
         ink = rgba(LABEL_INK)
         arcade.draw_lrbt_rectangle_filled(x0, (x0 + x1) / 2, y - 2, y + 2, ink)
         arcade.draw_lrbt_rectangle_filled((x0 + x1) / 2, x1, y - 2, y + 2, rgba(PARCHMENT))

@@ -244,7 +244,9 @@ class CampaignView(MapView):
         s = g.state
         actor = s.actor
         who = side_title(actor)
-        if g.battle is not None:
+        if getattr(s, "result", None):
+            status = "The war is over"
+        elif g.battle is not None:
             status = f"{g.battle.title}: choose how to fight it"
         elif g.human_to_act():
             status = f"{who} to act" + (" (you)" if len(g.humans) == 1 else "")
@@ -476,6 +478,7 @@ class CampaignView(MapView):
 
     def _build_hud(self) -> None:
         super()._build_hud()
+        self.hud_texts["map"].text = self.game.title()
         self.hud_texts[
             "help"
         ].text = (
@@ -574,9 +577,12 @@ class CampaignView(MapView):
         if not opts:
             return
         lines = [f"{force_name(self.game.state.forces[self.game.selected_force or ''])} → {place_name(place)}"]
+        for path in dict.fromkeys(o.action.path for o in opts if isinstance(o.action, A.March | A.Sail)):
+            lines.append(self.game.describe_path(path))
+        sea = all(isinstance(o.action, A.Sail) for o in opts)
         self.open_dialog(
             Dialog(
-                f"March to {place_name(place)}",
+                f"{'Voyage' if sea else 'March'} to {place_name(place)}",
                 lines,
                 [(f"{o.label} — {o.detail}", partial(self._play_and_close, o.action), "") for o in opts],
             )
@@ -595,7 +601,7 @@ class CampaignView(MapView):
         elif g.state.pending is not None and g.human_to_act():
             self.open_dialog(
                 Dialog(
-                    "A decision",
+                    g.pending_title(),
                     [g.pending_question()],
                     [
                         (o.label + (f" — {o.detail}" if o.detail else ""), partial(self._decide, o.action), "")
@@ -675,6 +681,7 @@ class CampaignView(MapView):
             ai=b.ai_letters,
             seed=seed,
             menu=self,
+            menu_label="Back to the campaign",
         )
         self.battle_view = view
         self.window.show_view(view)

@@ -22,10 +22,11 @@ pyglet batch each.  The world is drawn through a ``Camera2D`` (zoom and pan), th
 through a second camera that stays put.  A frame after a change draws every layer into an
 offscreen framebuffer; an unchanged frame only copies that framebuffer to the screen.
 
-Mouse: left-click a unit to select it, a highlighted hex to move there (near one of its
-corners: to end facing that vertex), a corner of the unit's own hex to turn, a red enemy
-to open the odds panel, a button in the panel to play it; right-drag pans, the wheel
-zooms.  Keys: Q / E turn, C carry a unit with the selected leader, L every leader's
+Mouse: left-click a unit to select it (an enemy: to read its counter in the panel), a
+highlighted hex to move there (near one of its corners: to end facing that vertex), a
+corner of the unit's own hex to turn, a red enemy to open the odds panel (again: the next
+option), Confirm / Cancel under the odds, a button of the choice list to play it;
+right-drag pans, the wheel zooms.  Keys: Q / E turn, C carry a unit with the selected leader, L every leader's
 command range, Enter confirm, Tab another option, Esc cancel, U undo, P pass, R resolve,
 1–9 the listed choices (PgUp / PgDn more), F5 save, F9 load, arrows pan, + / - zoom, Home
 the whole field, Space centre on the selection.
@@ -252,6 +253,9 @@ class BattleView(arcade.View):
         self._build_hud_texts()
         self._hud_size = (0, 0)
         self.choice_top = 0.0
+        #: the odds panel's buttons (left, bottom, right, top in window pixels)
+        self.confirm_box: tuple[float, float, float, float] = (0, 0, 0, 0)
+        self.cancel_box: tuple[float, float, float, float] = (0, 0, 0, 0)
         self._cache: Any = None
         self._cache_key: Any = None
         self._centred = False
@@ -504,7 +508,7 @@ class BattleView(arcade.View):
             head.append(f"{mark} {k + 1}. {describe_variant(pend.variants[k])}"[:58])
         if n > MAX_VARIANTS:
             head.append(f"  ({n} options: Tab for the next)")
-        tail = ["Enter / click: confirm   Tab: next option   Esc: cancel"]
+        tail = ["Tab / click the enemy again: next option"]
         pend.lines = [*head, "", *lines, "", *tail]
 
     # -- drawing: re-synced from the model ----------------------------------------------------
@@ -607,6 +611,8 @@ class BattleView(arcade.View):
         self.t_odds = arcade.Text("", 0, 0, P.INK, 10, multiline=True, width=PANEL_W - 20, batch=b)
         self.t_choices = [arcade.Text("", 0, 0, P.INK, 11, batch=b) for _ in range(MAX_CHOICES)]
         self.t_dice = arcade.Text("", 0, 0, P.GOLD, 11, batch=b)
+        self.t_confirm = arcade.Text("", 0, 0, P.INK, 11, bold=True, anchor_x="center", batch=b)
+        self.t_cancel = arcade.Text("", 0, 0, P.INK, 11, anchor_x="center", batch=b)
         self.t_log_head = arcade.Text("Combat log", 0, 0, P.GOLD, 12, bold=True, batch=b)
         self.t_log = arcade.Text("", 0, 0, P.DIM, 10, multiline=True, width=PANEL_W - 24, batch=b)
         self.t_msg = arcade.Text("", 0, 0, P.BAD, 12, batch=b)
@@ -645,6 +651,10 @@ class BattleView(arcade.View):
         self.choice_top = h - TOP_H - 132
         for k, t in enumerate(self.t_choices):
             t.position = (x + 8, self.choice_top - 20 - CHOICE_H * k)
+        self.confirm_box = (px + 8, 248, px + PANEL_W / 2 - 4, 272)
+        self.cancel_box = (px + PANEL_W / 2 + 4, 248, w - 8, 272)
+        self.t_confirm.position = ((self.confirm_box[0] + self.confirm_box[2]) / 2, 255)
+        self.t_cancel.position = ((self.cancel_box[0] + self.cancel_box[2]) / 2, 255)
         self.t_dice.position = (x, 232)
         self.t_log_head.position = (x, 210)
         self.t_log.position = (x, 192)
@@ -719,11 +729,18 @@ class BattleView(arcade.View):
         )
         self.t_info.text = self._info_text()
         bs: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.t_confirm.text = self.t_cancel.text = ""
         if self.pending is not None and self.pending.lines:
             self.t_odds_head.text = "Exact odds"
             self.t_odds.text = "\n".join(self.pending.lines)
             for t in self.t_choices:
                 t.text = ""
+            self.t_confirm.text, self.t_cancel.text = "Confirm (Enter)", "Cancel (Esc)"
+            for box, fill in ((self.confirm_box, (120, 40, 30, 255)), (self.cancel_box, (70, 58, 46, 255))):
+                left, bottom, right, top = box
+                cx, cy, bw, bh = (left + right) / 2, (bottom + top) / 2, right - left, top - bottom
+                bs.append(shape_list.create_rectangle_filled(cx, cy, bw, bh, fill))
+                bs.append(shape_list.create_rectangle_outline(cx, cy, bw, bh, P.PANEL_EDGE, 1))
         else:
             n = len(self.choices)
             shown = self.shown_choices()
@@ -762,6 +779,8 @@ class BattleView(arcade.View):
         if u is not None:
             hexes = "/".join(state.field.grid.hex_id(h) for h in u.hexes())
             extra = ", engaged" if u.engaged else ""
+            if u.id in state.regrouping:  # 001 10.43: back from pursuit, takes no orders
+                extra += ", regrouping after pursuit"
             hits = f", {u.missile_hits} missile hits" if u.missile_hits else ""
             missile = f"  missile {u.missile}" if u.missile else ""
             return (
@@ -879,8 +898,10 @@ class BattleView(arcade.View):
             c = self.choice_at(x, y)
             if c is not None:
                 self.choose(c)
-            elif self.pending is not None and self.choice_top - 170 <= y <= self.choice_top:
-                self.confirm()  # a click on the odds panel confirms
+            elif self.pending is not None and _inside(self.confirm_box, x, y):
+                self.confirm()
+            elif self.pending is not None and _inside(self.cancel_box, x, y):
+                self.cancel()
             return
         if y >= self.window.height - TOP_H or y <= BOTTOM_H:
             return
@@ -1014,6 +1035,10 @@ class BattleView(arcade.View):
                 {k.LEFT: -step, k.RIGHT: step}.get(symbol, 0),
                 {k.DOWN: -step, k.UP: step}.get(symbol, 0),
             )
+
+
+def _inside(box: tuple[float, float, float, float], x: float, y: float) -> bool:
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
 
 
 def _arrow(sl: shape_list.ShapeElementList[Any], x1: float, y1: float, x2: float, y2: float, colour: P.RGBA) -> None:

@@ -208,3 +208,12 @@ def test_the_chronicle_marks_major_battles() -> None:
     assert is_major(big) and not is_major(small) and not is_major(sea)
     assert line(big).endswith("(A major battle.)") and not line(small).endswith("(A major battle.)")
     assert "2 battles (1 major)" in summary(fresh(), [big, small])
+
+
+def test_the_victory_table_holds_the_reference_numbers() -> None:
+    """Reference (Victory): Rome + 25 other cities; +2 off-map regions; +5 colonies; Caesar
+    ≥ 4 markers; the Senate ≥ 2 while Caesar ≤ 1; fratricide over 100; five years, 49–45."""
+    v = world_tables().victory
+    assert (v.other_cities, v.off_map, v.colonies) == (25, 2, 5)
+    assert (v.caesar_markers, v.senate_markers, v.senate_caesar_max) == (4, 2, 1)
+    assert v.fratricide_limit == 100 and v.last_year_bc == 45

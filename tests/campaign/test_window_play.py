@@ -251,7 +251,13 @@ def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(vie
     final = render(window, view)
     loser = "caesar" if last["outcome"]["winner"] == "B" else "domitius"
     if last["outcome"]["winner"] is not None and loser in game.state.forces:
-        assert game.state.forces[loser].location != "ariminum"
+        f = game.state.forces[loser]
+        assert f.location != "ariminum"
+        # its counter is drawn where it retreated to, in its side's ink
+        lx, ly = counter_of(view, loser)
+        assert ((lx - ax) ** 2 + (ly - ay) ** 2) ** 0.5 > 10
+        ink = OWNER_INK["caesarian" if loser == "caesar" else "senatorial"]
+        assert any(near(c, ink, 30) for c in patch(final, view, lx, ly, 6))
     assert final.convert("RGB").tobytes() != moved.convert("RGB").tobytes()
     # the replayed log gives the same game (the outcome is in the log)
     from bellum.session import Session

@@ -162,3 +162,18 @@ def test_fire_and_moves_end_with_the_first_designation() -> None:
     assert any(isinstance(a, Fire) for a in legal_actions(s))
     s = _play(s, "designate A1 B1")
     assert not any(isinstance(a, Fire | Move | Rally) for a in legal_actions(s))
+
+
+def test_both_units_of_a_roman_stack_may_be_designated() -> None:
+    """000 §6.6: two Roman units may share a hex; either may be the defender (003 §8.3)."""
+    s = position(
+        [
+            unit("A1", "A", "1009"),
+            unit("B1", "B", "1008", facing=6, utype="LG", roman=True, group="III Legion"),
+            unit("B2", "B", "1008", facing=6, utype="LG", roman=True, group="III Legion"),
+        ],
+        rules="simple-spqr",
+        sequence={"side": "A", "phase": "move"},
+    )
+    acts = legal_actions(s)
+    assert Designate(("A1",), "B1") in acts and Designate(("A1",), "B2") in acts

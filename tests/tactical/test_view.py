@@ -126,7 +126,7 @@ def _click_choice(view: Any, kind: type) -> None:
 
 def _pixel(view: Any, image: Any, hex_index: int, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int, int]:
     sx, sy = _screen(view, hex_index, dx, dy)
-    return tuple(image.convert("RGB").getpixel((sx, view.window.height - sy)))  # type: ignore[return-value]
+    return tuple(image.convert("RGB").getpixel((sx, view.window.height - sy)))
 
 
 def _near(c: tuple[int, ...], ref: tuple[int, ...], tol: int = 24) -> bool:
@@ -347,7 +347,9 @@ def test_designate_with_the_odds_panel_resolve_and_shock(window: Any) -> None:
     assert pend.odds == expected
     panel = render(window, view)
     assert panel.crop(box).tobytes() != shot.crop(box).tobytes()
-    view.on_mouse_press(window.width - 150, int(view.choice_top - 60), LEFT, 0)  # a click on the panel confirms
+    left, bottom, right, top = view.confirm_box
+    assert view.t_confirm.text.startswith("Confirm")
+    view.on_mouse_press(int((left + right) / 2), int((bottom + top) / 2), LEFT, 0)  # the Confirm button
     assert len(view.session.dice.rolls) > rolls
     assert any(e.kind == "shock" for e in view.session.log)
     assert view.session.actions[-1]["action"].startswith("shock")
@@ -525,7 +527,7 @@ def test_every_scenario_renders_with_a_selection(window: Any, path: Path) -> Non
 
     from tactical.view.shot import shot_view
 
-    view = shot_view(Namespace(scenario=str(path), seed=1))
+    view: Any = shot_view(Namespace(scenario=str(path), seed=1))
     shot = render(window, view)
     colours = shot.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 200
@@ -688,3 +690,66 @@ def test_zoomed_in_the_ground_follows_a_long_pan(window: Any) -> None:
     a, b = moved.convert("RGB").crop(area), again.convert("RGB").crop(area)
     same = sum(1 for p, q in zip(a.getdata(), b.getdata(), strict=True) if p == q)
     assert same > 0.98 * a.width * a.height
+
+
+def test_the_demo_field_opens_and_begins(window: Any) -> None:
+    """The menu's fallback when no scenario file exists: the demo position plays like any other."""
+    from tactical.actions import Start
+
+    view = _view("demo")
+    render(window, view)
+    _click_choice(view, Start)
+    assert view.session.actions[-1]["action"] == "start" and view.state.seq.phase == "activation"
+    shot = render(window, view)
+    assert len(shot.convert("RGB").getcolors(1 << 20) or []) > 100
+
+
+def _offered_by_the_ui(view: Any) -> set[Any]:
+    """Every action a player can reach in the window now: each piece's moves (with every unit
+    a leader can take along), every option of every target's panel, every button."""
+    from tactical.actions import Move
+
+    state = view.state
+    found: set[Any] = set()
+    pieces = [u.id for u in state.units.values() if u.on_map] + [ld.id for ld in state.leaders.values() if ld.on_map]
+    for pid in pieces:
+        view.select(pid)
+        carries: list[str | None] = [None]
+        while True:
+            found |= {Move(pid, path, carry=view.carry) for _cost, path in view.nodes.values()}
+            for variants in view.targets.values():
+                found |= set(variants)
+            if pid not in state.leaders or not view.toggle_carry() or view.carry in carries:
+                break
+            carries.append(view.carry)
+    view.select(None)
+    for choice in list(view.choices):
+        if choice.opens:
+            view.choose(choice)
+            found |= set(view.pending.variants)
+            view.cancel()
+        else:
+            found.add(choice.action)
+    return found
+
+
+@pytest.mark.parametrize("where", ["opening", "contact", "resolving", "position"])
+def test_every_legal_action_is_reachable_from_the_window(window: Any, tmp_path: Path, where: str) -> None:
+    from tactical.actions import Designate, Resolve
+
+    if where in ("contact", "resolving"):
+        view = _contact_view()
+        if where == "resolving":
+            assert view.play(next(a for a in view.legal() if isinstance(a, Designate)))
+            assert view.play(Resolve())
+            assert any(c.opens for c in view.choices)
+    elif where == "position":
+        path = tmp_path / "pos.toml"
+        path.write_text(POSITION)
+        view = _view(str(path))
+    else:
+        view = _view()
+        _begin(view)
+    legal = set(view.legal())
+    assert legal
+    assert _offered_by_the_ui(view) == legal
