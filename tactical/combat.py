@@ -1118,7 +1118,8 @@ def regroup_return(state: State, side: str, events: list[Event]) -> None:
             if not entries:
                 continue  # no way in this time; it stays in the regroup box
             leader = min(leaders, key=lambda ld: (min(grid.distance(ld.hex, i) for i in entries), ld.id))
-            entry = min(entries, key=lambda i: (grid.distance(leader.hex, i), i))
+            column = grid.col_row(leader.hex)[0]
+            entry = min(entries, key=lambda i: (grid.distance(leader.hex, i), abs(grid.col_row(i)[0] - column), i))
             own_home = state.field.home.get(side, "bottom" if side == "A" else "top")
             u.hex, u.facing = entry, 3 if own_home == "bottom" else 0  # facing its own lines
             u.status, u.engaged = "disordered", False
@@ -1130,7 +1131,11 @@ def regroup_return(state: State, side: str, events: list[Event]) -> None:
         mc.ma2 = max(0, movement_allowance(u) * HALF - spent)
         mc.no_entry.update(near_enemy)
         reach = reachable(state, u, mc)
-        best = min((n for n in reach.ends()), key=lambda n: (grid.distance(leader.hex, n // 6), reach.dist[n], n))
+        column = grid.col_row(leader.hex)[0]
+        best = min(
+            reach.ends(),
+            key=lambda n: (grid.distance(leader.hex, n // 6), reach.dist[n], abs(grid.col_row(n // 6)[0] - column), n),
+        )
         u.hex, u.facing = divmod(best, 6)
         if in_range(state, leader, u):
             state.regrouping.discard(u.id)

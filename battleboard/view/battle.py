@@ -100,7 +100,7 @@ class BattleView(arcade.View):
         self.ai = ai
         self.dice = Dice(seed)
         self.menu = menu
-        self.menu_label = menu_label  # the Esc button's name (the campaign: "Back to the campaign")
+        self.menu_label = menu_label  # the Esc button's name (the campaign window: "Campaign")
         self.selected: str | None = None
         self.options: list[Action] = []  # the attacks offered for the chosen target
         self.log: list[str] = [f"{title}."]

@@ -33,12 +33,14 @@ player selects; it never changes the game state.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import arcade
 from arcade import shape_list
+from arcade.gl import BufferDescription
 from PIL import Image
 from pyglet import gl
 from pyglet.graphics import Batch
@@ -84,6 +86,8 @@ MIN_ZOOM_FACTOR = 0.8
 PAN_SPEED = 700.0  # screen pixels per second with the keys
 #: the world framebuffer reaches this share of the window beyond each edge of the view
 WORLD_MARGIN = 0.35
+#: seconds after the last wheel step before the world is drawn afresh at the new zoom
+ZOOM_SETTLE = 0.25
 
 #: marker sizes in world units at the whole-map zoom
 CITY_SIZE = 11.0
@@ -240,6 +244,10 @@ class MapView(arcade.View):
         self.panel_drop = 0.0
         self._panel_rect = (0.0, 0.0, 0.0, 0.0)
         self._cache_hud: Any = None  # what the HUD showed when the still frame was composed
+        #: seconds until the wheel counts as stopped (meanwhile a zoom scales the last world)
+        self._zoom_settle = 0.0
+        self._quad: Any = None
+        self._quad_buffer: Any = None
         self._hover_drawn: str | None = "-"
 
         self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
@@ -959,8 +967,8 @@ class MapView(arcade.View):
                     grid.setdefault(k, []).append(rect)
 
     def _relayout(self) -> bool:
-        """Resize the markers and declutter the names when the zoom changed; say whether the
-        camera moved since the last frame."""
+        """Note what changed since the last frame: the zoom (the world must be drawn again)
+        and the camera (say whether it moved)."""
         key = (
             float(self.camera.position[0]),
             float(self.camera.position[1]),
@@ -968,7 +976,17 @@ class MapView(arcade.View):
             self.window.width,
             self.window.height,
         )
-        zoom_key = (key[2], key[3], key[4])
+        if (key[2], key[3], key[4]) != self._zoom_key or self._dynamic_dirty:
+            self._world_valid = False
+        moved = key != self._camera_key
+        self._camera_key = key
+        if moved:
+            self._cache_valid = False
+        return moved
+
+    def _zoom_layout(self) -> None:
+        """Resize the markers and declutter the names for the zoom (before the world is drawn)."""
+        zoom_key = (float(self.camera.zoom), self.window.width, self.window.height)
         if zoom_key != self._zoom_key:
             self._zoom_key = zoom_key
             self._size_markers()
@@ -978,16 +996,9 @@ class MapView(arcade.View):
                 if sprite is not None and lab.dx:
                     lab.dx = sprite.width * self.camera.zoom / 2 + 3
             self._declutter(self.zoom_factor())
-            self._world_valid = False
         if self._dynamic_dirty:
             self._size_screen_sprites()
             self._dynamic_dirty = False
-            self._world_valid = False
-        moved = key != self._camera_key
-        self._camera_key = key
-        if moved:
-            self._cache_valid = False
-        return moved
 
     def _world_offset(self) -> tuple[int, int] | None:
         """Where the window's view starts inside the world framebuffer (pixels), or None
@@ -1007,6 +1018,7 @@ class MapView(arcade.View):
     def _render_world(self) -> None:
         """Draw the world layers and the names into the oversized framebuffer, centred on the
         camera (campaign window performance: PERFORMANCE.md)."""
+        self._zoom_layout()
         ctx = self.window.ctx
         w, h = self.window.width, self.window.height
         fw, fh = w + 2 * int(w * WORLD_MARGIN), h + 2 * int(h * WORLD_MARGIN)
@@ -1048,6 +1060,7 @@ class MapView(arcade.View):
         self._cache_valid = False
 
     def on_update(self, delta_time: float) -> None:
+        self._zoom_settle = max(0.0, self._zoom_settle - delta_time)
         step = PAN_SPEED * min(delta_time, 0.1)
         dx = (arcade.key.LEFT in self.keys or arcade.key.A in self.keys) - (
             arcade.key.RIGHT in self.keys or arcade.key.D in self.keys
@@ -1077,23 +1090,26 @@ class MapView(arcade.View):
             self._cache_valid = False
         ctx = self.window.ctx
         w, h = self.window.width, self.window.height
+        hud_key = (date, self.panel.text, self.panel_drop, extra, w, h)
         offset = self._world_offset()
+        fast = self._cache is not None and self._cache_hud == hud_key and self.hud_opaque()
+        if offset is None and fast and self._zoom_settle > 0 and self._world is not None:
+            # the wheel is turning: the last world, scaled through the camera, until it stops
+            self._draw_world_scaled()
+            self._copy_hud_boxes()
+            self._cache_valid = False
+            with self.hud.activate():
+                self._draw_tooltip()
+            return
         if offset is None:
             self._render_world()
             offset = self._world_offset()
             assert offset is not None
-        hud_key = (date, self.panel.text, self.panel_drop, extra, w, h)
         if not moved and self._cache_valid:
             blit_to_screen(ctx, self._cache)
-        elif moved and self._cache is not None and self._cache_hud == hud_key and self.hud_opaque():
+        elif moved and fast:
             blit_region(ctx, self._world, offset[0], offset[1], w, h, ctx.screen)
-            for left, bottom, right, top in self.hud_rects():
-                x0, y0 = max(0, int(left)), max(0, int(bottom))
-                x1, y1 = min(w, math.ceil(right)), min(h, math.ceil(top))
-                if x1 > x0 and y1 > y0:
-                    blit_rect(ctx, self._cache, x0, y0, x1, y1, ctx.screen)
-            with self.hud.activate():
-                self._draw_loose_hud()
+            self._copy_hud_boxes()
             self._cache_valid = False
         else:
             if self._cache is None or self._cache.size != ctx.screen.size:
@@ -1108,6 +1124,46 @@ class MapView(arcade.View):
     def _help_rect(self) -> tuple[float, float, float, float]:
         w = self.window.width
         return w - self.hud_texts["help"].content_width - 24, 0.0, float(w), 24.0
+
+    def _copy_hud_boxes(self) -> None:
+        """The HUD's opaque boxes from the last still frame, then what lies outside them."""
+        ctx = self.window.ctx
+        w, h = self.window.width, self.window.height
+        for left, bottom, right, top in self.hud_rects():
+            x0, y0 = max(0, int(left)), max(0, int(bottom))
+            x1, y1 = min(w, math.ceil(right)), min(h, math.ceil(top))
+            if x1 > x0 and y1 > y0:
+                blit_rect(ctx, self._cache, x0, y0, x1, y1, ctx.screen)
+        with self.hud.activate():
+            self._draw_loose_hud()
+
+    def _draw_world_scaled(self) -> None:
+        """The world framebuffer drawn at the camera's new zoom (one textured quad)."""
+        ctx = self.window.ctx
+        fx, fy, fz, fw, fh = self._world_frame
+        cx, cy = (float(v) for v in self.camera.position)
+        z = float(self.camera.zoom)
+        w, h = self.window.width, self.window.height
+
+        def ndc(wx: float, wy: float) -> tuple[float, float]:
+            return ((wx - cx) * z + w / 2) / w * 2 - 1, ((wy - cy) * z + h / 2) / h * 2 - 1
+
+        left, bottom = ndc(fx - fw / 2 / fz, fy - fh / 2 / fz)
+        right, top = ndc(fx + fw / 2 / fz, fy + fh / 2 / fz)
+        data = array("f", [left, top, 0, 1, left, bottom, 0, 0, right, top, 1, 1, right, bottom, 1, 0])
+        if self._quad is None:
+            self._quad_buffer = ctx.buffer(data=data)
+            self._quad = ctx.geometry(
+                [BufferDescription(self._quad_buffer, "2f 2f", ["in_vert", "in_uv"])], mode=ctx.TRIANGLE_STRIP
+            )
+        else:
+            self._quad_buffer.write(data)
+        ctx.screen.use()
+        ctx.screen.clear(color=rgba(PAPER))
+        texture = self._world.color_attachments[0]
+        texture.filter = ctx.LINEAR, ctx.LINEAR
+        texture.use(0)
+        self._quad.render(ctx.utility_textured_quad_program)
 
     def _draw_loose_hud(self) -> None:
         """The scale bar (it changes with the zoom) and the help line on its strip."""
@@ -1219,6 +1275,7 @@ class MapView(arcade.View):
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
         if scroll_y:
             self.zoom_at(x, y, 1.18 ** max(-4.0, min(4.0, float(scroll_y))))
+            self._zoom_settle = ZOOM_SETTLE
         return None
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:

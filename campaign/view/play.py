@@ -681,7 +681,7 @@ class CampaignView(MapView):
             ai=b.ai_letters,
             seed=seed,
             menu=self,
-            menu_label="Back to the campaign",
+            menu_label="Campaign",
         )
         self.battle_view = view
         self.window.show_view(view)

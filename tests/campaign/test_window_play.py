@@ -584,3 +584,43 @@ def test_a_panning_frame_from_the_caches_equals_a_frame_drawn_afresh(view: Any, 
         assert a.crop(box).tobytes() == b.crop(box).tobytes()
     # the map: the same but for anti-aliasing where a line or a name falls on a pixel edge
     assert 0 <= difference(a, b) < 0.002 * window.width * window.height
+
+
+def test_bellum_campaign_without_headless_opens_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bellum campaign`` (no --headless) goes to ``campaign.view.play.launch_game`` with its
+    arguments; with no display it says so in one sentence (exit 2)."""
+    import campaign.view.play as play
+    from bellum.cli import main
+
+    seen: list[argparse.Namespace] = []
+    monkeypatch.setattr(play, "launch_game", lambda args: seen.append(args) or 0)
+    monkeypatch.delenv("ARCADE_HEADLESS", raising=False)
+    assert main(["campaign", "--ai", "caesarian", "--seed", "7"]) == 0
+    assert len(seen) == 1 and seen[0].ai == "caesarian" and seen[0].seed == 7
+    monkeypatch.setenv("ARCADE_HEADLESS", "1")
+    assert main(["campaign"]) == 2
+    assert len(seen) == 1
+
+
+@pytest.mark.window
+def test_while_the_wheel_turns_the_last_world_is_scaled_through_the_camera(view: Any, window: Any) -> None:
+    """A wheel step does not redraw the world at once: the last world framebuffer is drawn
+    scaled through the camera until the wheel stops (ZOOM_SETTLE), then drawn afresh."""
+    from campaign.view.mapview import ZOOM_SETTLE
+
+    render(window, view)
+    render(window, view)
+    z0 = view._world_frame[2]
+    sx, sy = view.world_to_screen(*view.geo.pos("roma"))
+    view.on_mouse_scroll(int(sx), int(sy), 0, 2)
+    preview = render(window, view)
+    assert view._world_frame[2] == z0  # not redrawn yet
+    assert view.camera.zoom > z0
+    view.on_update(ZOOM_SETTLE + 0.05)
+    fresh = render(window, view)
+    assert view._world_frame[2] == pytest.approx(float(view.camera.zoom))
+    # the same map under the cursor, scaled or drawn afresh (the ground's tint around Rome)
+    rx, ry = view.world_to_screen(*view.geo.pos("roma"))
+    a = patch(preview, view, rx - 20, ry + 20, 2)
+    b = patch(fresh, view, rx - 20, ry + 20, 2)
+    assert sum(near(p, q, 30) for p, q in zip(a, b, strict=True)) >= len(a) * 0.6
