@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from battleboard.model import OFF, Action, State, Unit, other
 from battleboard.odds import expectations
-from battleboard.rules import Chance, active_ground, attack_setup, legal_actions, on_board, play, scores
+from battleboard.rules import (
+    Chance,
+    active_ground,
+    attack_setup,
+    legal_actions,
+    may_withdraw,
+    on_board,
+    play,
+    scores,
+)
 from bellum.events import Event
 
 FLIP_WEIGHT = 0.45  # a disrupted unit is most of the way to being lost
@@ -71,6 +80,14 @@ def _wants_to_leave(s: State, u: Unit) -> bool:
         return False
     sc = scores(s)
     return u.flipped or sc[u.side] < sc[other(u.side)]
+
+
+def should_withdraw(s: State) -> bool:
+    """A panicked land force that is losing withdraws rather than fight to the last (§10.4, §15)."""
+    if may_withdraw(s) is not None:
+        return False
+    sc = scores(s)
+    return sc[s.side] < sc[other(s.side)]
 
 
 def _pick_move(s: State, u: Unit, dist: list[int], reach: int) -> Action | None:
@@ -200,6 +217,10 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
         if s.phase == "over":
             return
     # distances to the enemy stay valid all turn: enemies never move in one's own turn
+    if should_withdraw(s):
+        play(s, Action("withdraw"), chance, ev)
+        if s.phase == "over":
+            return
     dist = _distance_map(s, side)
     if _should_double(s, side, dist):
         play(s, Action("double"), chance, ev)
@@ -252,6 +273,8 @@ def choose(s: State) -> Action:
     if s.phase in ("allocate", "deploy", "command"):
         return acts[0]
     side = s.side
+    if should_withdraw(s):
+        return Action("withdraw")
     if _should_double(s, side):
         return Action("double")
     if s.phase == "move":

@@ -1,7 +1,7 @@
 """The case adapter for battleboard cases (``../shared/cases/FORMAT.md``, Battleboard).
 
 Verbs: ``move``, ``ram``, ``fire``, ``board``, ``attack``, ``end_turn`` (FORMAT.md) and the
-project's ``command``, ``double``, ``stratagem``, ``allocate``, ``deploy``
+project's ``command``, ``double``, ``withdraw``, ``stratagem``, ``allocate``, ``deploy``
 (docs/rules/battleboard.md §17).  A step may force combat-table results
 (``results = ["B", "-"]``); unused or missing results fail the case like dice.
 """
@@ -31,6 +31,7 @@ VERB_KEYS: dict[str, frozenset[str]] = {
     "end_turn": frozenset(),
     "command": frozenset(),
     "double": frozenset(),
+    "withdraw": frozenset(),
     "stratagem": frozenset({"leader", "effect"}),
     "allocate": frozenset({"side", "fleets", "leaders"}),
     "deploy": frozenset({"side", "squares"}),
@@ -130,7 +131,7 @@ class BattleboardAdapter:
 
     def _action(self, s: State, verb: str, step: dict[str, Any]) -> Action:
         board = s.cfg.board
-        if verb in ("end_turn", "command", "double"):
+        if verb in ("end_turn", "command", "double", "withdraw"):
             return Action(verb)
         if verb == "move":
             uid = _text(step, "unit", verb)

@@ -28,6 +28,10 @@ from bellum.events import Event
 
 MAX_ACTIONS = 20_000
 PROMOTE = {"R": "V", "V": "I"}
+HEAVY_INFANTRY = ("legion", "heavy_infantry")
+#: fates that mean the men died: fratricide counts only these (§12.4, campaign.md §21.3)
+KILLED = ("eliminated", "drowned")
+FRATRICIDE_UNIT = 5  # SP of a full-strength heavy infantry unit; each one killed adds 5
 
 
 def autoplay(s: State, dice: Dice, ev: list[Event] | None = None, *, max_actions: int = MAX_ACTIONS) -> State:
@@ -78,7 +82,7 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     fates: list[UnitFate] = []
     promotions: list[Promotion] = []
     captured: list[CapturedFleet] = []
-    heavy_killed = {"A": 0, "B": 0}
+    heavy_sp = {"A": 0, "B": 0}  # heavy infantry SP killed, per side that lost them (§12.4)
     # 004 Victory: captured fleets are converted with free counters, else eliminated;
     # when both sides hold captures, each first hands the other's back (net effect: free counters
     # count the ones returned)
@@ -138,8 +142,12 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
             roll = dice.d10(f"reconstitution {u.id}")  # §12.1
             if roll >= t.reconstitution[u.discipline]:  # type: ignore[index]
                 fate = "reconstituted"
-        if fate in ("eliminated", "drowned") and u.strength == 5 and u.kind in ("legion", "heavy_infantry"):
-            heavy_killed[u.owner] += 1
+        elif fate == "eliminated" and winner is not None and not s.naval:
+            roll = dice.d10(f"prisoners {u.id}")  # §12.3: the loser's broken units, taken
+            if roll >= t.prisoners[u.discipline]:  # type: ignore[index]
+                fate = "captured"
+        if fate in KILLED and u.kind in HEAVY_INFANTRY:
+            heavy_sp[u.owner] += u.strength
         fates.append(
             UnitFate(
                 id=u.id,
@@ -159,6 +167,8 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
         for ld in s.leaders.values()
     ]
     lost = {"A": sp_lost(s, "A", for_victory=False), "B": sp_lost(s, "B", for_victory=False)}
+    # §12.4 fratricide: every full unit's worth (5 SP) of heavy infantry killed, per side
+    heavy_killed = {side: heavy_sp[side] // FRATRICIDE_UNIT for side in ("A", "B")}
     continuing = [u.id for u in s.units.values() if u.kind == "fleet" and u.status == "broken_through"]
     supply = movement = None
     if eng.trigger == "supply":
@@ -184,7 +194,7 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
         city_taken=taken,
         continuing_fleets=continuing,
         heavy_infantry_killed=heavy_killed,
-        fratricide=5 * (heavy_killed["A"] + heavy_killed["B"]),
+        fratricide=FRATRICIDE_UNIT * (heavy_killed["A"] + heavy_killed["B"]),
     )
 
 

@@ -248,6 +248,19 @@ def may_leave(s: State, u: Unit) -> str | None:
     return f"{u.id} is not on a home-edge row and cannot leave the board"
 
 
+def may_withdraw(s: State) -> str | None:
+    """Why the side to play may not withdraw from the field now, or None if it may (§10.4)."""
+    if s.naval:
+        return "a fleet leaves a naval battle ship by ship, by its own edge (004 Escape)"
+    if s.phase != "move":
+        return "an army withdraws in its movement phase (§10.4)"
+    if s.side not in s.panicked:
+        return f"side {s.side} may not withdraw before its force has panicked (§10.4)"
+    if s.moved_any:
+        return "the withdrawal must be ordered before any unit moves (§10.4)"
+    return None
+
+
 def fire_targets(s: State, sq: int, side: str) -> list[int]:
     """Squares a Fire attack from ``sq`` reaches: adjacent, or two in a straight line with
     nothing between (§8.1, 004 Combat: Missile Fire)."""
@@ -289,6 +302,8 @@ def legal_actions(s: State, unit: str | None = None, only: str = "") -> list[Act
         for ld in s.leaders.values():
             if ld.side == s.side:
                 _leader_actions(s, ld, out)
+        if may_withdraw(s) is None:
+            out.append(Action("withdraw"))
         out.append(Action("end_turn"))
         return out
     if unit in s.units:
@@ -502,6 +517,8 @@ def _why_not(s: State, a: Action) -> str:
         return f"the battle is still in its {s.phase} phase"
     if a.verb == "command":
         return "command checks are made at the start of a player turn, and they are done"
+    if a.verb == "withdraw":
+        return may_withdraw(s) or "the army cannot withdraw now (§10.4)"
     if s.phase == "command" and a.verb not in ("command",):
         return f"side {s.side} must make its command checks first (§5.2)"
     if a.verb == "double":
@@ -720,7 +737,9 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
     elif verb == "command":
         _command(s, chance, ev)
     elif verb == "end_turn":
-        _end_turn(s, ev)
+        _end_turn(s, chance, ev)
+    elif verb == "withdraw":
+        _withdraw(s, chance, ev)
     elif verb == "double":
         s.double_used = True
         s.double_now = True
@@ -733,10 +752,10 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
         _deploy(s, a, ev)
     else:  # pragma: no cover - the generator never makes another verb
         raise RuleError(f"unknown action {verb}")
-    if verb in ("attack", "command", "allocate", "deploy"):
+    if verb in ("attack", "command", "allocate", "deploy", "withdraw"):
         s.adj_cache.clear()  # losses, routs, captures and set-up change who stands where
     if s.phase != "over" and (verb != "move" or a.to == OFF) and verb not in ("double", "stratagem"):
-        _check_panic(s, ev)  # only losses can cause panic or end the battle
+        _check_panic(s, chance, ev)  # only losses can cause panic or end the battle
         _check_end(s, ev)
 
 
@@ -791,13 +810,14 @@ def _remove(s: State, u: Unit) -> None:
         u.square = None
 
 
-def _flee(s: State, u: Unit, chance: Chance, ev: list[Event] | None, why: str) -> None:
-    """Rout or leaving by one's own edge: the flight roll decides lost or returning (§10.3)."""
+def _flee(s: State, u: Unit, chance: Chance, ev: list[Event] | None, why: str, mod: int = 0) -> None:
+    """Rout or leaving by one's own edge: the flight roll decides whether the unit returns
+    or is dispersed (§10.3); pursuit modifies it (§10.4, §10.5)."""
     sq = u.square
     _remove(s, u)
     roll = chance.dice.d10(f"flight {u.id}")
     u.status = "escaped"
-    u.returns = roll >= s.cfg.tables.battle.flight[u.discipline]  # type: ignore[index]
+    u.returns = roll + mod >= s.cfg.tables.battle.flight[u.discipline]  # type: ignore[index]
     for pid in u.cargo:
         p = s.units[pid]
         p.status = "escaped"
@@ -806,8 +826,58 @@ def _flee(s: State, u: Unit, chance: Chance, ev: list[Event] | None, why: str) -
         if ld.status == "active" and (ld.aboard == u.id or (ld.aboard is None and ld.square == sq and sq is not None)):
             ld.status = "escaped"
             ld.square = None
-    fate = "will return" if u.returns else "is lost"
-    _log(ev, "flight", f"{u.id} {why} and flees: it {fate} (flight roll {roll}, §10.3)", unit=u.id, roll=roll)
+    fate = "will return" if u.returns else "is dispersed"
+    by = f"{roll}{mod:+d}" if mod else f"{roll}"
+    _log(ev, "flight", f"{u.id} {why} and flees: it {fate} (flight roll {by}, §10.3)", unit=u.id, roll=roll, mod=mod)
+
+
+def _in_contact(s: State, u: Unit) -> bool:
+    board = s.cfg.board
+    if u.square is None:
+        return False
+    return any(n in s.grid and s.units[s.grid[n]].side != u.side for n in board.neighbors[u.square])
+
+
+def _leave_field(s: State, side: str, chance: Chance, ev: list[Event] | None, *, broken: bool) -> None:
+    """A whole land force leaves the field: withdrawing (§10.4) or broken and pursued (§10.5).
+
+    Units in reserve march off in good order.  In a withdrawal, units out of contact do
+    too, and units next to the enemy break contact with a flight roll; when the force
+    breaks every unit on the board flees, pursued."""
+    pt = s.cfg.tables.battle.pursuit
+    mod = pt.disengage
+    if broken:
+        mod = pt.broken
+        kinds = s.cfg.tables.units.kinds
+        if any(
+            e.side != side and on_board(e) and not e.flipped and kinds[e.kind].cls == "horse" for e in s.units.values()
+        ):
+            mod += pt.horse
+    for u in list(s.units.values()):
+        if u.side != side or u.status not in ("active", "reserve"):
+            continue
+        if u.status == "active" and u.square is not None and (broken or _in_contact(s, u)):
+            _flee(s, u, chance, ev, "routs, pursued," if broken else "breaks contact", mod)
+            continue
+        sq = u.square
+        _remove(s, u)
+        u.status = "escaped"
+        u.returns = True
+        for ld in s.leaders.values():
+            if ld.status == "active" and ld.side == side and sq is not None and ld.square == sq:
+                ld.status = "escaped"
+                ld.square = None
+        _log(ev, "flight", f"{u.id} leaves the field in good order (§10.4)", unit=u.id)
+    for ld in s.leaders.values():
+        if ld.status == "active" and ld.side == side:
+            ld.status = "escaped"
+            ld.square = None
+
+
+def _withdraw(s: State, chance: Chance, ev: list[Event] | None) -> None:
+    """§10.4: a panicked land force withdraws from the field."""
+    _log(ev, "withdraw", f"side {s.side} withdraws from the field (§10.4)", side=s.side)
+    _leave_field(s, s.side, chance, ev, broken=False)
 
 
 def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
@@ -920,7 +990,7 @@ def _deploy(s: State, a: Action, ev: list[Event] | None) -> None:
     _after_setup_step(s)
 
 
-def _end_turn(s: State, ev: list[Event] | None) -> None:
+def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
     """§5.6: reset the player turn; the other side's command phase; the turn limit (§5.1)."""
     for u in s.units.values():
         if u.side == s.side or u.owner == s.side:
@@ -929,7 +999,10 @@ def _end_turn(s: State, ev: list[Event] | None) -> None:
         ld.moved = False
     s.double_now = False
     s.moved_any = False
-    _check_panic(s, ev)
+    _check_panic(s, chance, ev)
+    _check_end(s, ev)
+    if s.phase == "over":
+        return
     second = other(s.superior)
     if s.side == second and s.turn >= s.cfg.max_turns:
         _finish(s, ev, f"the last turn ({s.cfg.max_turns}) is over")
@@ -1295,11 +1368,13 @@ def _capture(s: State, f: Unit, boarder: Unit, chance: Chance, ev: list[Event] |
 # --------------------------------------------------------------------------
 # panic and the end of the battle
 # --------------------------------------------------------------------------
-def _check_panic(s: State, ev: list[Event] | None) -> None:
-    """§10.1 land panic by SP lost; 004 Panic by fleets held (captured ones count)."""
+def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
+    """§10.1 land panic by SP lost, §10.5 breaking; 004 Panic by fleets held (captured ones count)."""
     b = s.cfg.tables.battle.panic
     for side in ("A", "B"):
         if side in s.panicked:
+            if not s.naval:
+                _check_break(s, side, chance, ev)
             continue
         if s.naval:
             orig = s.original_fleets.get(side, 0)
@@ -1316,6 +1391,17 @@ def _check_panic(s: State, ev: list[Event] | None) -> None:
                 s.panicked.append(side)
                 s.panicked.sort()
                 _log(ev, "panic", f"side {side} panics (§10.1)", side=side)
+                _check_break(s, side, chance, ev)
+
+
+def _check_break(s: State, side: str, chance: Chance, ev: list[Event] | None) -> None:
+    """§10.5: a panicked land force that has lost ``break_percent`` of its SP breaks."""
+    orig = s.original_sp.get(side, 0)
+    if orig <= 0 or s.phase in ("deploy", "over") or not present(s, side):
+        return
+    if land_lost(s, side) * 100 >= orig * s.cfg.tables.battle.panic.break_percent:
+        _log(ev, "break", f"side {side} breaks and flees the field (§10.5)", side=side)
+        _leave_field(s, side, chance, ev, broken=True)
 
 
 def _check_end(s: State, ev: list[Event] | None) -> None:

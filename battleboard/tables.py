@@ -180,7 +180,20 @@ class MaxTurns(_Strict):
 
 class Panic(_Strict):
     land_percent: int = Field(ge=1, le=100)
+    #: a panicked land force breaks once its losses reach this % of its starting SP (§10.5)
+    break_percent: int = Field(ge=1, le=100)
     naval_fraction: tuple[int, int]
+
+
+class Pursuit(_Strict):
+    """Modifiers to the flight roll of units leaving the field (§10.4, §10.5)."""
+
+    #: a unit next to the enemy when its army withdraws breaks contact at this modifier
+    disengage: int = Field(ge=-9, le=9)
+    #: every unit of a broken army is pursued at this modifier
+    broken: int = Field(ge=-9, le=9)
+    #: and at this further modifier when the enemy has steady horse on the board
+    horse: int = Field(ge=-9, le=9)
 
 
 class Promotion(_Strict):
@@ -202,7 +215,9 @@ class Battle(_Strict):
     max_turns: MaxTurns
     panic: Panic
     flight: dict[Discipline, int]
+    pursuit: Pursuit
     reconstitution: dict[Discipline, int]
+    prisoners: dict[Discipline, int]
     promotion: Promotion
     leader_loss: LeaderLoss
     leader_move: LeaderMove

@@ -40,7 +40,7 @@ from campaign.rules.battle import land_engagement
 from campaign.rules.clients import world_tables
 from campaign.rules.siege import ground_sp, mobile_ground, storm_chance
 from campaign.rules.supply import land_supplied, sea_supply_possible
-from campaign.rules.victory import cities_held, level
+from campaign.rules.victory import cities_held, level, political_requirement
 from campaign.state import SIDES, CampaignState, enemy
 from campaign.units import Force, catalogue
 
@@ -54,7 +54,7 @@ VALUE_REGION = 0.5
 ODDS_BATTLES = 4
 #: attack when the odds of winning are at least this (docs/BALANCE.md: tuned toward one
 #: major battle every four turns)
-ATTACK_IF = 0.5
+ATTACK_IF = 0.45
 #: hunt an enemy army when our force (and friends with it) outnumbers it this much
 HUNT_RATIO = 1.1
 #: the value of hunting an enemy army: a base plus this much per enemy SP
@@ -78,15 +78,25 @@ CITY_NEED = 3.0
 #: a goal another army has already taken is worth this share to the next
 CLAIMED = 0.35
 #: from this share of the fratricide limit on, attacks need better odds …
-FRATRICIDE_CARE = 0.4
+FRATRICIDE_CARE = 0.6
 #: … up to this much more at the limit
 FRATRICIDE_BAR = 0.35
 #: a side whose field armies are under this share of the enemy's recruits before politics
 WEAK_SHARE = 0.7
 #: refuse a battle likely to push fratricide past the limit unless the enemy is winning
 FRATRICIDE_GUARD = True
+#: the share of the full legions on the field a battle is expected to kill (beaten armies
+#: withdraw, break and are taken rather than die to the last man: battleboard.md §10.4–§12.3)
+FRATRICIDE_SHARE = 0.3
+#: from this turn on (the last year and a quarter) a side failing its Political Requirement
+#: spends every Political stratagem on the Res Publica
+LATE_TURN = 30
 #: a client state's forces keep within this many movement points of its capital
 CLIENT_RANGE = 16.0
+#: fall upon a horde on the move (§19.4) with this much more SP than it has …
+HORDE_RATIO = 1.5
+#: … for this value (plus HUNT_PER_SP per horde SP): it would sack the side's cities
+HORDE_BASE = 8.0
 
 
 @cache
@@ -229,7 +239,9 @@ class CampaignAI:
         want = mine < 5 if side == SIDES[0] else (mine < 3 or theirs > 1)
         # an army much weaker than the enemy's keeps its Political stratagems for recruiting
         weak = _field_total(state, side) < WEAK_SHARE * _field_total(state, enemy(side))
-        if not want or state.stratagems[side]["political"] < (4 if weak else 2):
+        late = state.turn >= LATE_TURN and not political_requirement(state, side)
+        need = 1 if late else (4 if weak else 2)
+        if not want or state.stratagems[side]["political"] < need:
             return _pass(legal)
         party = "populares" if side == SIDES[0] else "optimates"
         return next((a for a in rolls if a.table == party), rolls[0])
@@ -390,6 +402,13 @@ class CampaignAI:
             big = max(ctx.armies, key=lambda g: (field_sp(g), g.id))
             if big.id != f.id and field_sp(big) < ARMY_CAP:
                 score += 6.0 / (1.0 + dist(d, big.location))
+        # a horde on the move: fall on it when strong enough, else keep out of its way
+        horde = ctx.hordes.get(d, 0)
+        if horde:
+            if mine + ctx.friendly.get(d, 0) >= HORDE_RATIO * horde:
+                score += HORDE_BASE + HUNT_PER_SP * horde
+            else:
+                score -= 30.0
         # battle and danger
         enemy_here = ctx.field.get(d, 0)
         if enemy_here:
@@ -416,13 +435,13 @@ class CampaignAI:
     def would_end_the_war(self, state: CampaignState, f: Force, d: str) -> bool:
         """Whether a battle of ``f`` at ``d`` would likely push fratricide past its limit
         (§21) while the enemy is not winning — an end with no winner the side does not want.
-        The estimate: the enemy's full-strength legions there die, and a third of ours."""
+        The estimate: ``FRATRICIDE_SHARE`` of the full-strength legions of both sides die."""
         side = state.active
         if level(state, enemy(side)) is not None:
             return False  # the enemy would win: an end with no winner is better than that
         theirs = sum(_full_legions(g) for g in state.side_forces_at(d, enemy(side)))
         ours = _full_legions(f) + sum(_full_legions(g) for g in state.side_forces_at(d, side) if g.id != f.id)
-        expected = 5 * (theirs + ours // 3)
+        expected = 5 * FRATRICIDE_SHARE * (theirs + ours)
         return state.fratricide + expected > world_tables().victory.fratricide_limit
 
     def _win_chance(self, state: CampaignState, f: Force, d: str) -> float:
@@ -501,6 +520,12 @@ class _Context:
         self.open = {p for p, _ in self.targets if state.owners.get(p) == "neutral"}
         self._cache: dict[str, list[tuple[str, float, int]]] = {}
         self.homes = {c.id: c.capital for c in world_tables().clients}
+        #: hordes on the move (§19.4): where they stand and their SP
+        self.hordes: dict[str, int] = {}
+        for fid in state.roused:
+            h = state.forces.get(fid)
+            if h is not None and cmap.is_land(h.location):
+                self.hordes[h.location] = self.hordes.get(h.location, 0) + h.strength()
         self.missions: dict[str, tuple[str, float]] = {}
 
     def goals(self, f: Force) -> list[tuple[str, float]]:
@@ -517,6 +542,9 @@ class _Context:
             for loc, sp in self.field.items():
                 if sp and mine + self.friendly.get(loc, 0) >= HUNT_RATIO * sp:
                     out.append((loc, HUNT_BASE + HUNT_PER_SP * sp))
+            for loc, sp in self.hordes.items():
+                if mine >= HORDE_RATIO * sp:
+                    out.append((loc, HORDE_BASE + HUNT_PER_SP * sp))
         return out
 
     def objectives(self, f: Force) -> list[tuple[str, float, int]]:

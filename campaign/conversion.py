@@ -793,8 +793,9 @@ def outcome_from_tactical(eng: Engagement, final: State, *, turns: int = 0) -> O
     for uid, row in book.items():
         u = by_id[uid]
         lost[u.side] += row.lost + row.captured
-        if u.kind == "legion":
-            heavy_sp[u.side] += row.lost  # Roman citizens killed, not taken (§12.7.5 fratricide)
+        if u.kind in ("legion", "heavy_infantry"):
+            # killed, not taken or fled: the same count as battleboard.md §12.4 (campaign.md §21.3)
+            heavy_sp[u.side] += row.lost
         if row.surviving > 0:
             fates.append(
                 UnitFate(

@@ -308,10 +308,10 @@ def _designations(state: State, own: list[Unit]) -> list[Designate]:
     already = {d: atts for atts, d in state.designations}
     by_target: dict[str, list[str]] = {}
     enemy_at: dict[int, list[str]] = {}  # a hex may hold two Roman units (000 §6.6)
-    for e in state.units.values():
-        if e.on_map and e.side != state.seq.side:
-            for h in e.hexes():
-                enemy_at.setdefault(h, []).append(e.id)
+    for enemy in state.units.values():
+        if enemy.on_map and enemy.side != state.seq.side:
+            for h in enemy.hexes():
+                enemy_at.setdefault(h, []).append(enemy.id)
     for u in own:
         if u.status == "routed" or u.id in state.fought or u.id in taken:
             continue

@@ -86,17 +86,18 @@ def position_index(state: State, side: str, my_ma: int) -> PositionIndex:
     ``my_ma``: (enemy hexes, every enemy front, fronts of enemies with MA >= my_ma, hexes next
     to enemy elephants, enemy leaders' hexes, friendly units by hex).
 
-    Cached on the state, keyed by a fingerprint of every unit's and leader's place and
-    status, so a state changed since (as ``apply`` changes its copy step by step) never
-    reads a stale entry.  The sets are shared: ``MoveCosts`` never changes them.
+    Cached on the battlefield (shared by every copy of the state), keyed by a fingerprint of
+    every unit's and leader's place and status, so a state changed since (as ``apply``
+    changes its copy step by step) never reads a stale entry.  The sets are shared:
+    ``MoveCosts`` never changes them.
     """
     key = (
         side,
         my_ma,
-        tuple((u.hex, u.hex2, u.facing, u.status, u.column) for u in state.units.values()),
+        tuple((u.hex, u.hex2, u.facing, u.status, u.column, u.ma) for u in state.units.values()),
         tuple(ld.hex for ld in state.leaders.values()),
     )
-    cache = state.cache
+    cache = state.field.index_cache
     hit = cache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
@@ -189,7 +190,7 @@ class MoveCosts:
             # the mover is not its own friend
             friends = dict(friends)
             for h in mover.hexes():
-                rest = [u for u in friends.get(h, ()) if u is not mover]
+                rest = [u for u in friends.get(h, ()) if u.id != mover.id]
                 if rest:
                     friends[h] = rest
                 else:

@@ -56,6 +56,7 @@ class Battlefield:
     __slots__ = (
         "_cache",
         "_front",
+        "_index",
         "_moves",
         "_steps",
         "bridges",
@@ -95,6 +96,7 @@ class Battlefield:
         self._steps: dict[int, list[tuple[tuple[int, int], ...]]] = {}
         #: the legal-action generator's move cache (``tactical.legal``), shared by every copy
         self._moves: dict[Any, Any] = {}
+        self._index: dict[Any, Any] = {}
 
     @classmethod
     def clear(cls, columns: int, rows: int, era: str = "alexander") -> Battlefield:
@@ -141,6 +143,11 @@ class Battlefield:
                     table[k] = self.step_cost(cls, k // 6, j)
             self._cache[cls] = table
         return table
+
+    @property
+    def index_cache(self) -> dict[Any, Any]:
+        """Scratch space for ``movement.position_index`` (keyed by full position fingerprints)."""
+        return self._index
 
     @property
     def move_cache(self) -> dict[Any, Any]:

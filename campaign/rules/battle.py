@@ -24,12 +24,41 @@ from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.common import event, force_name, leader_name, loss_text, place_name, tidy
 from campaign.rules.siege import ground, mobile_ground, take_captive
-from campaign.state import SIDE_NAMES, CampaignState, enemy
+from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy
 from campaign.tables import tables
 from campaign.units import Force, Unit, catalogue, engagement_leader, engagement_unit
 
 #: the battle hook: whatever settles an engagement
 Resolver = Callable[[Engagement, Dice], Outcome]
+#: the unit fates that mean its men died (battleboard.md §12.4): only these are Fratricide;
+#: captured, dispersed (fled_lost), fled and returned, rebuilt and surviving units are not
+KILLED = ("eliminated", "drowned")
+FRATRICIDE_BLOCK = 5  # a strength-5 heavy infantry unit killed adds 5 (reference: Fratricide)
+
+
+def fratricide_points(state: CampaignState, eng: Engagement, out: Outcome) -> int:
+    """The Fratricide a battle adds (campaign.md §21.3): per side, the SP of its Roman heavy
+    infantry (kinds marked ``fratricide``) whose fate is killed, plus SP a surviving unit was
+    worn down by, in whole blocks of 5 — never more blocks than the battle engine itself
+    reports killed (``heavy_infantry_killed``: a tactical battle's worn-down SP may include
+    prisoners).  Only a battle between the two Roman sides counts."""
+    sides = {eng.sides[k].faction for k in ("A", "B")}
+    if {state.allegiance(f) for f in sides} != set(SIDES):
+        return 0
+    cat = catalogue()
+    units = {u.id: u for f in state.forces.values() for u in f.units}
+    killed = {"A": 0, "B": 0}
+    for fate in out.units:
+        unit = units.get(fate.id)
+        if unit is None or not cat.kind(unit.kind).fratricide:
+            continue
+        if fate.fate in KILLED:
+            killed[fate.side] += unit.strength
+        elif fate.fate in ("survived", "fled_returned", "reconstituted") and 0 < fate.strength < unit.strength:
+            killed[fate.side] += unit.strength - fate.strength
+    return FRATRICIDE_BLOCK * sum(
+        min(killed[k] // FRATRICIDE_BLOCK, out.heavy_infantry_killed.get(k, 0)) for k in ("A", "B")
+    )
 
 
 def auto_resolve(eng: Engagement, dice: Dice) -> Outcome:
@@ -202,6 +231,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
     """Apply a battle's ``Outcome`` to ``state`` (a copy the caller owns), §12.3–§12.6."""
     cat = catalogue()
     t = tables().battle
+    fratricide = fratricide_points(state, eng, out)  # before the units are removed
     sides = {"A": eng.sides["A"].faction, "B": eng.sides["B"].faction}
     where = {u.id: fid for fid, f in state.forces.items() for u in f.units}
     place = eng.where
@@ -273,7 +303,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             events.append(event(state, "leader_killed", f"{leader_name(lf.id)} {verb}.", leader=lf.id))
         elif lf.fate == "captured":
             events.append(take_captive(state, lf.id, foe_side, dice))
-    state.fratricide += out.fratricide
+    state.fratricide += fratricide
     # the chronicle line of the battle
     lost = out.strength_lost
     if out.winner is None:
@@ -296,7 +326,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             lost={sides[k]: v for k, v in lost.items()},
             engaged={sides[k]: sum(u.strength for u in eng.units if u.side == k) for k in ("A", "B")},
             losses=losses,
-            fratricide=out.fratricide,
+            fratricide=fratricide,
         ),
     )
     for p in out.promotions:

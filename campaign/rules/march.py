@@ -5,9 +5,11 @@ A led force spends up to its movement allowance of map cost points in its side's
 movement phase (§8.1); a force with no leader moves by road only, at a smaller
 allowance.  It may not enter a space where a power not at war with it has a force,
 and it stops when it enters a space holding enemy troops or a city the enemy owns
-(§8.3: no passing through).  Every cross-country edge is rolled on the March Table by
-the terrain of the space entered (§8.2; reference: "scatter" results; 004: Antipater
-lost in the desert); a Military stratagem spent on the march improves every roll.
+(§8.3: no passing through).  A barbarian horde on the move may be attacked: a force
+may march into its space, stops there and clashes with it (§8.3, §19.4).  Every
+cross-country edge is rolled on the March Table by the terrain of the space entered
+(§8.2; reference: "scatter" results; 004: Antipater lost in the desert); a Military
+stratagem spent on the march improves every roll.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import LAND_EDGE_KINDS, Link, roman_world
+from campaign.rules.clients import clash
 from campaign.rules.common import event, force_name, inflict, loss_text, place_name, possessive, share, tidy
 from campaign.rules.siege import occupy
 from campaign.state import CampaignState, enemy
@@ -52,15 +55,29 @@ def enemy_troops_at(state: CampaignState, side: str, place: str) -> bool:
     return any(f.units for f in state.side_forces_at(place, foe))
 
 
+def horde_at(state: CampaignState, place: str) -> str | None:
+    """The force id of a barbarian horde on the move in ``place``, if any (§19.4)."""
+    for fid in state.roused:
+        f = state.forces.get(fid)
+        if f is not None and f.location == place and f.units:
+            return fid
+    return None
+
+
 def blocked(state: CampaignState, side: str, place: str) -> bool:
     """A space a force of ``side`` may not enter: a power at peace with it has a force
-    there (a neutral city, a client not in the war, barbarians) — §8.3."""
-    return any(f.location == place and f.units and state.allegiance(f.side) is None for f in state.forces.values())
+    there (a neutral city, a client not in the war, a horde still waiting beyond the
+    frontier) — §8.3.  A horde on the move does not block: it may be attacked (§19.4)."""
+    return any(
+        f.location == place and f.units and state.allegiance(f.side) is None and f.id not in state.roused
+        for f in state.forces.values()
+    )
 
 
 def stops(state: CampaignState, side: str, place: str) -> bool:
-    """Entering this space ends the march: enemy troops, or a city the enemy owns (§8.3)."""
-    if enemy_troops_at(state, side, place):
+    """Entering this space ends the march: enemy troops, a horde on the move, or a city
+    the enemy owns (§8.3)."""
+    if enemy_troops_at(state, side, place) or horde_at(state, place) is not None:
         return True
     space = roman_world().spaces[place]
     return space.kind == "city" and state.owner_side(place) == enemy(side)
@@ -238,6 +255,20 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
             ),
         )
     state.spent[force_id] = allowance(state, force) if ended or stops(state, side, here) else spent
+    horde = horde_at(state, here)
+    if horde is not None and force_id in state.forces and has_ground_troops(state.forces[force_id]):
+        events.append(
+            event(
+                state,
+                "horde_attack",
+                f"{name} falls upon the barbarians at {cmap.name(here)}.",
+                force=force_id,
+                place=here,
+                horde=horde,
+                side=side,
+            )
+        )
+        events.extend(clash(state, horde, dice))  # §19.4: the horde clash table
     if force_id in state.forces:
         events.extend(occupy(state, here, side, dice))
     tidy(state)

@@ -37,6 +37,52 @@ from campaign.units import Force, Unit, catalogue
 
 #: what ``Recruit`` may raise besides the Roman kinds with a recruit discipline
 CIVIS = "civis"
+_NUMERALS = ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def roman_numeral(n: int) -> str:
+    out = ""
+    for value, letters in _NUMERALS:
+        while n >= value:
+            out += letters
+            n -= value
+    return out
+
+
+def _numeral_value(text: str) -> int:
+    """The value of a Roman numeral, 0 if ``text`` is not one."""
+    if not text or any(c not in _VALUES for c in text):
+        return 0
+    total = 0
+    for a, b in zip(text, (*text[1:], ""), strict=True):
+        v = _VALUES[a]
+        total += -v if b and _VALUES[b] > v else v
+    return total if roman_numeral(total) == text else 0
+
+
+def unit_name(state: CampaignState, side: str, kind: str, city: str) -> str:
+    """The name a newly raised counter bears (§17.1).  A legion takes the next numeral
+    after the highest its side's legions bear, skipping any numeral a legion on the map
+    already has — each army numbered its new legions on from its own, as Caesar's levies
+    of 49–48 BC ran past his Gallic XIV; anything else is named for its kind and the city
+    that raised it ("Cavalry of Capua")."""
+    if kind != "legion":
+        return f"{catalogue().kind(kind).name} of {place_name(city)}"
+    used: set[int] = set()
+    mine = 0
+    for f in state.forces.values():
+        for u in f.units:
+            parts = u.name.split()
+            n = _numeral_value(parts[1]) if len(parts) >= 2 and parts[0] == "Legio" else 0
+            if n:
+                used.add(n)
+                if state.allegiance(f.side) == side:
+                    mine = max(mine, n)
+    n = mine + 1
+    while n in used:
+        n += 1
+    return f"Legio {roman_numeral(n)}"
 
 
 def recruit_kinds() -> list[str]:
@@ -149,7 +195,8 @@ def recruit(state: CampaignState, city: str, kind: str) -> list[Event]:
     assert discipline is not None
     uid = f"raised_{kind}_{state.next_id}"
     state.next_id += 1
-    unit = Unit(id=uid, kind=kind, discipline=discipline, strength=spec.strength, nation="roman")
+    name = unit_name(state, side, kind, city)
+    unit = Unit(id=uid, kind=kind, discipline=discipline, strength=spec.strength, nation="roman", name=name)
     f = _player_force(state, side, city, leader)
     state.forces[f.id] = f.model_copy(update={"units": (*f.units, unit)})
     state.raised = (*state.raised, uid, *((f"colony:{city}",) if colony else ()))
@@ -158,7 +205,8 @@ def recruit(state: CampaignState, city: str, kind: str) -> list[Event]:
         event(
             state,
             "recruit",
-            f"{leader_name(leader)} raises a {spec.name.lower()} ({discipline}, {spec.strength} SP) in {where}.",
+            f"{leader_name(leader)} raises {name}, a {spec.name.lower()} "
+            f"({discipline}, {spec.strength} SP), in {where}.",
             side=side,
             place=city,
             unit=uid,
@@ -196,7 +244,16 @@ def _raise_civis(state: CampaignState, side: str, city: str, leader: str) -> lis
         id=fid,
         side=side,
         location=city,
-        units=(Unit(id=uid, kind=CIVIS, discipline=catalogue().kind(CIVIS).discipline, strength=sp, nation="roman"),),
+        units=(
+            Unit(
+                id=uid,
+                kind=CIVIS,
+                discipline=catalogue().kind(CIVIS).discipline,
+                strength=sp,
+                nation="roman",
+                name=f"Civis of {place_name(city)}",
+            ),
+        ),
     )
     state.raised = (*state.raised, uid)
     return [

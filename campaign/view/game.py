@@ -682,6 +682,20 @@ class CampaignGame:
                 out.append(Option(action_label(self.state, a), a))
         return out
 
+    def phase_note(self) -> str:
+        """A line of help for the phase the player is in."""
+        s = self.state
+        if not self.human_to_act() or s.pending is not None:
+            return ""
+        if s.phase == "movement":
+            return "Click a force, then a lit place (green: sure; amber or red: the March Table's risk; blue: by sea)."
+        due = getattr(s, "due", None)
+        if s.phase == "stratagems" and isinstance(due, int) and not isinstance(due, bool) and due > 0:
+            return f"{due} stratagem{'s' if due != 1 else ''} still to choose."
+        if s.phase == "combat":
+            return "Every field battle must be fought before the combat phase ends."
+        return ""
+
     def commit_options(self, place: str) -> list[Option]:
         """Attack at ``place`` committing 0..n Military stratagems (campaign.md §12)."""
         n = max_commit(self.state, self.state.active, place)
@@ -771,6 +785,7 @@ class CampaignGame:
             self.version += 1
             return False
         self.session = session
+        self.ais = {s: CampaignAI() for s in self.ais}  # fresh players: no memory of the other game
         self.battle = None
         self.selected_force = None
         self.chronicle = []
@@ -784,7 +799,8 @@ class CampaignGame:
         f = self.state.forces[fid]
         cat = catalogue()
         side = self.state.allegiance(f.side)
-        head = force_name(f) + (f" ({f.label()})" if f.commander and f.name else "")
+        head = self.force_title(fid) + (f" ({f.label()})" if f.commander and f.name else "")
+        head = head[:1].upper() + head[1:]
         lines = [head, f"{side_title(side) if side else f.side.capitalize()} · at {place_name(f.location)}"]
         if f.leaders:
             lines.append("Leaders: " + ", ".join(f"{leader_name(ld)} ({cat.leader(ld).rating})" for ld in f.leaders))

@@ -14,12 +14,18 @@ What is drawn, bottom to top, all in world units under the world camera:
 4. the **selection** — the picked place, its neighbours by link kind and each
    link's cost.
 
-Labels are ``arcade.Text`` objects in one pyglet ``Batch`` drawn under the HUD
-camera at the projected positions, so they stay sharp at every zoom; which
-labels show depends on the zoom (capitals, sea zones and off-map regions always,
-every city closer in, the regions closest).  The HUD — the top bar with the
-model's date, turn and phase, the hover tooltip, the selection panel and the
-legend — has its own camera and stays put.
+Labels are ``arcade.Text`` objects in one pyglet ``Batch`` drawn at the projected
+positions, so they stay sharp at every zoom; which labels show depends on the zoom
+(capitals, sea zones and off-map regions always, every city closer in, the regions
+closest).  The HUD — the top bar with the model's date, turn and phase, the hover
+tooltip, the selection panel and the legend — has its own camera and stays put.
+
+Frames (docs/PERFORMANCE.md): the world layers and their names are drawn into an
+oversized framebuffer around the view at the current zoom (``_render_world``); a
+frame copies its visible part, and a panning frame then copies the HUD's opaque
+boxes from the last still frame (``hud_rects``) — no layer is drawn again until
+the world changes, the zoom changes or the view pans out of the framebuffer.
+While the wheel turns, the last world is drawn scaled through the camera.
 
 Controls: mouse wheel zooms on the cursor, drag (any button) or the arrow keys
 and WASD pan, ``+``/``-`` zoom, ``Home`` (or ``F``) shows the whole map, a click

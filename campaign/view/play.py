@@ -57,7 +57,9 @@ MAX_PHASE_BUTTONS = 12
 MAX_PLACE_BUTTONS = 8
 DIALOG_W = 560
 BUTTON_H = 24
-AI_DELAY = 0.3  # seconds between the computer's actions, so a player can follow them
+#: the hover key of a force counter (the map's tooltip otherwise names places)
+FORCE_TIP = "force:"
+AI_DELAY = 0.15  # seconds between the computer's actions, so a player can follow them
 
 INK = rgba(LABEL_INK)
 DIM = (96, 80, 66, 255)
@@ -277,8 +279,9 @@ class CampaignView(MapView):
                 8.5,
                 PANEL_W - 20,
             )
-        if not options and s.pending is None and g.human_to_act() and s.phase == "movement":
-            y = self._line("Click a force, then a lit place.", x0 + 10, y, DIM, 9)
+        note = g.phase_note()
+        if note:
+            y = self._wrapped(note, x0 + 10, y, DIM, 8.5, PANEL_W - 20)
         third = (PANEL_W - 20 - 8) / 3
         row = y - BUTTON_H - 4
         self._add_button("undo", "Undo", x0 + 10, row, third, self.undo, enabled=g.can_undo())
@@ -859,7 +862,27 @@ class CampaignView(MapView):
             return True
         if self.button_at(x, y) is not None:
             return True
-        return any(left <= x <= right and bottom <= y <= top for left, bottom, right, top in self.panel_rects)
+        return any(left <= x <= right and bottom <= y <= top for left, bottom, right, top in self.hud_rects())
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
+        """The tooltip names a force under the cursor (its leaders and units), else the place;
+        nothing over a panel."""
+        super().on_mouse_motion(x, y, dx, dy)
+        if self.hover is not None and self.on_panel(x, y):
+            self.hover = None
+        elif self.hover is not None:
+            fid = self.force_at(x, y)
+            if fid is not None:
+                self.hover = FORCE_TIP + fid
+        return None
+
+    def describe(self, place: str, with_links: bool = False) -> str:
+        if place.startswith(FORCE_TIP):
+            fid = place[len(FORCE_TIP) :]
+            if fid in self.game.state.forces:
+                return "\n".join(self.game.describe_force(fid))
+            return ""
+        return super().describe(place, with_links)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
         if self.on_panel(x, y):

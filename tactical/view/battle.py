@@ -72,7 +72,7 @@ from tactical.state import Leader, State, Unit
 from tactical.view import palette as P
 from tactical.view.geometry import HexLayout
 from tactical.view.play import load_session, session_state, try_play
-from tactical.view.sprites import CounterLayer
+from tactical.view.sprites import CounterLayer, label_texture
 from tactical.view.terrain import terrain_layer
 
 HEX = 36.0
@@ -217,6 +217,7 @@ class BattleView(arcade.View):
         self.selected: str | None = None
         #: the unit the selected leader takes with him (003 §4.2), or None
         self.carry: str | None = None
+        self._ranges: dict[tuple[int, int], list[int]] = {}
         #: a piece clicked only to read its counter (an enemy): shown in the info panel
         self.inspected: str | None = None
         #: outline every command range of the side to act (key L), not only the activated leader's
@@ -238,6 +239,7 @@ class BattleView(arcade.View):
         self._ai_clock = 0.0
         self._legal_key: int | None = None
         self._legal: list[Action] = []
+        self._by_actor: dict[str, list[Action]] = {}
         # -- drawing --
         self.layout = HexLayout(self.state.field.grid, HEX)
         self.world_camera = arcade.Camera2D()
@@ -247,9 +249,10 @@ class BattleView(arcade.View):
         self.hud_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList(blend=False)
         self.button_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.counters = CounterLayer(self.layout)
-        self.label_batch = Batch()
+        #: the movement cost written in each reachable hex: (hex, text), and their sprites
+        self.cost_labels: list[tuple[int, str]] = []
+        self.labels: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.hud_batch = Batch()
-        self._world_texts: list[arcade.Text] = []
         self._build_hud_texts()
         self._hud_size = (0, 0)
         self.choice_top = 0.0
@@ -276,7 +279,17 @@ class BattleView(arcade.View):
         if key != self._legal_key:
             self._legal = list(self.session.legal_actions())
             self._legal_key = key
+            self._by_actor = {}
+            for a in self._legal:
+                actors = (a.unit,) if isinstance(a, Move) else _actors_of(a)
+                for uid in actors:
+                    self._by_actor.setdefault(uid, []).append(a)
         return self._legal
+
+    def actions_of(self, piece: str) -> list[Action]:
+        """The generator's actions that ``piece`` moves, fires or attacks in (from ``legal``)."""
+        self.legal()
+        return self._by_actor.get(piece, [])
 
     def refresh(self, keep: str | None = None) -> None:
         """Re-sync everything from the model after an action, an undo or a load; ``keep``
@@ -296,7 +309,9 @@ class BattleView(arcade.View):
             if self.carry is not None and mover_id not in state.leaders:
                 self.carry = None
             offered = {
-                a.path for a in self.legal() if isinstance(a, Move) and a.unit == mover_id and a.carry == self.carry
+                a.path
+                for a in self.actions_of(mover_id)
+                if isinstance(a, Move) and a.unit == mover_id and a.carry == self.carry
             }
             if offered:
                 mover: Unit | Leader = (
@@ -312,9 +327,9 @@ class BattleView(arcade.View):
                         h = node // 6
                         if cost < self.reach.get(h, 1 << 30):
                             self.reach[h] = cost
-            for a in self.legal():
+            for a in self.actions_of(mover_id):
                 target = _target_of(a)
-                if target is not None and mover_id in _actors_of(a):
+                if target is not None:
                     self.targets.setdefault(target, []).append(a)
         self._build_highlights()
         self._update_hud()
@@ -334,9 +349,7 @@ class BattleView(arcade.View):
         along (003 §4.2), or none again."""
         if self.selected is None or self.selected not in self.state.leaders:
             return False
-        units = sorted(
-            {a.carry for a in self.legal() if isinstance(a, Move) and a.unit == self.selected and a.carry is not None}
-        )
+        units = sorted({a.carry for a in self.actions_of(self.selected) if isinstance(a, Move) and a.carry is not None})
         if not units:
             self.message = f"{self.selected} has no unit with him to take along."
             self._update_hud()
@@ -411,7 +424,7 @@ class BattleView(arcade.View):
         path = self.nodes[node][1]
         variants: list[Action] = [
             a
-            for a in self.legal()
+            for a in self.actions_of(self.selected)
             if isinstance(a, Move) and a.unit == self.selected and a.path == path and a.carry == self.carry
         ]
         if len(variants) > 1:  # the generator offers choices along this path (reactions): pick one
@@ -516,8 +529,8 @@ class BattleView(arcade.View):
         self._version += 1
         sl: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         lay, state = self.layout, self.state
-        self.label_batch = Batch()  # the old labels go with the old batch
-        self._world_texts = []
+        self.labels = arcade.SpriteList()
+        self.cost_labels = []
         active = state.leaders.get(state.seq.leader or "")
         if self.show_ranges:
             for ld in state.leaders.values():
@@ -544,26 +557,19 @@ class BattleView(arcade.View):
         if self.selected is not None:
             mover = state.units.get(self.selected) or state.leaders.get(self.selected)
             if isinstance(mover, Leader) and mover.on_map:
-                for i in range(state.field.grid.size):
-                    if state.field.grid.distance(mover.hex, i) <= mover.range:
-                        sl.append(shape_list.create_polygon(lay.corners(i, 0.96), P.COMMAND_HL))
+                for i in self._within(mover.hex, mover.range):
+                    sl.append(shape_list.create_polygon(lay.corners(i, 0.96), P.COMMAND_HL))
             occupied = {h for u in state.units.values() if u.on_map for h in u.hexes()}
             for h, cost in self.reach.items():
                 sl.append(shape_list.create_polygon(lay.corners(h, 0.9), P.MOVE_HL))
                 if h in occupied:  # the counter would hide its figures under the label
                     continue
                 x, y = lay.centre(h)
-                self._world_texts.append(
-                    arcade.Text(
-                        str(mp_text(cost)),
-                        x - lay.size * 0.62,
-                        y - lay.size * 0.5,
-                        (30, 20, 10),
-                        9,
-                        bold=True,
-                        batch=self.label_batch,
-                    )
-                )
+                text = str(mp_text(cost))
+                self.cost_labels.append((h, text))
+                label = arcade.Sprite(label_texture(text), scale=0.5)
+                label.position = (x - lay.size * 0.5 + label.width / 2, y - lay.size * 0.42)
+                self.labels.append(label)
             for tid in self.targets:
                 enemy = state.units[tid]
                 for h in enemy.hexes():
@@ -593,13 +599,25 @@ class BattleView(arcade.View):
     def _range_outline(self, sl: shape_list.ShapeElementList[Any], leader: Leader, colour: P.RGBA) -> None:
         """The border of the leader's command range (003 §4.2 / 000 §4.2): every hexside between a
         hex within range and one outside it."""
+        for (x1, y1), (x2, y2) in self._range_border(leader.hex, leader.range):
+            sl.append(shape_list.create_line(x1, y1, x2, y2, colour, 3))
+
+    def _within(self, centre: int, radius: int) -> list[int]:
+        """The hexes within ``radius`` of ``centre`` (a command range), computed once per place."""
+        key = (centre, radius)
+        if key not in self._ranges:
+            grid = self.state.field.grid
+            c0, r0 = grid.col_row(centre)
+            rows = range(max(1, r0 - radius), min(grid.rows, r0 + radius) + 1)
+            cols = range(max(1, c0 - radius - 1), min(grid.columns, c0 + radius + 1) + 1)
+            near = ((r - 1) * grid.columns + (c - 1) for r in rows for c in cols)
+            self._ranges[key] = [i for i in near if grid.distance(centre, i) <= radius]
+        return self._ranges[key]
+
+    def _range_border(self, centre: int, radius: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         grid, lay = self.state.field.grid, self.layout
-        inside = {i for i in range(grid.size) if grid.distance(leader.hex, i) <= leader.range}
-        for i in inside:
-            for d in range(6):
-                if grid.nbr[i * 6 + d] not in inside:
-                    (x1, y1), (x2, y2) = lay.side_ends(i, d)
-                    sl.append(shape_list.create_line(x1, y1, x2, y2, colour, 3))
+        inside = set(self._within(centre, radius))
+        return [lay.side_ends(i, d) for i in inside for d in range(6) if grid.nbr[i * 6 + d] not in inside]
 
     # -- HUD --------------------------------------------------------------------------------
     def _build_hud_texts(self) -> None:
@@ -616,6 +634,9 @@ class BattleView(arcade.View):
         self.t_log_head = arcade.Text("Combat log", 0, 0, P.GOLD, 12, bold=True, batch=b)
         self.t_log = arcade.Text("", 0, 0, P.DIM, 10, multiline=True, width=PANEL_W - 24, batch=b)
         self.t_msg = arcade.Text("", 0, 0, P.BAD, 12, batch=b)
+        #: the hex under the mouse: id, terrain, level, hexside features (in the top bar)
+        self.t_hex = arcade.Text("", 0, 0, P.DIM, 11, anchor_x="right", batch=b)
+        self._hover = -1
         self.t_keys = arcade.Text(
             "Q/E turn · C carry · L ranges · Enter confirm · Tab option · U undo · P pass · R resolve · F5/F9 save/load"
             " · wheel/Home zoom · right-drag pan",
@@ -660,6 +681,7 @@ class BattleView(arcade.View):
         self.t_log.position = (x, 192)
         self.t_msg.position = (12, h - TOP_H - 22)
         self.t_keys.position = (10, 6)
+        self.t_hex.position = (w - PANEL_W - 10, h - 23)
         if not self._centred:
             self._centred = True
             self.centre_on_action()
@@ -836,7 +858,7 @@ class BattleView(arcade.View):
             self.terrain.draw(self.world_camera)
             self.highlights.draw()
             self.counters.draw()
-            self.label_batch.draw()
+            self.labels.draw()
         with self.hud_camera.activate():
             self.hud_shapes.draw()
             self.button_shapes.draw()
@@ -955,6 +977,13 @@ class BattleView(arcade.View):
         st = self.state
         m = st.units.get(self.selected or "") or st.leaders.get(self.selected or "")
         return m.hex if m is not None else -1
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        h = self.layout.hex_at(*self.world_point(x, y)) if x < self.window.width - PANEL_W else -1
+        if h != self._hover:
+            self._hover = h
+            self.t_hex.text = hex_words(self.state, h) if h >= 0 else ""
+            self._version += 1
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if buttons & (arcade.MOUSE_BUTTON_RIGHT | arcade.MOUSE_BUTTON_MIDDLE):
@@ -1117,6 +1146,23 @@ def odds_lines(state: State, action: Action) -> tuple[list[str], dict[Any, Fract
     except RuleError as why:
         return [str(why)], None
     return [action.notation()], None
+
+
+def hex_words(state: State, h: int) -> str:
+    """The hex under the mouse in words: id, terrain, elevation, hexside features, who is there."""
+    from tactical.tables import TERRAINS
+
+    field = state.field
+    grid = field.grid
+    parts = [grid.hex_id(h), TERRAINS[field.terrain[h]]]
+    if field.level[h]:
+        parts.append(f"level {field.level[h]}")
+    sides = sorted({feat.replace("_", " ") for (a, b), feat in field.hexsides.items() if h in (a, b)})
+    parts += sides
+    if any(h in edge for edge in field.roads) or any(h in edge for edge in field.roman_roads):
+        parts.append("road")
+    here = [u.id for u in state.units_at(h)] + [ld.id for ld in state.leaders_at(h)]
+    return " · ".join(parts) + (f"   ({', '.join(here)})" if here else "")
 
 
 def log_tail(texts: list[str], lines: int, width: int) -> list[str]:

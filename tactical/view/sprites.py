@@ -143,6 +143,16 @@ def leader_texture(name: str, side: str, initiative: int, rng: int, overall: boo
 
 
 @cache
+def label_texture(text: str) -> arcade.Texture:
+    """A movement-cost figure (drawn at twice its size on the map, for zooming in)."""
+    font = _font(22)
+    left, top, right, bottom = (round(v) for v in font.getbbox(text))
+    img = Image.new("RGBA", (right - left + 6, bottom - top + 6), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((3 - left, 3 - top), text, font=font, fill=(30, 20, 10, 255))
+    return arcade.Texture(img, hash=f"tac-label-{text}")
+
+
+@cache
 def facing_texture() -> arcade.Texture:
     """The facing notch: a filled triangle pointing right (rotated to the facing vertex)."""
     img = Image.new("RGBA", (16, 16), (0, 0, 0, 0))
@@ -177,12 +187,16 @@ class CounterLayer:
             tex = (u.type, u.side, u.status, u.size, u.tq, u.ma, u.double, min(u.missile_hits, 9), u.reduced)
             wanted["u:" + u.id] = ("unit", tex, u.hex, u.hex2, u.facing, k)
         activated = state.seq.leader
+        leaders_in: dict[int, int] = {}
         for ld in sorted(state.leaders.values(), key=lambda ld: ld.id):
             if ld.on_map:
+                k = leaders_in.get(ld.hex, 0)
+                leaders_in[ld.hex] = k + 1
                 wanted["l:" + ld.id] = (
                     "leader",
                     (ld.id, ld.side, ld.initiative, ld.range, ld.overall, ld.id == activated),
                     ld.hex,
+                    k,
                 )
         changed = 0
         for key in [k for k in self._shown if k not in wanted]:
@@ -232,14 +246,15 @@ class CounterLayer:
 
     def _leader_sprites(self, what: Any, sprites: list[arcade.Sprite]) -> list[arcade.Sprite]:
         lay = self.layout
-        _, tex, h = what
+        _, tex, h, k = what
         if not sprites:
             sprites = [arcade.Sprite(leader_texture(*tex), scale=0.55)]
             self.sprites.append(sprites[0])
         s = sprites[0]
         s.texture = leader_texture(*tex)
         x, y = lay.centre(h)
-        s.position = (x + lay.size * 0.6, y + lay.size * 0.5)  # over the counter's top-right corner
+        # over the counter's top-right corner; a second leader in the hex below the first
+        s.position = (x + lay.size * 0.6, y + lay.size * (0.5 - 0.55 * k))
         return sprites
 
     def draw(self) -> None:

@@ -9,12 +9,13 @@ pan leaves the part it holds) and each frame copies it texel for pixel.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import arcade
 from arcade import shape_list
+from PIL import Image, ImageDraw, ImageFont
 from pyglet import gl
-from pyglet.graphics import Batch
 
 from tactical.state import Battlefield
 from tactical.tables import TERRAINS
@@ -102,6 +103,39 @@ def _terrain_marks(sl: shape_list.ShapeElementList[Any], lay: HexLayout, i: int,
             sl.append(shape_list.create_line(x + dx * s - 6, y - 8, x + dx * s + 6, y + 8, (64, 58, 52, 255), 2))
 
 
+#: the hex ids' font (drawn at twice the size and shown at half: sharp when zoomed in)
+_ID_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+_ID_PX = 15
+
+
+@cache
+def _glyph(ch: str) -> arcade.Texture:
+    """One character of a hex id, as a texture of one fixed-width cell."""
+    try:
+        font: ImageFont.FreeTypeFont | ImageFont.ImageFont = ImageFont.truetype(_ID_FONT, _ID_PX)
+    except OSError:
+        font = ImageFont.load_default(_ID_PX)
+    w = round(font.getlength("0"))
+    img = Image.new("RGBA", (w, _ID_PX + 4), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((w / 2, _ID_PX + 1), ch, font=font, fill=(46, 42, 28, 255), anchor="ms")
+    return arcade.Texture(img, hash=f"tac-id-glyph-{ch}")
+
+
+def hex_id_sprites(field: Battlefield, layout: HexLayout) -> arcade.SpriteList[arcade.Sprite]:
+    """Every hex's ``CCRR`` id at the top of the hex: one sprite per digit from ten cached
+    glyphs (creating 1,600 text layouts would take over a second)."""
+    sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+    cell = _glyph("0").width / 2
+    for i, (x, y) in enumerate(layout.centres):
+        text = field.grid.hex_id(i)
+        x0 = x - cell * len(text) / 2 + cell / 2
+        for k, ch in enumerate(text):
+            s = arcade.Sprite(_glyph(ch), scale=0.5)
+            s.position = (x0 + k * cell, y + layout.size * 0.62 + 2)
+            sprites.append(s)
+    return sprites
+
+
 class TerrainLayer:
     """The static map rendered into a texture at the camera's zoom and copied each frame.
 
@@ -117,19 +151,7 @@ class TerrainLayer:
         #: the map's rectangle in world pixels (with its border)
         self.map = (-BORDER, -BORDER, w + 2 * BORDER, h + 2 * BORDER)
         self.shapes = build_shapes(field, layout)
-        self.ids = Batch()
-        self._texts = [
-            arcade.Text(
-                field.grid.hex_id(i),
-                x,
-                y + layout.size * 0.62,
-                (60, 56, 40, 255),
-                7,
-                anchor_x="center",
-                batch=self.ids,
-            )
-            for i, (x, y) in enumerate(layout.centres)
-        ]
+        self.ids = hex_id_sprites(field, layout)
         self.scale = 0.0
         #: the world rectangle the texture holds (x0, y0, w, h)
         self.region = self.map

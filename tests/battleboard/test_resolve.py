@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from battleboard.ai import choose
+from battleboard.model import State
 from battleboard.resolve import autoplay, odds, outcome, resolve_engagement, state_from_engagement
 from battleboard.rules import apply, legal_actions
 from bellum.dice import Dice
@@ -130,3 +131,78 @@ def test_storm_of_a_city() -> None:
     raw["terrain"] = "field"
     with pytest.raises(ValidationError):
         Engagement.model_validate(raw)
+
+
+def _finished_land_battle() -> tuple[Engagement, State]:
+    """A over: A's two legions eliminated (one V, one R), a 3-SP heavy infantry unit lost, B won."""
+    raw = land_engagement(6).model_dump()
+    for u in raw["units"]:
+        if u["id"] == "A6":
+            u["strength"] = 3
+    eng = Engagement.model_validate(raw)
+    s = state_from_engagement(eng)
+    for uid in ("A1", "A2", "A6"):
+        s.units[uid].status = "eliminated"
+    s.phase = "over"
+    s.winner = "B"
+    return eng, s
+
+
+def test_prisoners_are_taken_not_killed_and_fratricide_counts_only_the_killed() -> None:
+    # §12.3: one prisoner roll per eliminated unit of the loser, in unit order (A1 V needs 6,
+    # A2 R needs 5, A6 V needs 6); §12.4: 5 per full unit's worth of heavy infantry SP killed
+    eng, s = _finished_land_battle()
+    out = outcome(s, eng, Dice.forced([6, 4, 9]))
+    fates = {u.id: u.fate for u in out.units}
+    assert (fates["A1"], fates["A2"], fates["A6"]) == ("captured", "eliminated", "captured")
+    assert out.heavy_infantry_killed == {"A": 1, "B": 0}
+    assert out.fratricide == 5
+    eng, s = _finished_land_battle()
+    out = outcome(s, eng, Dice.forced([0, 0, 0]))  # all three killed: 5 + 5 + 3 SP -> two units' worth
+    assert out.heavy_infantry_killed == {"A": 2, "B": 0}
+    assert out.fratricide == 10
+
+
+def test_units_lost_in_flight_are_dispersed_not_killed() -> None:
+    eng, s = _finished_land_battle()
+    s.units["A1"].status = "escaped"  # fled and did not come back (§10.3)
+    s.units["A1"].returns = False
+    out = outcome(s, eng, Dice.forced([9, 9]))
+    fates = {u.id: u.fate for u in out.units}
+    assert fates["A1"] == "fled_lost"
+    assert out.fratricide == 0
+
+
+def test_a_beaten_army_leaves_the_field_instead_of_dying_to_the_last_man() -> None:
+    # §10.4, §10.5, §15: the loser withdraws or breaks; some of it always comes away
+    eng = land_engagement(12)
+    survivors = killed = brought = 0
+    for seed in range(12):
+        out = resolve_engagement(eng, seed)
+        if out.winner is None:
+            continue
+        loser = "B" if out.winner == "A" else "A"
+        mine = [u for u in out.units if u.side == loser]
+        survivors += sum(u.strength for u in mine if u.fate in ("survived", "fled_returned"))
+        killed += sum(u.strength for u in mine if u.fate == "eliminated")
+        brought += sum(u.strength for u in eng.units if u.side == loser)
+    assert survivors > 0
+    assert killed < brought / 2  # most of a beaten army lives: it got away, scattered or was taken
+
+
+def test_the_ai_withdraws_a_beaten_panicked_army() -> None:
+    from battleboard.ai import should_withdraw
+
+    eng = land_engagement(4)
+    s = state_from_engagement(eng)
+    while s.phase != "move":  # set up, then the first command phase
+        s, _, _ = apply(s, legal_actions(s)[0], Dice(1))
+    side = s.side
+    assert not should_withdraw(s)  # not panicked
+    s.panicked.append(side)
+    assert not should_withdraw(s)  # panicked, but not behind on strength points
+    s.units[f"{side}1"].status = "eliminated"
+    s.units[f"{side}1"].square = None
+    s.grid = {sq: uid for sq, uid in s.grid.items() if uid != f"{side}1"}
+    assert should_withdraw(s)
+    assert choose(s).verb == "withdraw"

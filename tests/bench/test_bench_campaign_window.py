@@ -25,6 +25,7 @@ def game_view(window: Any) -> Any:
         if game.state.phase == "movement":
             break
         game.play(ai.choose(game.state))
+    game.popups.clear()  # the turn's news, read: no dialog over the map
     view = CampaignView(game)
     window.show_view(view)
     game.select_force("caesar")
@@ -33,6 +34,7 @@ def game_view(window: Any) -> Any:
     view.on_mouse_motion(640, 420, 0, 0)  # a tooltip too
     for _ in range(3):
         _frame(window, view)
+    assert view.dialog is None
     return view
 
 
@@ -57,6 +59,18 @@ def test_bench_campaign_window_panning_drag(benchmark: Any, window: Any, game_vi
 
     def frame() -> None:
         game_view.pan(*next(steps))
+        _frame(window, game_view)
+
+    benchmark.pedantic(frame, rounds=120, iterations=1, warmup_rounds=5)
+
+
+def test_bench_campaign_window_wheel_zoom(benchmark: Any, window: Any, game_view: Any) -> None:
+    """A wheel step each frame: the last world is drawn scaled until the wheel stops."""
+    steps = itertools.cycle([1, -1])
+
+    def frame() -> None:
+        game_view.on_mouse_scroll(640, 400, 0, next(steps))
+        game_view.on_update(1 / 60)
         _frame(window, game_view)
 
     benchmark.pedantic(frame, rounds=120, iterations=1, warmup_rounds=5)

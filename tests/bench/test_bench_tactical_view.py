@@ -139,3 +139,22 @@ def test_bench_tactical_sync_after_a_move(benchmark: Any, window: Any) -> None:
 
     benchmark.pedantic(sync, rounds=50, iterations=1)
     assert view.counters.changed <= 3
+
+
+def test_bench_tactical_click_select_and_draw(benchmark: Any, window: Any) -> None:
+    """A click that selects another unit, end to end: its reachable hexes (the movement search,
+    filtered by the generator's moves), the highlights and cost labels, the HUD, the frame."""
+    view = _pharsalus(window)
+    from tactical.actions import Move
+
+    movers = sorted({a.unit for a in view.legal() if isinstance(a, Move) and a.unit in view.state.units})[:2]
+    assert len(movers) == 2
+    turn = iter(movers * 1000)
+
+    def click() -> None:
+        view.select(next(turn))
+        view.on_draw()
+        window.ctx.finish()
+
+    click()
+    benchmark.pedantic(click, rounds=40, iterations=1)

@@ -178,6 +178,8 @@ def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon
     them, me = s.forces["me"], s.forces["them"]  # from the Senate's side
     assert not ai.would_end_the_war(s, me, them.location)
     s.fratricide = 85
-    assert ai.would_end_the_war(s, me, them.location)  # 3 Caesarian legions + 1 of ours: +20
+    assert not ai.would_end_the_war(s, me, them.location)  # 7 legions, 30% of them killed: +10.5
+    s.fratricide = 92
+    assert ai.would_end_the_war(s, me, them.location)
     s.active = "caesarian"
     assert not ai.would_end_the_war(s, them, me.location)  # the Senate is winning: Caesar fights on

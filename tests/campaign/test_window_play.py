@@ -624,3 +624,31 @@ def test_while_the_wheel_turns_the_last_world_is_scaled_through_the_camera(view:
     a = patch(preview, view, rx - 20, ry + 20, 2)
     b = patch(fresh, view, rx - 20, ry + 20, 2)
     assert sum(near(p, q, 30) for p, q in zip(a, b, strict=True)) >= len(a) * 0.6
+
+
+@pytest.mark.window
+def test_hovering_a_counter_shows_its_force(view: Any, window: Any) -> None:
+    game = view.game
+    to_movement(game)
+    render(window, view)
+    x, y = counter_of(view, "caesar")
+    view.on_mouse_motion(int(x), int(y), 0, 0)
+    assert view.hover == "force:caesar"
+    before = render(window, view)
+    assert view.tooltip.text.startswith("Caesar") and "legion" in view.tooltip.text
+    view.on_mouse_motion(20, window.height - 80, 0, 0)  # over the phase panel: no tooltip
+    assert view.hover is None
+    after = render(window, view)
+    assert difference(before, after) > 500
+
+
+def test_the_end_of_the_war_is_announced_once_and_shown_in_the_war_panel() -> None:
+    """campaign.md §21: when the rules end the war (``state.result``) the window says so."""
+    game = CampaignGame.new("49bc", 1)
+    if not hasattr(game.state, "result"):
+        pytest.skip("the rules do not end the war yet")
+    game.state.result = {"winner": CAESAR, "how": "rome", "text": "Caesar is master of Rome and the world."}
+    game._after([])
+    game._after([])
+    assert [t for t, _ in game.popups].count("The war is over") == 1
+    assert game.war_lines()[-1] == "The war is over: Caesar is master of Rome and the world."

@@ -214,7 +214,7 @@ def test_select_by_click_highlights_the_generators_moves_with_their_costs(window
     assert set(view.reach) == ends
     occupied = {h for u in view.state.units.values() if u.on_map for h in u.hexes()}
     labels = sorted(str(mp_text(c)) for h, c in view.reach.items() if h not in occupied)
-    assert sorted(t.text for t in view._world_texts) == labels
+    assert sorted(text for _h, text in view.cost_labels) == labels and len(view.labels) == len(labels)
     after = render(window, view)
     free = [h for h in view.reach if not view.state.units_at(h) and not view.state.leaders_at(h) and h != start]
     near = sorted(free, key=lambda h: (grid.distance(h, start), h))[:6]
@@ -407,6 +407,8 @@ def test_counters_show_status_missile_hits_and_facing(window: Any, tmp_path: Pat
     cx, cy = view.layout.centre(b1)
     notch = _pixel(view, shot, b1, nx - cx, ny - cy)
     assert notch[0] > 200 and notch[1] > 190
+    view.on_mouse_motion(*_screen(view, b1), 0, 0)  # the hex under the mouse, in words
+    assert view.t_hex.text.startswith("0504 · clear") and "(B1)" in view.t_hex.text
     _click_hex(view, b1)  # an enemy counter: read, not selected
     assert view.selected is None and view.inspected == "B1"
     assert view.t_info.text.startswith("B1  LG") and "Size 6  TQ 6  MA 5" in view.t_info.text
