@@ -54,14 +54,14 @@ VALUE_REGION = 0.5
 ODDS_BATTLES = 4
 #: attack when the odds of winning are at least this (docs/BALANCE.md: tuned toward one
 #: major battle every four turns)
-ATTACK_IF = 0.45
+ATTACK_IF = 0.4
 #: hunt an enemy army when our force (and friends with it) outnumbers it this much
-HUNT_RATIO = 1.1
+HUNT_RATIO = 1.0
 #: the value of hunting an enemy army: a base plus this much per enemy SP
-HUNT_BASE = 6.0
+HUNT_BASE = 10.0
 HUNT_PER_SP = 0.8
 #: keep away from an enemy army this much stronger than us
-DANGER_RATIO = 1.4
+DANGER_RATIO = 1.8
 OBJECTIVES = 10
 #: value lost per movement point between a place and an objective
 DISTANCE_COST = 0.4

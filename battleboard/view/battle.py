@@ -270,6 +270,7 @@ class BattleView(arcade.View):
             arcade.key.ENTER: "end_turn",
             arcade.key.C: "command",
             arcade.key.D: "double",
+            arcade.key.W: "withdraw",
             arcade.key.SPACE: "ai",
             arcade.key.L: "allocate",
             arcade.key.S: "deploy",
@@ -444,6 +445,8 @@ class BattleView(arcade.View):
                 wanted.append(("command", "Command checks [C]", a))
             elif a.verb == "double":
                 wanted.append(("double", "Double move [D]", a))
+            elif a.verb == "withdraw":
+                wanted.append(("withdraw", "Withdraw the army [W]", a))  # §10.4
             elif a.verb == "end_turn":
                 wanted.append(("end_turn", "End turn [Enter]", a))
         if self.selected is not None:

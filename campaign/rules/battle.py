@@ -312,6 +312,9 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
         loser: Side = "B" if out.winner == "A" else "A"
         verdict = f"{title}: {_commander(eng, out.winner)} defeats {_commander(eng, loser)}"
     text = f"{verdict}; {SIDE_NAMES[sides['A']]} lose {lost['A']} SP, {SIDE_NAMES[sides['B']]} {lost['B']} SP."
+    spared = _spared(eng, out)
+    if spared:
+        text = f"{text[:-1]}; {spared}."
     events.insert(
         0,
         event(
@@ -368,6 +371,24 @@ def _commander(eng: Engagement, side: Side) -> str:
         return SIDE_NAMES.get(eng.sides[side].faction, eng.sides[side].faction)
     best = max(leaders, key=lambda ld: (ld.supreme, ld.rating))
     return leader_name(best.id)
+
+
+def _spared(eng: Engagement, out: Outcome) -> str:
+    """The part of a land battle's losses that did not die (battleboard.md §10.3, §12.3):
+    "of the Caesarians, 5 SP were taken prisoner and 3 SP scattered in flight"."""
+    if eng.kind != "land":
+        return ""
+    strength = {u.id: u.strength for u in eng.units}
+    clauses = []
+    for k in ("A", "B"):
+        taken = sum(strength[f.id] for f in out.units if f.side == k and f.fate == "captured")
+        fled = sum(strength[f.id] for f in out.units if f.side == k and f.fate == "fled_lost")
+        parts = ([f"{taken} SP were taken prisoner"] if taken else []) + (
+            [f"{fled} SP scattered in flight"] if fled else []
+        )
+        if parts:
+            clauses.append(f"of {SIDE_NAMES.get(eng.sides[k].faction, eng.sides[k].faction)}, " + " and ".join(parts))
+    return "; ".join(clauses)
 
 
 def _unit_label(state: CampaignState, uid: str) -> str:

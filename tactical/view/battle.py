@@ -26,10 +26,11 @@ Mouse: left-click a unit to select it (an enemy: to read its counter in the pane
 highlighted hex to move there (near one of its corners: to end facing that vertex), a
 corner of the unit's own hex to turn, a red enemy to open the odds panel (again: the next
 option), Confirm / Cancel under the odds, a button of the choice list to play it;
-right-drag pans, the wheel zooms.  Keys: Q / E turn, C carry a unit with the selected leader, L every leader's
-command range, Enter confirm, Tab another option, Esc cancel, U undo, P pass, R resolve,
-1–9 the listed choices (PgUp / PgDn more), F5 save, F9 load, arrows pan, + / - zoom, Home
-the whole field, Space centre on the selection.
+right-drag pans, the wheel zooms.  Keys: N the next piece that can act, Q / E turn, C carry
+a unit with the selected leader, L every leader's command range, Enter confirm, Tab
+another option, Esc cancel, U undo, P pass, R resolve, 1–9 the listed choices (PgUp / PgDn
+more), F5 save, F9 load, arrows pan, + / - zoom, Home the whole field, Space centre on the
+selection.
 """
 
 from __future__ import annotations
@@ -45,27 +46,19 @@ from arcade import shape_list
 from pyglet import gl
 from pyglet.graphics import Batch
 
-from bellum.errors import BellumError, RuleError
-from bellum.odds import exact_distribution
+from bellum.errors import BellumError
 from bellum.paths import SAVES
 from bellum.session import Session
-from tactical import odds as tac_odds
 from tactical.actions import (
     Action,
-    Activate,
     Continuity,
     Designate,
     Fire,
     Move,
     Pass,
-    Rally,
-    Replace,
     Resolve,
     Shock,
-    Start,
 )
-from tactical.combat import RESULT_TEXT, plan_shock
-from tactical.engine import apply
 from tactical.hexes import FACING_CLOCK
 from tactical.movement import mp_text, reachable
 from tactical.state import Leader, State, Unit
@@ -74,6 +67,17 @@ from tactical.view.geometry import HexLayout
 from tactical.view.play import load_session, session_state, try_play
 from tactical.view.sprites import CounterLayer, label_texture
 from tactical.view.terrain import terrain_layer
+from tactical.view.words import (
+    actors_of,
+    continuity_odds,
+    describe,
+    describe_variant,
+    hex_words,
+    log_tail,
+    odds_lines,
+    pct,
+    target_of,
+)
 
 HEX = 36.0
 PANEL_W = 360
@@ -123,76 +127,6 @@ class Pending:
         return self.variants[self.index]
 
 
-def _pct(p: Fraction) -> str:
-    return f"{float(p) * 100:.1f}%"
-
-
-def describe(action: Action) -> str:
-    """The choice list's wording for a non-map action."""
-    if isinstance(action, Start):
-        return "Begin the battle (who goes first)"
-    if isinstance(action, Activate | Continuity):
-        who = action.leader or "group " + ",".join(action.group or ())
-        return f"{'Activate' if isinstance(action, Activate) else 'Continuity:'} {who}"
-    if isinstance(action, Pass):
-        return "Pass (end / decline)"
-    if isinstance(action, Rally):
-        return f"Rally {action.unit}"
-    if isinstance(action, Replace):
-        return f"Replace {action.leader} at {action.hex}" + (f" by {action.by}" if action.by else "")
-    if isinstance(action, Resolve):
-        return "Resolve: designation is over"
-    if isinstance(action, Shock):
-        return f"Shock {'+'.join(action.attackers)} -> {action.defender}"
-    return action.notation()
-
-
-def describe_variant(action: Action) -> str:
-    """One line per option in the odds panel."""
-    if isinstance(action, Move):
-        return action.notation()
-    if isinstance(action, Designate):
-        return f"designate {'+'.join(action.attackers)} -> {action.defender}"
-    if isinstance(action, Fire):
-        return f"fire {action.unit} -> {action.target}" + (
-            " (hit and run" + (", return fire)" if action.return_fire else ")") if action.hit_and_run else ""
-        )
-    if isinstance(action, Shock):
-        extra = []
-        if action.weapon:
-            extra.append(f"weapon {action.weapon}")
-        if action.defender_weapon:
-            extra.append(f"defender's weapon {action.defender_weapon}")
-        if action.reaction_fire:
-            extra.append(f"reaction fire by {action.reaction_fire}")
-        if action.retreat_before_combat:
-            extra.append("retreat before combat to " + ",".join(action.retreat_before_combat))
-        if action.pursue:
-            extra.append("pursue")
-        if action.advance:
-            extra.append("advance")
-        if action.reduce_hits:
-            extra.append("retreat to reduce hits")
-        return f"shock {'+'.join(action.attackers)} -> {action.defender}" + (f" ({', '.join(extra)})" if extra else "")
-    return action.notation()
-
-
-def _target_of(action: Action) -> str | None:
-    if isinstance(action, Designate | Shock):
-        return action.defender
-    if isinstance(action, Fire):
-        return action.target
-    return None
-
-
-def _actors_of(action: Action) -> tuple[str, ...]:
-    if isinstance(action, Designate | Shock):
-        return action.attackers
-    if isinstance(action, Fire):
-        return (action.unit,)
-    return ()
-
-
 class BattleView(arcade.View):
     """One tactical battle driven through a ``Session``.  ``ai_sides``: the sides the AI plays."""
 
@@ -237,7 +171,7 @@ class BattleView(arcade.View):
         self._ai: Any = None
         self.ai_delay = 0.35
         self._ai_clock = 0.0
-        self._legal_key: int | None = None
+        self._legal_key: Any = None
         self._legal: list[Action] = []
         self._by_actor: dict[str, list[Action]] = {}
         # -- drawing --
@@ -248,6 +182,7 @@ class BattleView(arcade.View):
         self.highlights: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.hud_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList(blend=False)
         self.button_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.overlay: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.counters = CounterLayer(self.layout)
         #: the movement cost written in each reachable hex: (hex, text), and their sprites
         self.cost_labels: list[tuple[int, str]] = []
@@ -274,14 +209,14 @@ class BattleView(arcade.View):
         return self.counters.sprites
 
     def legal(self) -> list[Action]:
-        """The generator's actions for the current state (computed once per state)."""
-        key = id(self.session.state)
-        if key != self._legal_key:
+        """The generator's actions for the current state (computed once per state; the state
+        itself is the key, held so that its id cannot be reused by a later one)."""
+        if self.session.state is not self._legal_key:
             self._legal = list(self.session.legal_actions())
-            self._legal_key = key
+            self._legal_key = self.session.state
             self._by_actor = {}
             for a in self._legal:
-                actors = (a.unit,) if isinstance(a, Move) else _actors_of(a)
+                actors = (a.unit,) if isinstance(a, Move) else actors_of(a)
                 for uid in actors:
                     self._by_actor.setdefault(uid, []).append(a)
         return self._legal
@@ -328,7 +263,7 @@ class BattleView(arcade.View):
                         if cost < self.reach.get(h, 1 << 30):
                             self.reach[h] = cost
             for a in self.actions_of(mover_id):
-                target = _target_of(a)
+                target = target_of(a)
                 if target is not None:
                     self.targets.setdefault(target, []).append(a)
         self._build_highlights()
@@ -343,6 +278,24 @@ class BattleView(arcade.View):
         if mover_id != self.selected:
             self.carry = None
         self._select(mover_id)
+
+    def next_piece(self) -> str | None:
+        """Select the next unit or leader (by id) that still has a move, a fire or an attack,
+        and bring it into view."""
+        state = self.state
+        pieces = sorted(
+            pid
+            for pid in (*state.units, *state.leaders)
+            if any(not isinstance(a, Move) or a.unit == pid for a in self.actions_of(pid))
+        )
+        if not pieces:
+            self.message = "No unit or leader has anything left to do: pass, rally or resolve."
+            self._update_hud()
+            return None
+        after = [p for p in pieces if self.selected is None or p > self.selected]
+        self.select((after or pieces)[0])
+        self.centre_on_action(zoom=None)
+        return self.selected
 
     def toggle_carry(self) -> bool:
         """With the activated leader selected: take the next friendly unit stacked with him
@@ -371,9 +324,10 @@ class BattleView(arcade.View):
                 continue
             label = describe(a)
             if isinstance(a, Continuity):
-                label += f"  ({_pct(continuity_odds(state, a))})"
+                label += f"  ({pct(continuity_odds(state, a))})"
             if isinstance(a, Resolve):
-                label += f"  ({len(state.designations)} designated)"
+                n = len(state.designations)
+                label += f" ({n} shock{'s' if n != 1 else ''} designated)"
             self.choices.append(Choice(label, a))
         # pending designated combats first: they must all be resolved
         self.choices[:0] = [Choice(describe(a), a, opens=True) for a in combats.values()]
@@ -544,16 +498,21 @@ class BattleView(arcade.View):
                 if u is not None and u.on_map:
                     for h in u.hexes():
                         sl.append(shape_list.create_line_loop(lay.corners(h, 0.99), (120, 200, 255, 220), 3))
+        # designated combats (003 §8.3) over the counters: an arrow from each attacker, a ring
+        overlay: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         for attackers, defender in state.designations:
             d = state.units.get(defender)
             if d is None or not d.on_map:
                 continue
             dx, dy = lay.centre(d.hex)
+            for h in d.hexes():
+                overlay.append(shape_list.create_line_loop(lay.corners(h, 0.9), (230, 40, 30, 255), 3))
             for aid in attackers:
                 a = state.units.get(aid)
                 if a is not None and a.on_map:
                     ax, ay = lay.centre(a.hex)
-                    _arrow(sl, ax, ay, dx, dy, (230, 40, 30, 230))
+                    _arrow(overlay, ax, ay, dx, dy, (230, 40, 30, 255))
+        self.overlay = overlay
         if self.selected is not None:
             mover = state.units.get(self.selected) or state.leaders.get(self.selected)
             if isinstance(mover, Leader) and mover.on_map:
@@ -585,7 +544,7 @@ class BattleView(arcade.View):
                         sl.append(shape_list.create_line_loop(lay.corners(h, 0.85), (120, 200, 255, 255), 3))
         if self.pending is not None:
             action = self.pending.action
-            for uid in _actors_of(action):
+            for uid in actors_of(action):
                 u = state.units.get(uid)
                 if u is not None and u.on_map:
                     for h in u.hexes():
@@ -638,8 +597,8 @@ class BattleView(arcade.View):
         self.t_hex = arcade.Text("", 0, 0, P.DIM, 11, anchor_x="right", batch=b)
         self._hover = -1
         self.t_keys = arcade.Text(
-            "Q/E turn · C carry · L ranges · Enter confirm · Tab option · U undo · P pass · R resolve · F5/F9 save/load"
-            " · wheel/Home zoom · right-drag pan",
+            "N next · Q/E turn · C carry · L ranges · Enter/Tab/Esc odds · U undo · P pass · R resolve"
+            " · F5/F9 save/load · wheel/Home zoom · right-drag pan",
             0,
             0,
             P.DIM,
@@ -858,6 +817,7 @@ class BattleView(arcade.View):
             self.terrain.draw(self.world_camera)
             self.highlights.draw()
             self.counters.draw()
+            self.overlay.draw()
             self.labels.draw()
         with self.hud_camera.activate():
             self.hud_shapes.draw()
@@ -1024,6 +984,8 @@ class BattleView(arcade.View):
             self.turn(1)
         elif symbol == k.C:
             self.toggle_carry()
+        elif symbol == k.N:
+            self.next_piece()
         elif symbol == k.L:
             self.show_ranges = not self.show_ranges
             self._build_highlights()
@@ -1071,14 +1033,16 @@ def _inside(box: tuple[float, float, float, float], x: float, y: float) -> bool:
 
 
 def _arrow(sl: shape_list.ShapeElementList[Any], x1: float, y1: float, x2: float, y2: float, colour: P.RGBA) -> None:
-    """A designation arrow from an attacker's hex toward its defender's."""
+    """A designation arrow from an attacker's hex toward its defender's, over the gap between
+    the two counters (from a quarter to two thirds of the way, its head at the defender)."""
     ang = math.atan2(y2 - y1, x2 - x1)
-    ex, ey = x2 - 14 * math.cos(ang), y2 - 14 * math.sin(ang)
-    sx, sy = x1 + 10 * math.cos(ang), y1 + 10 * math.sin(ang)
-    sl.append(shape_list.create_line(sx, sy, ex, ey, colour, 5))
-    left = (ex - 14 * math.cos(ang - 0.5), ey - 14 * math.sin(ang - 0.5))
-    right = (ex - 14 * math.cos(ang + 0.5), ey - 14 * math.sin(ang + 0.5))
-    sl.append(shape_list.create_polygon([(ex + 6 * math.cos(ang), ey + 6 * math.sin(ang)), left, right], colour))
+    c, s = math.cos(ang), math.sin(ang)
+    sx, sy = x1 + 0.25 * (x2 - x1), y1 + 0.25 * (y2 - y1)
+    ex, ey = x1 + 0.62 * (x2 - x1), y1 + 0.62 * (y2 - y1)
+    sl.append(shape_list.create_line(sx, sy, ex, ey, colour, 4))
+    left = (ex - 10 * math.cos(ang - 0.5), ey - 10 * math.sin(ang - 0.5))
+    right = (ex - 10 * math.cos(ang + 0.5), ey - 10 * math.sin(ang + 0.5))
+    sl.append(shape_list.create_polygon([(ex + 6 * c, ey + 6 * s), left, right], colour))
 
 
 def blit_to_screen(ctx: Any, src: Any) -> None:
@@ -1095,129 +1059,3 @@ def blit_to_screen(ctx: Any, src: Any) -> None:
 
 def _glo(fbo: Any) -> int:
     return int(fbo.glo.value if hasattr(fbo.glo, "value") else fbo.glo)
-
-
-def continuity_odds(state: State, action: Continuity) -> Fraction:
-    """The exact chance that a Continuity designation succeeds (the side keeps the move), by
-    running the real rule over every die face (``bellum.odds.exact_distribution``)."""
-    side = state.seq.side
-
-    def run(dice: Any) -> bool:
-        after, _ = apply(state, action, dice)
-        return after.seq.side == side and after.seq.phase == "move"
-
-    try:
-        return exact_distribution(run).get(True, Fraction(0))
-    except RuleError:
-        return Fraction(0)
-
-
-def odds_lines(state: State, action: Action) -> tuple[list[str], dict[Any, Fraction] | None]:
-    """The odds panel's text for one fire, designation or shock, by the real resolver
-    (``tactical.odds``), and the distribution shown: shock results, or hits for fire."""
-    lines: list[str] = []
-    try:
-        if isinstance(action, Designate | Shock):
-            shock = action.as_shock() if isinstance(action, Designate) else action
-            full = tac_odds.shock_odds(state, shock)
-            marginal = tac_odds.result_marginal(full)
-            designated = any(d == shock.defender and set(a) == set(shock.attackers) for a, d in state.designations)
-            plan = plan_shock(state, shock, designated=designated)
-            if isinstance(action, Designate):
-                lines.append("As the position stands now (the roll comes after Resolve):")
-            drms = ", ".join(f"{k} {v:+d}" for k, v in plan.drms.items() if v)
-            lines.append(f"DRM total {plan.total:+d}" + (f": {drms}" if drms else ""))
-            for result, p in sorted(marginal.items(), key=lambda kv: (-kv[1], str(kv[0]))):
-                lines.append(f"  {result_words(plan, result)}: {_pct(p)}")
-            lines.extend(_fate_lines(state, full))
-            return lines, marginal
-        if isinstance(action, Fire):
-            full = tac_odds.fire_odds(state, action)
-            hits: dict[str, Fraction] = {}
-            before = state.units[action.target].missile_hits
-            for outcome, p in full.items():
-                after = dict(outcome[2]).get(action.target, before)
-                label = "miss" if after == before else f"{after - before} hit{'s' if after - before > 1 else ''}"
-                hits[label] = hits.get(label, Fraction(0)) + p
-            for label, p in sorted(hits.items(), key=lambda kv: -kv[1]):
-                lines.append(f"  {label}: {_pct(p)}")
-            lines.extend(_fate_lines(state, full))
-            return lines, hits
-    except RuleError as why:
-        return [str(why)], None
-    return [action.notation()], None
-
-
-def hex_words(state: State, h: int) -> str:
-    """The hex under the mouse in words: id, terrain, elevation, hexside features, who is there."""
-    from tactical.tables import TERRAINS
-
-    field = state.field
-    grid = field.grid
-    parts = [grid.hex_id(h), TERRAINS[field.terrain[h]]]
-    if field.level[h]:
-        parts.append(f"level {field.level[h]}")
-    sides = sorted({feat.replace("_", " ") for (a, b), feat in field.hexsides.items() if h in (a, b)})
-    parts += sides
-    if any(h in edge for edge in field.roads) or any(h in edge for edge in field.roman_roads):
-        parts.append("road")
-    here = [u.id for u in state.units_at(h)] + [ld.id for ld in state.leaders_at(h)]
-    return " · ".join(parts) + (f"   ({', '.join(here)})" if here else "")
-
-
-def log_tail(texts: list[str], lines: int, width: int) -> list[str]:
-    """The newest events that fit in ``lines`` wrapped lines of ``width`` characters (oldest
-    first); an event too long for what is left is cut with an ellipsis."""
-    out: list[str] = []
-    left = lines
-    for text in reversed(texts):
-        need = max(1, -(-len(text) // width))
-        if need > left:
-            if left > 0:
-                out.append(text[: left * width - 1] + "…")
-            break
-        out.append(text)
-        left -= need
-    return out[::-1]
-
-
-def result_words(plan: Any, result: Any) -> str:
-    """A Shock Results line in words: 003's result names (``tactical.combat.RESULT_TEXT``), or
-    for 002's chart set (charts-v1, ``v1:<row>``) the row's effect on each side."""
-    if not result:
-        return "no result"
-    if isinstance(result, str) and result.startswith("v1:"):
-        from tactical import charts
-
-        table = charts.load_charts("charts-v1").shock_v1
-        row = next((r for r in table.rows if r.label == result[3:]), None) if table is not None else None
-        if row is None:
-            return result
-        d = row.defender.reduced if plan.defender.reduced_side else row.defender.unreduced
-        top = max(plan.attackers, key=lambda a: a.tq) if plan.attackers else None
-        a = row.attacker.reduced if top is not None and top.reduced_side else row.attacker.unreduced
-        return f"row {row.label}: defender {_effect_words(d)}; attacker {_effect_words(a)}"
-    return RESULT_TEXT.get(result, str(result))
-
-
-def _effect_words(e: Any) -> str:
-    if e.kind == "none":
-        return "no effect"
-    if e.kind == "hits":
-        return f"{e.hits} hit{'s' if e.hits > 1 else ''}" + (" + retreat" if e.retreat else "")
-    if e.kind == "reduce":
-        return "reduced"
-    if e.kind == "rout":
-        return "routs"
-    return f"TQ check +{e.add} ({e.fail} if failed, else {e.hits} hits + retreat)"
-
-
-def _fate_lines(state: State, full: dict[Any, Fraction]) -> list[str]:
-    """Each unit's chance of ending disordered, routed or eliminated (from the full odds)."""
-    fates: dict[tuple[str, str], Fraction] = {}
-    for outcome, p in full.items():
-        for uid, status, _engaged in outcome[1]:
-            if status != state.units[uid].status:
-                fates[(uid, status)] = fates.get((uid, status), Fraction(0)) + p
-    out = [f"  {uid} {status}: {_pct(p)}" for (uid, status), p in sorted(fates.items())]
-    return out[:8]

@@ -47,7 +47,7 @@ def _font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont | ImageFont.Im
 
 def _symbol(draw: ImageDraw.ImageDraw, utype: str, box: tuple[int, int, int, int], ink: tuple[int, int, int]) -> None:
     """A NATO-style symbol in ``box``: X infantry, / cavalry, both for lancers, a dot for
-    light troops, an elephant's trunk arc, a wheel for chariots and artillery."""
+    light troops (beside the box), an elephant's trunk arc, a wheel for chariots and artillery."""
     x0, y0, x1, y1 = box
     draw.rectangle(box, outline=ink, width=2)
     if utype in MOUNTED:
@@ -62,9 +62,9 @@ def _symbol(draw: ImageDraw.ImageDraw, utype: str, box: tuple[int, int, int, int
     else:
         draw.line((x0, y0, x1, y1), fill=ink, width=2)
         draw.line((x0, y1, x1, y0), fill=ink, width=2)
-    if utype in LIGHT:
-        cx = (x0 + x1) // 2
-        draw.ellipse((cx - 4, y0 - 11, cx + 4, y0 - 3), fill=ink)
+    if utype in LIGHT:  # light troops: a dot beside the symbol
+        cy = (y0 + y1) // 2
+        draw.ellipse((x1 + 3, cy - 4, x1 + 11, cy + 4), fill=ink)
 
 
 def counter_image(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bellum.dice import Dice
 from bellum.session import Session
 from campaign import actions as A
-from campaign.ai import CITY_NEED, CLIENT_RANGE, CampaignAI, _Context, dist, play_turns
+from campaign.ai import CITY_NEED, CLIENT_RANGE, HORDE_BASE, CampaignAI, _Context, dist, play_turns
 from campaign.engine import CampaignEngine, legal_actions
 from campaign.state import CampaignState, Pending
 from tests.campaign.test_ops_sequence import army, fresh, put
@@ -183,3 +183,22 @@ def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon
     assert ai.would_end_the_war(s, me, them.location)
     s.active = "caesarian"
     assert not ai.would_end_the_war(s, them, me.location)  # the Senate is winning: Caesar fights on
+
+
+def test_the_ai_falls_on_a_horde_it_outnumbers_and_keeps_clear_of_one_it_does_not() -> None:
+    """§8.3, §19.4: a stirring horde may be attacked; the AI marches on one it outnumbers
+    1.5 to 1 (HORDE_RATIO) and avoids one it cannot beat."""
+    s = fresh(keep=["horde_germani"])
+    s.forces["me"] = army("me", "caesarian", "ravenna", [("legion", "V", 5)] * 4, ("caesar",))
+    put(s, "horde_germani", "ariminum")
+    s.roused = ("horde_germani",)
+    ai = CampaignAI()
+    ctx = _Context(s, "caesarian")
+    horde = s.forces["horde_germani"].strength()
+    assert ctx.hordes == {"ariminum": horde} and 1.5 * horde <= 20
+    assert dict(ctx.goals(s.forces["me"]))["ariminum"] >= HORDE_BASE
+    assert ai._score(ctx, s.forces["me"], "ariminum") > ai._score(ctx, s.forces["me"], "ravenna")
+    s.forces["me"] = army("me", "caesarian", "ravenna", [("legion", "V", 1)], ("caesar",))
+    ctx = _Context(s, "caesarian")
+    assert dict(ctx.goals(s.forces["me"])).get("ariminum", 0.0) < HORDE_BASE  # only as a city
+    assert ai._score(ctx, s.forces["me"], "ariminum") < ai._score(ctx, s.forces["me"], "ravenna")

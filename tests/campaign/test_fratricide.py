@@ -30,6 +30,7 @@ def test_captured_dispersed_and_fled_legions_are_not_fratricide() -> None:
     s2, ev = _fight(_ilerda(), spared)
     assert s2.fratricide == 0
     assert ev[0].data["fratricide"] == 0
+    assert ev[0].text.endswith("; of the Senatorials, 5 SP were taken prisoner and 3 SP scattered in flight.")
     assert "afranius_0" not in {u.id for f in s2.forces.values() for u in f.units}  # taken: gone all the same
 
 

@@ -291,7 +291,7 @@ def test_designate_with_the_odds_panel_resolve_and_shock(window: Any) -> None:
     from tactical.actions import Designate, Resolve, Shock
     from tactical.combat import plan_shock
     from tactical.odds import result_marginal, shock_odds
-    from tactical.view.battle import result_words
+    from tactical.view.words import result_words
 
     view = _contact_view()
     state = view.state
@@ -363,7 +363,7 @@ def test_continuity_buttons_show_their_exact_odds_and_roll(window: Any) -> None:
     import arcade
 
     from tactical.actions import Continuity
-    from tactical.view.battle import continuity_odds
+    from tactical.view.words import continuity_odds
 
     view = _view()
     render(window, view)
@@ -419,7 +419,7 @@ def test_fire_shows_the_hit_odds_of_each_option_and_logs_the_roll(window: Any, t
 
     from tactical.actions import Fire
     from tactical.odds import fire_odds
-    from tactical.view.battle import describe_variant
+    from tactical.view.words import describe_variant
 
     path = tmp_path / "pos.toml"
     path.write_text(POSITION)
@@ -534,9 +534,13 @@ def test_every_scenario_renders_with_a_selection(window: Any, path: Path) -> Non
     colours = shot.convert("RGB").getcolors(maxcolors=1 << 20)
     assert colours is not None and len(colours) > 200
     assert view.selected is not None and view.reach
-    h = view.state.units[view.selected].hex
+    uid = view.selected
+    h = view.state.units[uid].hex
     sx, sy = view.screen_point(*view.layout.centre(h))
     assert 0 < sx < window.width - 360 and 22 < sy < window.height - 34  # the selection is in view
+    target = next(t for t in sorted(view.reach, key=lambda t: (view.reach[t], t)) if t != h)
+    _click_hex(view, target)  # and the battle plays: the move the click asked for
+    assert view.state.units[uid].hex == target and view.session.actions[-1]["action"].startswith(f"move {uid}")
 
 
 def test_bellum_shot_tactical_writes_a_picture(tmp_path: Path) -> None:
@@ -755,3 +759,19 @@ def test_every_legal_action_is_reachable_from_the_window(window: Any, tmp_path: 
     legal = set(view.legal())
     assert legal
     assert _offered_by_the_ui(view) == legal
+
+
+def test_n_walks_through_the_pieces_that_can_still_act(window: Any) -> None:
+    import arcade
+
+    view = _view()
+    render(window, view)
+    _begin(view)
+    seen = []
+    for _ in range(3):
+        view.on_key_press(arcade.key.N, 0)
+        assert view.selected is not None and (view.reach or view.targets)
+        seen.append(view.selected)
+        sx, sy = view.screen_point(*view.layout.centre(view._mover_hex()))
+        assert 0 < sx < window.width - 360 and 22 < sy < window.height - 34  # brought into view
+    assert seen == sorted(seen) and len(set(seen)) == 3
