@@ -46,6 +46,7 @@ from tactical.command import check_command
 from tactical.engine import check_may_move
 from tactical.movement import MoveCosts, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.tables import HALF, NO
 
 
 def move_actions(state: State, mover: Unit | Leader) -> list[Move]:
@@ -275,7 +276,10 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
             continue
         zone = (
             hit_and_run_zone(state, u)
-            if u.type in ("SK", "SK*", "LI", "LC") and u.id not in state.moved and u.status == "full"
+            if u.type in ("SK", "SK*", "LI", "LC")
+            and u.id not in state.moved
+            and u.status == "full"
+            and _enemy_within_zone_reach(state, u, enemies)
             else None
         )
         # cheap filters first: fire_check refuses anything beyond the missile range, and
@@ -297,6 +301,25 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
                     continue
                 out.append(Fire(u.id, e.id, hit_and_run=True))
     return out
+
+
+def _enemy_within_zone_reach(state: State, firer: Unit, enemies: list[Unit]) -> bool:
+    """Whether any enemy could lie next to ``firer``'s hit-and-run zone (003 §9.3, §9.41): the
+    zone's hexes are at most 2 MP away (4 for light cavalry), every step costs at least the
+    cheapest step of the firer's class, so a target is within that many hexes plus one.  Only
+    a filter: ``hit_and_run_check`` decides (no zone is searched when nobody is near)."""
+    cls = firer.move_class()
+    key = ("cheapest step", cls)
+    cache = state.field.index_cache
+    cheapest = cache.get(key)
+    if cheapest is None:
+        cheapest = cache[key] = min(c for c in state.field.enter_costs(cls) if c < NO)
+    if cheapest <= 0:
+        return True
+    limit = (4 if firer.type == "LC" else 2) * HALF
+    radius = limit // cheapest + 1
+    grid = state.field.grid
+    return any(grid.distance(firer.hex, h) <= radius for e in enemies for h in e.hexes())
 
 
 def _designations(state: State, own: list[Unit]) -> list[Designate]:
