@@ -227,7 +227,10 @@ class ShockPlan:
 
 
 def _weapon_choice(state: State, attackers: list[Unit], defender: Unit, choice: str | None) -> Unit:
-    types = {a.type: a for a in attackers}
+    types: dict[str, Unit] = {}
+    for a in attackers:  # a graded cohort may be chosen as "CO" or by its grade's chart type, "CO(Vet)"
+        types[a.type] = a
+        types[_weapon_name(a)] = a
     if choice is not None:
         if choice not in types:
             raise RuleError(f"No attacking unit is of type {choice} (003 §8.3 Weapons System).")
@@ -290,10 +293,10 @@ def plan_shock(state: State, action: Shock, *, designated: bool = False) -> Shoc
     if defender.status == "routed":
         return ShockPlan(attackers, defender, attackers[0].type, defender.type, {})
     weapon_unit = _weapon_choice(state, attackers, defender, action.weapon)
-    if action.defender_weapon not in (None, defender.type):
+    if action.defender_weapon not in (None, defender.type, _weapon_name(defender)):
         raise RuleError(f"{defender.id} is of type {defender.type}; it has no other weapons system to choose.")
     drms = shock_drms(state, attackers, defender, weapon_unit)
-    return ShockPlan(attackers, defender, weapon_unit.type, defender.type, drms)
+    return ShockPlan(attackers, defender, _weapon_name(weapon_unit), _weapon_name(defender), drms)
 
 
 def _check_shock_command(state: State, unit: Unit) -> None:
@@ -376,9 +379,24 @@ def shock_drms(state: State, attackers: list[Unit], defender: Unit, weapon_unit:
     return {k: v for k, v in d.items() if v}
 
 
+#: 002's Weapons System matrix prints the cohort in three grades (CO (Vet), CO (Rec), CO (Con)),
+#: filed as rows and columns with LG, HI and MI (weapons_charts_v1.toml [groups]); 003's matrix
+#: files all three with HI (weapons_sgboh.toml [alias]); docs/rules/tactical-charts.md §8
+_GRADE_CHART_TYPE = {"veteran": "CO(Vet)", "recruit": "CO(Rec)", "conscript": "CO(Con)"}
+
+
 def _chart_type(unit: Unit) -> str:
-    """The type a unit fights as on the matrix: a double-depth phalanx is "DD PH" (002)."""
-    return "DD PH" if unit.double_depth else unit.type
+    """The type a unit fights as on the matrix: a double-depth phalanx is "DD PH" (002), a
+    graded cohort its grade's CO(Vet) / CO(Rec) / CO(Con) (002; an ungraded CO stays "CO",
+    which the charts read as CO(Rec)).  Only the matrix sees the grade: for movement, missile
+    fire, the pilum (000 §8.14) and orderly withdrawal (000 §6.52) every cohort is a CO."""
+    return "DD PH" if unit.double_depth else _weapon_name(unit)
+
+
+def _weapon_name(unit: Unit) -> str:
+    """The weapons system a unit is chosen by (003 §8.3, 002 note): its type, or a graded
+    cohort's CO(Vet) / CO(Rec) / CO(Con)."""
+    return _GRADE_CHART_TYPE[unit.grade] if unit.grade is not None else unit.type
 
 
 def _combat_terrain(name: str) -> str:
@@ -420,11 +438,11 @@ def resolve_shock(
     if any(a.type == "EL" for a in attackers) and defender.cavalry and defender.status == "full":
         # 003 §9.16: cavalry attacked by elephants that does not retreat before combat is disordered first
         _disorder(state, defender, events, "cavalry facing elephants without retreating (003 §9.16)")
-        weapon_unit = next((a for a in attackers if a.type == plan.weapon), attackers[0])
+        weapon_unit = next((a for a in attackers if plan.weapon in (a.type, _weapon_name(a))), attackers[0])
         plan = ShockPlan(
             attackers,
             defender,
-            weapon_unit.type,
+            _weapon_name(weapon_unit),
             plan.defender_weapon,
             shock_drms(state, attackers, defender, weapon_unit),
         )
@@ -437,11 +455,11 @@ def resolve_shock(
         attackers = [a for a in attackers if a.on_map]
         if not attackers:
             return
-        weapon_unit = next((a for a in attackers if a.type == plan.weapon), attackers[0])
+        weapon_unit = next((a for a in attackers if plan.weapon in (a.type, _weapon_name(a))), attackers[0])
         plan = ShockPlan(
             attackers,
             defender,
-            weapon_unit.type,
+            _weapon_name(weapon_unit),
             plan.defender_weapon,
             shock_drms(state, attackers, defender, weapon_unit),
         )

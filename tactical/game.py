@@ -112,4 +112,8 @@ def encode_state(state: State) -> dict[str, Any]:
         },
         "rout_points": dict(state.rout_points),
         "winner": state.winner,
+        # the Shock segment's designations (003 §8.3) and the regroup box (001 10.43)
+        "designations": [[list(atts), d] for atts, d in state.designations],
+        "designating": state.designating,
+        "regrouping": sorted(state.regrouping),
     }

@@ -77,6 +77,8 @@ class UnitIn(_In):
     reduced_side: bool = False
     reduced: bool = False
     double_depth: bool = False
+    #: a cohort's grade (002 CO(Vet)/CO(Rec)/CO(Con), docs/rules/tactical-charts.md §8): only on a CO
+    grade: Literal["veteran", "recruit", "conscript"] | None = None
 
 
 class LeaderIn(_In):
@@ -212,6 +214,8 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
             raise InputError(
                 source, f"{place}.double_depth", "only a double-sized phalanx (PH with hex2) is double-depth"
             )
+        if u.grade is not None and u.type != "CO":
+            raise InputError(source, f"{place}.grade", "only a cohort (CO) has a grade")
         unit = make_unit(
             u.id,
             u.side,
@@ -233,6 +237,7 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
             reduced_side=u.reduced_side or u.reduced,
             reduced=u.reduced,
             double_depth=u.double_depth,
+            grade=u.grade,
         )
         for x in unit.hexes():
             if field.terrain[x] in (TERRAIN_INDEX["impassable"], TERRAIN_INDEX["town"]):

@@ -219,7 +219,7 @@ def to_position(sc: ScenarioIn, source: str | Path) -> PositionIn:
                 UnitIn(
                     id=u.id.replace("{n}", str(n)),
                     side=u.side,
-                    type=_engine_type(u),
+                    type=u.type,
                     size=u.size,
                     tq=tq,
                     ma=u.ma,
@@ -230,6 +230,7 @@ def to_position(sc: ScenarioIn, source: str | Path) -> PositionIn:
                     group=u.group,
                     roman=u.roman,
                     cataphract=u.cataphract,
+                    grade=u.grade,  # a graded cohort stays a CO; the grade picks its 002 matrix row (§8)
                 )
             )
     return PositionIn(
@@ -295,19 +296,6 @@ def _tq(u: ScenarioUnitIn, source: str | Path, place: str) -> int:
     if not lo <= u.tq <= hi:
         raise InputError(source, f"{place}.tq", f"a {u.grade} cohort has a TQ from {lo} to {hi}, not {u.tq}")
     return u.tq
-
-
-#: 002 files CO(Vet) with LG and CO(Con) with MI (weapons_charts_v1.toml [groups]); the engine's
-#: units have no grade field yet, so a graded cohort plays as the type 002 files it with
-_GRADE_TYPE = {"veteran": "LG", "recruit": "CO", "conscript": "MI"}
-
-
-def _engine_type(u: ScenarioUnitIn) -> UnitType:
-    if u.grade is None:
-        return u.type
-    if u.type != "CO":
-        raise ValueError("grade")
-    return _GRADE_TYPE[u.grade]  # type: ignore[return-value]
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -24,6 +24,8 @@ LEADER_KINDS = ("general", "tribune", "praefect_sociorum", "praefect_equitum", "
 LEADER_MA = 16
 #: rulesets: 003 core, 003 + 000, and the 002 chart set (on top of 003 + 000)
 RULESETS = ("sgboh", "simple-spqr", "charts-v1")
+#: cohort grades (002's CO(Vet), CO(Rec), CO(Con); docs/rules/tactical-charts.md §8)
+GRADES = ("veteran", "recruit", "conscript")
 #: optional rules by id (docs/rules/tactical.md §9)
 OPTIONS = frozenset(
     {
@@ -221,6 +223,10 @@ class Unit:
     reduced: bool = False
     #: a double-depth phalanx (003 §9.62)
     double_depth: bool = False
+    #: a cohort's grade, ``veteran`` / ``recruit`` / ``conscript`` (002's CO(Vet), CO(Rec),
+    #: CO(Con); docs/rules/tactical-charts.md §8): it picks the cohort's row and column of 002's
+    #: Weapons System matrix and nothing else; ``None`` for every other unit and an ungraded CO
+    grade: str | None = None
 
     @property
     def double(self) -> bool:
@@ -246,6 +252,9 @@ def make_unit(
 ) -> Unit:
     """A unit with its catalogue-derived flags filled in."""
     spec = unit_types()[utype]
+    grade = kw.get("grade")
+    if grade is not None and (utype != "CO" or grade not in GRADES):
+        raise ValueError(f"only a cohort (CO) has a grade, one of {', '.join(GRADES)}")
     unit = Unit(uid, side, utype, size, tq, ma, hex_, facing, **kw)  # type: ignore[arg-type]
     unit.cls = CLASS_INDEX[spec.class_]
     unit.mounted = spec.mounted
@@ -459,6 +468,7 @@ def _copy_unit(u: Unit) -> Unit:
         u.reduced_side,
         u.reduced,
         u.double_depth,
+        u.grade,
     )
 
 

@@ -62,3 +62,34 @@ def test_illegal_action_changes_nothing() -> None:
     with pytest.raises(RuleError):
         s.play(Activate(leader="Pompeius"))
     assert s.checksum() == before
+
+
+def test_save_and_load_in_the_middle_of_designation(tmp_path: Path) -> None:
+    """The save's checksum covers the Shock segment's designations (003 §8.3): a game saved
+    with a combat designated and designation still open replays to the same pending combats."""
+    s = _session(7)
+    ai = TacticalAI(7)
+    for _ in range(600):
+        if s.state.designations and s.state.designating:
+            break
+        s.play(ai.choose(s.state))
+    assert s.state.designations and s.state.designating, "the AI never designated a shock"
+    path = s.save(tmp_path / "designating.json")
+    loaded = Session.load(TacticalEngine(), path)
+    assert loaded.checksum() == s.checksum()
+    assert loaded.state.designations == s.state.designations
+    assert loaded.state.designating
+    assert loaded.legal_actions() == s.legal_actions()
+    # what is designated, whether designation is open and who is in the regroup box are all
+    # in the encoded state, so a save that lost any of them would drift from its checksum
+    eng = TacticalEngine()
+    base = eng.encode_state(s.state)
+    for change in ("designations", "designating", "regrouping"):
+        other = s.state.copy()
+        if change == "designations":
+            other.designations = other.designations[1:] + [(("X-1",), "Y-1")]
+        elif change == "designating":
+            other.designating = False
+        else:
+            other.regrouping = {"X-1"}
+        assert eng.encode_state(other) != base, change
