@@ -71,6 +71,12 @@ ODDS_BUDGET = 6
 SMALL_ARMY = 8
 #: … but no army grows past this by joining: more troops wait for a leader of their own
 ARMY_CAP = 45
+#: armies of a side concentrate against an enemy army within this many movement points
+#: that is stronger than either alone: those in one space join (up to CONCENTRATE_CAP) …
+CONCENTRATE_RANGE = 8.0
+CONCENTRATE_CAP = 80
+#: … and one next to a friend that together would match the enemy marches to it
+CONCENTRATE_PULL = 8.0
 #: while a side holds fewer than the Triumph's cities + this margin, a city is worth …
 CITY_MARGIN = 4
 #: … this much more
@@ -323,8 +329,9 @@ class CampaignAI:
         for a in legal:
             if isinstance(a, A.March | A.Sail):
                 by_force.setdefault(a.force, []).append(a)
+        ctx = _Context(state, side)
         # concentrate: leaderless troops join a led army where they stand; small armies
-        # join bigger ones
+        # join bigger ones; two armies facing an enemy army stronger than either join
         for a in legal:
             if isinstance(a, A.Merge):
                 src, dst = state.forces[a.force], state.forces[a.into]
@@ -332,14 +339,17 @@ class CampaignAI:
                     if field_sp(dst) < ARMY_CAP:
                         return a
                     continue  # the army is big enough: these troops wait for a leader of their own
-                small = field_sp(src) < SMALL_ARMY and field_sp(src) + field_sp(dst) <= ARMY_CAP
-                if src.commander and dst.commander and field_sp(src) < field_sp(dst) and small:
+                if not (src.commander and dst.commander) or (field_sp(src), src.id) >= (field_sp(dst), dst.id):
+                    continue
+                together = field_sp(src) + field_sp(dst)
+                if field_sp(src) < SMALL_ARMY and together <= ARMY_CAP:
+                    return a
+                if ctx.threat(dst.location) > field_sp(dst) and together <= CONCENTRATE_CAP:
                     return a
         forces = sorted(
             (state.forces[fid] for fid in by_force if fid not in done),
             key=lambda f: (-field_sp(f), f.id),
         )
-        ctx = _Context(state, side)
         key = (state.turn, side)
         if key not in self._missions:
             self._missions[key] = missions(ctx)
@@ -402,6 +412,11 @@ class CampaignAI:
             big = max(ctx.armies, key=lambda g: (field_sp(g), g.id))
             if big.id != f.id and field_sp(big) < ARMY_CAP:
                 score += 6.0 / (1.0 + dist(d, big.location))
+        # … and an army facing an enemy army stronger than itself marches to a friend nearby
+        # when together they would match it
+        friend = ctx.partner(f)
+        if friend is not None:
+            score += CONCENTRATE_PULL / (1.0 + dist(d, friend.location))
         # a horde on the move: fall on it when strong enough, else keep out of its way
         horde = ctx.hordes.get(d, 0)
         if horde:
@@ -527,6 +542,34 @@ class _Context:
             if h is not None and cmap.is_land(h.location):
                 self.hordes[h.location] = self.hordes.get(h.location, 0) + h.strength()
         self.missions: dict[str, tuple[str, float]] = {}
+
+    def threat(self, place: str) -> int:
+        """The strongest enemy field army within ``CONCENTRATE_RANGE`` of ``place``."""
+        return max((sp for loc, sp in self.field.items() if dist(place, loc) <= CONCENTRATE_RANGE), default=0)
+
+    def partner(self, f: Force) -> Force | None:
+        """The friendly army ``f`` should join: ``f`` faces a stronger enemy army nearby,
+        and this friend (the strongest within range, bigger than ``f``) would make the two
+        a match for it."""
+        mine = field_sp(f)
+        if f.commander is None or mine == 0:
+            return None
+        threat = self.threat(f.location)
+        if threat <= mine:
+            return None
+        near = [
+            g
+            for g in self.armies
+            if g.id != f.id
+            and g.side == f.side
+            and (field_sp(g), g.id) > (mine, f.id)
+            and dist(f.location, g.location) <= CONCENTRATE_RANGE / 2
+        ]
+        if not near:
+            return None
+        g = max(near, key=lambda g: (field_sp(g), g.id))
+        together = mine + field_sp(g)
+        return g if together >= threat and together <= CONCENTRATE_CAP else None
 
     def goals(self, f: Force) -> list[tuple[str, float]]:
         """The places worth marching to for ``f``, with their values: enemy cities (a siege

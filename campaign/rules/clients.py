@@ -284,7 +284,8 @@ def _raise(state: CampaignState, cid: str, sp: int) -> list[Unit]:
         while in_play[kind] < limit and k.strength <= sp:
             uid = f"{cid}_levy_{state.next_id}"
             state.next_id += 1
-            out.append(Unit(id=uid, kind=kind, discipline=k.discipline, strength=k.strength, nation=cid))
+            label = f"{k.name} of {client_name(cid)}"
+            out.append(Unit(id=uid, kind=kind, discipline=k.discipline, strength=k.strength, nation=cid, name=label))
             in_play[kind] += 1
             sp -= k.strength
     if out:
@@ -296,7 +297,10 @@ def _raise(state: CampaignState, cid: str, sp: int) -> list[Unit]:
             state.forces[f.id] = f.model_copy(update={"units": (*f.units, *out)})
         else:
             fid = state.new_id(f"{cid}_levies")
-            state.forces[fid] = Force(id=fid, side=cid, location=spec.capital, units=tuple(out))
+            # named for the chronicle: "the levies of Numidia" (§19.3)
+            state.forces[fid] = Force(
+                id=fid, side=cid, location=spec.capital, units=tuple(out), name=f"Levies of {client_name(cid)}"
+            )
     return out
 
 
