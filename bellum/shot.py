@@ -97,7 +97,7 @@ def render_to_png(factory: Any, args: argparse.Namespace, out: Path) -> None:
     try:
         import arcade
 
-        window = arcade.Window(args.width, args.height, "Bellum Civile", visible=False)
+        window = arcade.Window(args.width, args.height, "Bellum Civile", visible=False, antialiasing=False)
     except Exception as exc:  # pyglet raises several types when no GL context exists
         raise HeadlessUnavailable(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
     try:

@@ -94,6 +94,10 @@ FRATRICIDE_GUARD = True
 #: the share of the full legions on the field a battle is expected to kill (beaten armies
 #: withdraw, break and are taken rather than die to the last man: battleboard.md §10.4–§12.3)
 FRATRICIDE_SHARE = 0.3
+#: a side whose led field armies together have under this many SP, or under REBUILD_SHARE
+#: of the enemy's, rebuilds: legions and leaders come before everything else (§17)
+REBUILD_SP = 15
+REBUILD_SHARE = 0.4
 #: from this turn on (the last year and a quarter) a side failing its Political Requirement
 #: spends every Political stratagem on the Res Publica
 LATE_TURN = 30
@@ -218,7 +222,9 @@ class CampaignAI:
         takes = {a.kind: a for a in legal if isinstance(a, A.Take)}
         if not takes:
             return _pass(legal)
-        if held["military"] < 2:
+        if rebuilding(state, side) and held["military"] >= 1:
+            order = ["political", "military", "agent"]
+        elif held["military"] < 2:
             order = ["military", "political", "agent"]
         elif held["agent"] < 1 and held["political"] >= 4 and state.turn % 4 == 0:
             order = ["agent", "political", "military"]
@@ -260,6 +266,7 @@ class CampaignAI:
         armies = {f.location: f for f in state.forces_of(side) if f.commander and field_sp(f) > 0}
         mine_sp = sum(field_sp(f) for f in state.forces_of(side))
         their_sp = sum(field_sp(f) for f in state.forces_of(foe))
+        rebuild = rebuilding(state, side)
         best: tuple[float, int, A.Action] | None = None
         for i, a in enumerate(legal):
             score = 0.0
@@ -273,6 +280,7 @@ class CampaignAI:
             elif isinstance(a, A.Recruit):
                 if a.kind in ("legion",):
                     score = 6.0 + (3.0 if a.city in armies else 0.0) + (2.0 if their_sp > mine_sp else 0.0)
+                    score += 5.0 if rebuild else 0.0
                 elif a.kind == "civis":
                     score = 2.0 + (2.0 if cmap.spaces[a.city].capital or a.city == "roma" else 0.0)
                 elif a.kind in ("cavalry", "auxiliary"):
@@ -284,6 +292,8 @@ class CampaignAI:
             elif isinstance(a, A.RecruitLeader):
                 leaderless = [f for f in state.forces_of(side) if f.commander is None and field_sp(f) >= 4]
                 score = 5.0 if any(f.location == a.city for f in leaderless) else 0.5
+                if rebuild and not armies and (a.city == "roma" or cmap.spaces[a.city].capital):
+                    score = 7.0  # a general to raise and lead the new army
             elif isinstance(a, A.FoundColony):
                 score = 3.5 if mine_sp > their_sp else 1.0
             elif isinstance(a, A.Bribe):
@@ -293,7 +303,7 @@ class CampaignAI:
             if score > 0 and (best is None or score > best[0]):
                 best = (score, -i, a)
         # keep a Political stratagem in hand for the next Res Publica phase unless rich
-        if best is None or best[0] < 3.0 or (held["political"] <= 1 and best[0] < 6.0):
+        if best is None or best[0] < 3.0 or (held["political"] <= 1 and best[0] < 6.0 and not rebuild):
             return _pass(legal)
         return best[2]
 
@@ -491,6 +501,14 @@ class CampaignAI:
 def _full_legions(force: Force) -> int:
     """Strength-5 heavy infantry (legions, Guards): what fratricide counts (§21)."""
     return sum(1 for u in force.units if u.kind in ("legion", "guard") and u.strength >= 5)
+
+
+def rebuilding(state: CampaignState, side: str) -> bool:
+    """Whether ``side`` has (nearly) no field army left and must raise one (§14.2): its led
+    armies together under ``REBUILD_SP``, or under ``REBUILD_SHARE`` of the enemy's."""
+    led = sum(field_sp(f) for f in state.forces_of(side) if f.commander)
+    theirs = sum(field_sp(f) for f in state.forces_of(enemy(side)) if f.commander)
+    return led < REBUILD_SP or led < REBUILD_SHARE * theirs
 
 
 def _field_total(state: CampaignState, side: str) -> int:

@@ -29,7 +29,7 @@ def window() -> Iterator[Any]:
         os.environ.setdefault("ARCADE_HEADLESS", "1")
     import arcade
 
-    win = arcade.Window(1280, 800, "Bellum Civile tests", visible=False)
+    win = arcade.Window(1280, 800, "Bellum Civile tests", visible=False, antialiasing=False)
     yield win
     win.close()
 

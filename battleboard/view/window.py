@@ -19,7 +19,7 @@ def battle_view(sc: Scenario, state: State, ai: str, seed: int, menu: arcade.Vie
 
 
 def run_window(sc: Scenario, state: State, ai: str, seed: int) -> int:
-    window = arcade.Window(1280, 800, f"Bellum Civile — {sc.name}", resizable=True)
+    window = arcade.Window(1280, 800, f"Bellum Civile — {sc.name}", resizable=True, antialiasing=False)
     window.show_view(battle_view(sc, state, ai, seed))
     arcade.run()
     return 0

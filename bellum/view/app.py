@@ -49,6 +49,6 @@ def launch(entry: MenuEntry, window: arcade.Window, menu: Any) -> None:
 def run_menu() -> None:
     from bellum.view.menu import MenuView
 
-    window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile", resizable=True)
+    window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile", resizable=True, antialiasing=False)
     window.show_view(MenuView())
     arcade.run()
