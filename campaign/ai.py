@@ -29,7 +29,7 @@ How it plays:
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import networkx as nx
 
@@ -63,6 +63,8 @@ HUNT_PER_SP = 0.8
 #: keep away from an enemy army this much stronger than us
 DANGER_RATIO = 1.8
 OBJECTIVES = 10
+#: the distance the AI reckons for a voyage between land spaces with no road between them
+SEA_DETOUR = 12.0
 #: value lost per movement point between a place and an objective
 DISTANCE_COST = 0.4
 #: at most this many battleboard odds a side computes in one movement phase
@@ -74,7 +76,7 @@ ARMY_CAP = 45
 #: armies of a side concentrate against an enemy army within this many movement points
 #: that is stronger than either alone: those in one space join (up to CONCENTRATE_CAP) …
 CONCENTRATE_RANGE = 8.0
-CONCENTRATE_CAP = 80
+CONCENTRATE_CAP = 45
 #: … and one next to a friend that together would match the enemy marches to it
 CONCENTRATE_PULL = 8.0
 #: while a side holds fewer than the Triumph's cities + this margin, a city is worth …
@@ -122,7 +124,30 @@ def dist(a: str, b: str) -> float:
     d = distances().get(a, {}).get(b)
     if d is not None:
         return float(d)
-    return 12.0  # across the sea: a voyage of a few turns
+    return SEA_DETOUR  # across the sea: a voyage of a few turns
+
+
+@lru_cache(maxsize=2048)
+def _reach(closed: frozenset[str], source: str) -> dict[str, float]:
+    """Land cost from ``source`` to every space, never entering a ``closed`` one."""
+    land = roman_world()._land
+
+    def cost(u: str, v: str, data: dict[str, int]) -> float | None:
+        return None if v in closed else data["cost"]
+
+    return {k: float(v) for k, v in nx.single_source_dijkstra_path_length(land, source, weight=cost).items()}
+
+
+def road(closed: frozenset[str], a: str, b: str) -> float:
+    """The distance from ``a`` to ``b`` by the roads an army may march — round the
+    ``closed`` spaces of powers at peace (§8.3); with no road open, a voyage (``dist``'s
+    sea crossing) or the whole network's distance, whichever is longer."""
+    if a == b or not closed:
+        return dist(a, b)
+    if b not in distances() or a not in distances():
+        return dist(a, b)
+    got = _reach(closed, b).get(a)
+    return got if got is not None else max(SEA_DETOUR, dist(a, b))
 
 
 def place_value(place: str) -> float:
@@ -354,8 +379,9 @@ class CampaignAI:
                 together = field_sp(src) + field_sp(dst)
                 if field_sp(src) < SMALL_ARMY and together <= ARMY_CAP:
                     return a
-                if ctx.threat(dst.location) > field_sp(dst) and together <= CONCENTRATE_CAP:
-                    return a
+                threat = ctx.threat(dst.location)
+                if field_sp(dst) < threat <= together and together <= CONCENTRATE_CAP:
+                    return a  # together they match an enemy army neither could meet alone
         forces = sorted(
             (state.forces[fid] for fid in by_force if fid not in done),
             key=lambda f: (-field_sp(f), f.id),
@@ -402,14 +428,14 @@ class CampaignAI:
         if f.commander is None:
             # leaderless: go to the nearest led army of the side
             targets = [g.location for g in ctx.armies if g.id != f.id]
-            return -min((dist(d, t) for t in targets), default=0.0)
+            return -min((ctx.dist(d, t) for t in targets), default=0.0)
         score = -20.0
         # its mission (an enemy place or army, shared out among the armies), else the best
         # of its objectives
         mission = ctx.missions.get(f.id)
         goals = [mission] if mission is not None else ctx.goals(f)
         for o, v in goals:
-            score = max(score, v - DISTANCE_COST * dist(d, o))
+            score = max(score, v - DISTANCE_COST * ctx.dist(d, o))
         if state.owner_side(d) == ctx.foe and ctx.garrison.get(d, 0) == 0 and not ctx.field.get(d):
             score += place_value(d) + (ctx.bonus if cmap.spaces[d].kind == "city" else 0.0)
         if d in ctx.open:
@@ -426,7 +452,7 @@ class CampaignAI:
         # when together they would match it
         friend = ctx.partner(f)
         if friend is not None:
-            score += CONCENTRATE_PULL / (1.0 + dist(d, friend.location))
+            score += CONCENTRATE_PULL / (1.0 + ctx.dist(d, friend.location))
         # a horde on the move: fall on it when strong enough, else keep out of its way
         horde = ctx.hordes.get(d, 0)
         if horde:
@@ -544,6 +570,12 @@ class _Context:
         short = cities_held(state, side) < world_tables().victory.other_cities + CITY_MARGIN
         self.bonus = CITY_NEED if short else 0.0
         blocked = {f.location for f in state.forces.values() if f.units and state.allegiance(f.side) is None}
+        #: spaces no army of the side may enter (§8.3): its distances go round them
+        self.closed = frozenset(
+            f.location
+            for f in state.forces.values()
+            if f.units and state.allegiance(f.side) is None and f.id not in state.roused and cmap.is_land(f.location)
+        )
         self.targets = [
             (p, place_value(p) + self.bonus)
             for p in cmap.land_spaces()
@@ -560,6 +592,10 @@ class _Context:
             if h is not None and cmap.is_land(h.location):
                 self.hordes[h.location] = self.hordes.get(h.location, 0) + h.strength()
         self.missions: dict[str, tuple[str, float]] = {}
+
+    def dist(self, a: str, b: str) -> float:
+        """Distance by the roads the side's armies may march (``road``)."""
+        return road(self.closed, a, b)
 
     def threat(self, place: str) -> int:
         """The strongest enemy field army within ``CONCENTRATE_RANGE`` of ``place``."""
@@ -612,7 +648,7 @@ class _Context:
         """The few enemy cities most worth this army's while, from where it stands."""
         got = self._cache.get(f.id)
         if got is None:
-            ranked = sorted(self.targets, key=lambda t: (DISTANCE_COST * dist(f.location, t[0]) - t[1], t[0]))
+            ranked = sorted(self.targets, key=lambda t: (DISTANCE_COST * self.dist(f.location, t[0]) - t[1], t[0]))
             got = [(p, v, self.garrison.get(p, 0)) for p, v in ranked[:OBJECTIVES]]
             self._cache[f.id] = got
         return got
@@ -628,7 +664,7 @@ def missions(ctx: _Context) -> dict[str, tuple[str, float]]:
         best: tuple[float, str, float] | None = None
         for o, v in ctx.goals(f):
             v *= CLAIMED ** claimed.get(o, 0)
-            net = v - DISTANCE_COST * dist(f.location, o)
+            net = v - DISTANCE_COST * ctx.dist(f.location, o)
             if best is None or net > best[0]:
                 best = (net, o, v)
         if best is not None:

@@ -20,9 +20,11 @@ How it plays an activation:
   target within a hit and run fire that way (003 §9.3).  Disordered units and units with many
   hits step back out of contact, and units with hits not next to an enemy stay to rally them
   off (003 §10.27).
-- **Shocks** (003 §8.3: all designated before any is resolved): every attacker/defender
-  option is scored by its expected exchange from the exact odds (``tactical.odds.shock_odds``):
-  rout points and unit losses inflicted minus those suffered.  Options are designated greedily,
+- **Shocks** (003 §8.3: all designated before any is resolved): the attacker/defender options
+  the generator would offer are ranked by the chart reading, and each defender's best is scored
+  by its expected exchange from the exact odds (``tactical.odds.shock_odds``, combats of up to
+  ``EXACT_ATTACKERS`` units): rout points and unit losses inflicted minus those suffered.
+  Options are designated greedily,
   best first, while the exchange favours the attacker; engaged units that must attack
   (003 §7.3) go where they do best.  Designated combats are then resolved best first.
 - **Rally**: units that rested remove their missile hits (003 §10.27), then the activation ends.
@@ -287,6 +289,9 @@ class _Memory:
 
 class TacticalAI:
     """A player for either side; ``choose(state)`` returns one legal action.
+
+    It rolls no dice, so its play depends on the position and the activation's history only;
+    ``seed`` is kept for the callers that pass one (the battle window, the campaign).
 
     ``threshold``: the least expected exchange (rout points) for which a voluntary shock is
     designated.  ``exact_top``: how many attack options per defender are scored with the exact

@@ -125,8 +125,9 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     session: Session[State, Action] = (
         Session.load(engine, args.load) if args.load else Session(engine, args.scenario, args.seed)
     )
+    # the seeds of docs/AI.md: the AI on side A seed N, on side B N + 1; a baseline N + 1000
     players = {
-        side: make_player("ai" if side in ai_sides else args.against, args.seed + k + (0 if side in ai_sides else 1000))
+        side: make_player("ai", args.seed + k) if side in ai_sides else make_player(args.against, args.seed + 1000)
         for k, side in enumerate(("A", "B"))
     }
     for side in ("A", "B"):

@@ -227,17 +227,15 @@ class ShockPlan:
 
 
 def _weapon_choice(state: State, attackers: list[Unit], defender: Unit, choice: str | None) -> Unit:
-    types: dict[str, Unit] = {}
-    for a in attackers:  # a graded cohort may be chosen as "CO" or by its grade's chart type, "CO(Vet)"
-        types[a.type] = a
-        types[_weapon_name(a)] = a
+    """The attacker chooses first (003 §8.3, 002 note): by default the unit whose type gives him
+    most; a named type (a graded cohort answers to "CO" and to its grade's "CO(Vet)") picks the
+    best of the attackers of that type."""
+    pool = attackers
     if choice is not None:
-        if choice not in types:
+        pool = [a for a in attackers if choice in (a.type, _weapon_name(a))]
+        if not pool:
             raise RuleError(f"No attacking unit is of type {choice} (003 §8.3 Weapons System).")
-        return types[choice]
-    # the attacker chooses first: by default the type that gives him most
-    best = max(attackers, key=lambda a: (_weapons_value(state, a, defender), a.id))
-    return best
+    return max(pool, key=lambda a: (_weapons_value(state, a, defender), a.id))
 
 
 def _weapons_value(state: State, attacker: Unit, defender: Unit) -> int:

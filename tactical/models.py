@@ -4,8 +4,9 @@ and ``build_state``, which turns a validated position into the fast internal ``S
 The notation is ``cases/FORMAT.md``'s; the project adds a few optional keys, each
 documented in docs/rules/tactical.md §10: ``[map] era``, hexside ``road`` /
 ``roman_road`` / ``bridge`` (and lists of features), ``town`` terrain, a unit's
-``formation``, a leader's ``ma`` / ``status`` / ``finished``, ``[sequence] group`` /
-``returns`` / ``order``, and ``[[replacements]]``.
+``formation`` and a cohort's ``grade`` (docs/rules/tactical-charts.md §8), a leader's
+``ma`` / ``status`` / ``finished``, ``[sequence] group`` / ``returns`` / ``order``, and
+``[[replacements]]``.
 """
 
 from __future__ import annotations

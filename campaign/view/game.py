@@ -187,6 +187,14 @@ def _leader(ld: str) -> str:
         return ld
 
 
+def _unit(state: CampaignState, unit_id: str) -> str:
+    for f in state.forces.values():
+        for u in f.units:
+            if u.id == unit_id:
+                return u.label()
+    return unit_id.replace("_", " ")
+
+
 def action_label(state: CampaignState, a: A.Action) -> str:
     """An action in words, for a button (any action of the generator; an action the window
     does not know yet is named by its type and fields)."""
@@ -206,7 +214,9 @@ def action_label(state: CampaignState, a: A.Action) -> str:
     if isinstance(a, A.FoundColony):
         return f"Found a colony at {place_name(a.city)}"
     if isinstance(a, A.Train):
-        return f"Train {a.unit.replace('_', ' ')}"
+        return f"Train {_unit(state, a.unit)}"
+    if isinstance(a, A.FormGuard):
+        return f"Make {_unit(state, a.unit)} the Supreme Leader's Guard"
     if isinstance(a, A.Tribute):
         target = place_name(a.target) if a.target in roman_world() else a.target.replace("_", " ").title()
         return f"Win {target} over with tribute"
@@ -651,9 +661,10 @@ class CampaignGame:
         """The force an action is about (shown when the force is selected), or None."""
         if isinstance(a, A.Subvert):
             return a.force
-        if isinstance(a, A.Train):
+        if isinstance(a, A.Train | A.FormGuard):
+            unit = a.unit
             for f in self.state.forces.values():
-                if any(u.id == a.unit for u in f.units):
+                if any(u.id == unit for u in f.units):
                     return f.id
         return None
 
@@ -732,6 +743,7 @@ class CampaignGame:
             "cut_supply": "Cut the enemy's sea supply?",
             "naval_offer": "Battle offered at sea",
             "commit": "Battle: commit stratagems",
+            "veto": "The Tribune's veto",
         }
         return "A decision" if p is None else titles.get(p.kind, p.kind.replace("_", " ").capitalize())
 

@@ -178,3 +178,44 @@ def test_bench_shock_result_preview(benchmark: Any) -> None:
     state = _shock_position()
     result = benchmark(shock_result_odds, state, Shock(("A1",), "B1"))
     assert sum(result.values()) == 1
+
+
+def _pharsalus_move_segment() -> State:
+    """Pharsalus after Caesar is activated: his Move/Fire segment, every unit in his range to move."""
+    from tactical.actions import Activate
+    from tactical.engine import apply
+    from tactical.game import TacticalEngine
+
+    state = TacticalEngine().new_state("pharsalus", Dice(1))
+    state, _ = apply(state, Activate(leader="Caesar"), Dice(1))
+    return state
+
+
+def _cold(state: State) -> State:
+    """The same position with every cache the generator keeps emptied (a position never asked)."""
+    state.field.move_cache.clear()
+    state.field.index_cache.clear()
+    state.cache.clear()
+    return state
+
+
+def test_bench_legal_actions_pharsalus_new_position(benchmark: Any) -> None:
+    """``legal_actions`` on a position never asked before (docs/PERFORMANCE.md, Tactical)."""
+    from tactical.legal import legal_actions
+
+    state = _pharsalus_move_segment()
+    expected = len(legal_actions(state))
+    result = benchmark.pedantic(
+        legal_actions, setup=lambda: ((_cold(state),), {}), rounds=20, iterations=1, warmup_rounds=1
+    )
+    assert len(result) == expected > 1000
+
+
+def test_bench_legal_actions_pharsalus_repeated(benchmark: Any) -> None:
+    """The same position asked again: the AI's case, moves cached on the battlefield."""
+    from tactical.legal import legal_actions
+
+    state = _pharsalus_move_segment()
+    expected = legal_actions(state)
+    result = benchmark(legal_actions, state)
+    assert result == expected

@@ -7,8 +7,19 @@ from __future__ import annotations
 from bellum.dice import Dice
 from bellum.session import Session
 from campaign import actions as A
-from campaign.ai import CITY_NEED, CLIENT_RANGE, HORDE_BASE, CampaignAI, _Context, dist, play_turns
+from campaign.ai import (
+    CITY_NEED,
+    CLIENT_RANGE,
+    HORDE_BASE,
+    CampaignAI,
+    _Context,
+    dist,
+    play_turns,
+    rebuilding,
+    road,
+)
 from campaign.engine import CampaignEngine, legal_actions
+from campaign.rules.clients import levy
 from campaign.state import CampaignState, Pending
 from tests.campaign.test_ops_sequence import army, fresh, put
 
@@ -202,3 +213,66 @@ def test_the_ai_falls_on_a_horde_it_outnumbers_and_keeps_clear_of_one_it_does_no
     ctx = _Context(s, "caesarian")
     assert dict(ctx.goals(s.forces["me"])).get("ariminum", 0.0) < HORDE_BASE  # only as a city
     assert ai._score(ctx, s.forces["me"], "ariminum") < ai._score(ctx, s.forces["me"], "ravenna")
+
+
+def test_two_armies_facing_a_stronger_enemy_join_before_they_attack() -> None:
+    """§14.2 (concentration): two armies of a side in one space, each weaker than the enemy
+    army nearby, become one (the Merge action) so that together they can meet it."""
+    s = duel([("legion", "V", 5)] * 4, [("legion", "V", 5)] * 6)
+    s.forces["friend"] = army("friend", "caesarian", "ariminum", [("legion", "V", 5)] * 3, ("antonius",))
+    assert CampaignAI().choose(s) == A.Merge("friend", "me")
+    # with no stronger enemy army near, each keeps its own theatre
+    s.forces["them"] = army("them", "senatorial", "ancona", [("legion", "V", 5)] * 2, ("pompeius",))
+    assert not isinstance(CampaignAI().choose(s), A.Merge)
+
+
+def test_an_outmatched_army_marches_to_a_friend_that_together_matches_the_enemy() -> None:
+    """§14.2 (concentration): an army facing a stronger enemy army is drawn toward the
+    strongest friendly army within reach when the two together would match it."""
+    s = duel([("legion", "V", 5)] * 3, [("legion", "V", 5)] * 6)
+    s.forces["friend"] = army("friend", "caesarian", "ravenna", [("legion", "V", 5)] * 4, ("antonius",))
+    ctx = _Context(s, "caesarian")
+    me = s.forces["me"]
+    assert ctx.partner(me) == s.forces["friend"]
+    assert ctx.partner(s.forces["friend"]) is None  # the bigger army is the one joined
+    s.forces["them"] = army("them", "senatorial", "ancona", [("legion", "V", 5)] * 12, ("pompeius",))
+    assert _Context(s, "caesarian").partner(me) is None  # even together no match: no pull
+
+
+def test_a_side_without_a_field_army_rebuilds() -> None:
+    """§14.2 (rebuilding), §17.1: a side whose led armies have (nearly) nothing left levies
+    legions first, even with its last Political stratagem."""
+    s = fresh(phase="recruiting", side="senatorial")
+    assert not rebuilding(s, "senatorial")
+    pompeius = s.forces["pompeius"]
+    s.forces = {k: f for k, f in s.forces.items() if f.side != "senatorial" or not f.leaders}
+    s.forces["pompeius"] = pompeius.model_copy(update={"location": "roma", "units": ()})
+    s.owners["roma"] = "senatorial"
+    s.forces = {k: f for k, f in s.forces.items() if k == "pompeius" or f.location != "roma"}
+    s.stratagems["senatorial"] = {"military": 1, "political": 1, "agent": 0}
+    assert rebuilding(s, "senatorial")
+    act = CampaignAI().choose(s)
+    assert act in legal_actions(s)
+    assert isinstance(act, A.Recruit) and act.kind == "legion" and act.city == "roma"
+
+
+def test_the_ai_measures_distance_round_spaces_it_may_not_enter() -> None:
+    """§8.3: a space a power at peace holds cannot be entered, so the AI's road to a goal
+    goes round it (``road``), longer than the whole network's shortest path."""
+    assert dist("ariminum", "asculum") == road(frozenset(), "ariminum", "asculum")
+    assert road(frozenset({"ancona"}), "ariminum", "asculum") > dist("ariminum", "asculum")
+    s = fresh()
+    ctx = _Context(s, "caesarian")
+    assert "massilia" in ctx.closed  # a free city with troops of its own (§20)
+
+
+def test_client_levies_are_named_for_the_chronicle() -> None:
+    """§19.3: a client's new units bear their kind and state, a new force "Levies of …" —
+    the chronicle (and the AI's reports) never show an id."""
+    s = fresh()
+    s.clients["numidia"] = "senatorial"
+    s.forces = {k: f for k, f in s.forces.items() if not (f.side == "numidia" and f.location == "cirta")}
+    levy(s, "numidia", 6)
+    new = [f for f in s.forces.values() if f.side == "numidia" and f.location == "cirta"]
+    assert new and all(f.label() == "Levies of Numidia" for f in new)
+    assert all(u.name.endswith(" of Numidia") for f in new for u in f.units)

@@ -87,7 +87,7 @@ def test_save_and_load_in_the_middle_of_designation(tmp_path: Path) -> None:
     for change in ("designations", "designating", "regrouping"):
         other = s.state.copy()
         if change == "designations":
-            other.designations = other.designations[1:] + [(("X-1",), "Y-1")]
+            other.designations = [*other.designations[1:], (("X-1",), "Y-1")]
         elif change == "designating":
             other.designating = False
         else:

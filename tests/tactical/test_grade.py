@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bellum.errors import InputError
+from bellum.errors import InputError, RuleError
 from tactical import charts
 from tactical.actions import Fire, Shock
 from tactical.combat import plan_shock
@@ -128,9 +128,13 @@ def test_exact_odds_part_only_where_the_matrix_does(enemy: str) -> None:
     for attacks in (True, False):
         for a, b in (("veteran", "recruit"), ("recruit", "conscript"), ("veteran", "conscript")):
             if attacks:
-                cells = [charts.weapons_drm("charts-v1", FILED_WITH[g], enemy_type, frontal_moving=True) for g in (a, b)]
+                cells = [
+                    charts.weapons_drm("charts-v1", FILED_WITH[g], enemy_type, frontal_moving=True) for g in (a, b)
+                ]
             else:
-                cells = [charts.weapons_drm("charts-v1", enemy_type, FILED_WITH[g], frontal_moving=True) for g in (a, b)]
+                cells = [
+                    charts.weapons_drm("charts-v1", enemy_type, FILED_WITH[g], frontal_moving=True) for g in (a, b)
+                ]
             assert (odds(a, attacks) == odds(b, attacks)) == (cells[0] == cells[1]), (attacks, a, b, cells)
 
 
@@ -172,3 +176,26 @@ def test_civil_war_cohorts_are_graded_legionaries_with_the_pilum(name: str) -> N
     assert cohorts
     assert all(u.grade in GRADES and u.roman and u.missile == "J" for u in cohorts)
     assert not [u for u in st.units.values() if u.grade is not None and u.type != "CO"]
+
+
+def test_the_attacker_may_name_a_grade_as_his_weapons_system() -> None:
+    """003 §8.3 / 002's note: the attacker picks the type that fights; "CO" names the best cohort,
+    "CO(Con)" the conscript's row even when a veteran attacks beside it."""
+    st = position(
+        [
+            _cohort("A1", "A", "1009", "veteran"),
+            _cohort("A2", "A", "1109", "conscript"),
+            unit("B1", "B", "1008", 6, "LI"),
+        ],
+        rules="charts-v1",
+        sequence={"side": "A", "phase": "shock"},
+    )
+    picks = {w: plan_shock(st, Shock(("A1", "A2"), "B1", weapon=w)) for w in (None, "CO", "CO(Vet)", "CO(Con)")}
+    assert {w: (p.weapon, p.drms["weapons"]) for w, p in picks.items()} == {
+        None: ("CO(Vet)", 3),
+        "CO": ("CO(Vet)", 3),
+        "CO(Vet)": ("CO(Vet)", 3),
+        "CO(Con)": ("CO(Con)", -1),
+    }
+    with pytest.raises(RuleError, match="No attacking unit is of type CO\\(Rec\\)"):
+        plan_shock(st, Shock(("A1", "A2"), "B1", weapon="CO(Rec)"))
