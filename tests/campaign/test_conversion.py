@@ -141,11 +141,11 @@ def test_a_tq_missing_for_a_discipline_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("kind", "discipline", "typ", "grade", "engine_type", "tq", "missile"),
     [
-        ("legion", "I", "CO", "veteran", "LG", 8, None),
-        ("legion", "V", "CO", "veteran", "LG", 7, None),
-        ("legion", "R", "CO", "recruit", "CO", 5, None),
-        ("guard", "I", "CO", "veteran", "LG", 8, None),
-        ("civis", "R", "CO", "conscript", "MI", 4, None),
+        ("legion", "I", "CO", "veteran", "CO", 8, "J"),
+        ("legion", "V", "CO", "veteran", "CO", 7, "J"),
+        ("legion", "R", "CO", "recruit", "CO", 5, "J"),
+        ("guard", "I", "CO", "veteran", "CO", 8, "J"),
+        ("civis", "R", "CO", "conscript", "CO", 4, "J"),
         ("auxiliary", "R", "LI", None, "LI", 5, "J"),
         ("auxiliary", "V", "SK", None, "SK", 6, "A"),
         ("cavalry", "V", "BC", None, "BC", 7, None),
@@ -163,8 +163,8 @@ def test_a_tq_missing_for_a_discipline_is_refused(tmp_path: Path) -> None:
 def test_each_campaign_kind_becomes_its_tactical_counter(
     kind: str, discipline: str, typ: str, grade: str | None, engine_type: str, tq: int, missile: str | None
 ) -> None:
-    """§12.7.1 table: legions by class I/V/R → cohorts of 002's grades (CO(Vet) plays as LG,
-    CO(Con) as MI, docs/scenarios.md §Cohorts), horse, light troops, beasts and pikes."""
+    """§12.7.1 table: legions by class I/V/R → cohorts of 002's grades (each stays a CO and
+    carries its grade and pilum, docs/scenarios.md §Cohorts), horse, light troops, beasts and pikes."""
     full = catalogue().kind(kind).strength
     s, eng = _campaign("mutina", [(kind, discipline, full)], [("legion", "R", 2)])
     sc = tactical_scenario(eng, 1, state=s)
@@ -174,6 +174,7 @@ def test_each_campaign_kind_becomes_its_tactical_counter(
         assert (u.type, u.grade, u.tq, u.missile) == (typ, grade, tq, missile)
     built = build_tactical(sc).state
     assert {built.units[u.id].type for u in mine} == {engine_type}
+    assert {built.units[u.id].grade for u in mine} == {grade}
     assert all(built.units[u.id].roman == (kind in ("legion", "guard")) for u in mine)
     if kind == "cataphracts":
         assert all(built.units[u.id].cataphract for u in mine)
@@ -208,7 +209,7 @@ def test_without_the_campaign_state_light_cavalry_is_numidian_unless_parthian() 
         [("light_cavalry", "V", 1), ("legion", "V", 1)], [("light_cavalry", "V", 1)], factions=("senatorial", "parthia")
     )
     got = {u.id: u.missile for u in tactical_scenario(eng, 1).units}
-    assert got == {"a0": "MJ", "a1": None, "b0": "MA"}
+    assert got == {"a0": "MJ", "a1": "J", "b0": "MA"}  # a1: the legion's pilum (000 §8.14)
 
 
 def test_the_state_and_inference_give_the_same_counters() -> None:
