@@ -82,7 +82,7 @@ CONCENTRATE_PULL = 8.0
 #: while a side holds fewer than the Triumph's cities + this margin, a city is worth …
 CITY_MARGIN = 4
 #: … this much more
-CITY_NEED = 3.0
+CITY_NEED = 5.0
 #: a goal another army has already taken is worth this share to the next
 CLAIMED = 0.35
 #: from this share of the fratricide limit on, attacks need better odds …
