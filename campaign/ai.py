@@ -14,10 +14,13 @@ How it plays:
 - **Recruiting**: assassins for the enemy's Supreme Leader, tribute for client states
   and neutral towns, legions where its armies stand, training of recruits, leaders for
   leaderless troops, colonies once it is strong, bribes and subversion of enemy
-  garrisons and armies.
+  garrisons and armies; a side with (nearly) no field army left **rebuilds** — legions,
+  and a general to lead them, before anything else.
 - **Movement**: joins leaderless troops to armies and small armies to the main one;
-  marches (or sails) each army toward the most valuable enemy places it can take —
-  Rome, the income cities, provincial capitals — weighed by distance; **hunts enemy
+  **concentrates** — two armies join, or one marches to the other, to meet an enemy army
+  stronger than either; marches (or sails) each army toward the most valuable enemy
+  places it can take — Rome, the income cities, provincial capitals — weighed by the
+  distance it can really march (round the spaces of powers at peace); **hunts enemy
   armies it outnumbers** and marches into their space only when the real battleboard
   odds (``battleboard.resolve.odds``) favour it; keeps away from armies it would lose to;
   keeps to supply and, in winter, to friendly cities.
@@ -82,7 +85,7 @@ CONCENTRATE_PULL = 8.0
 #: while a side holds fewer than the Triumph's cities + this margin, a city is worth …
 CITY_MARGIN = 4
 #: … this much more
-CITY_NEED = 5.0
+CITY_NEED = 3.0
 #: a goal another army has already taken is worth this share to the next
 CLAIMED = 0.35
 #: from this share of the fratricide limit on, attacks need better odds …

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         launcher = _window_launcher()
         if launcher is None:
             print(
-                "bellum: the campaign window does not play games yet; run with --headless to let the AI play",
+                "bellum: the campaign window could not be loaded; run with --headless to let the AI play",
                 file=sys.stderr,
             )
             return 2

@@ -12,11 +12,11 @@ The API (what the campaign window's battle dialog calls)::
     build_tactical(scenario_in) -> tactical.scenario.Scenario     (validated, starting State)
     write_tactical(scenario_in, path) -> Path                      (a scenario file the
         tactical window, ``bellum battle`` and ``Session(TacticalEngine(), path, seed)`` open)
-    outcome_from_tactical(engagement, final_state, *, turns=0) -> bellum.engagement.Outcome
+    outcome_from_tactical(engagement, final_state, *, turns=0, state=None) -> bellum.engagement.Outcome
         every campaign SP accounted for as surviving, lost or captured; leaders killed or
         captured; winner (a battle not over is broken off at nightfall: a draw);
         promotions, fratricide, the loser's retreat.
-    ledger(engagement, final_state) -> dict[unit id, Ledger]     (sp = surviving + lost + captured)
+    ledger(engagement, final_state, *, state=None) -> dict[unit id, Ledger]     (sp = surviving + lost + captured)
     resolve_tactical(engagement, dice, ai_both=True, max_actions=MAX_ACTIONS) -> Outcome
         generate, play AI against AI headless and convert back; a campaign ``Resolver``.
 
@@ -742,9 +742,10 @@ def _recovery(discipline: Discipline) -> float:
     return max(0, 10 - need) / 10
 
 
-def ledger(eng: Engagement, final: State) -> dict[str, Ledger]:
-    """Every campaign unit's SP split into surviving, lost and captured (§12.7.5)."""
-    p = plan(eng)
+def ledger(eng: Engagement, final: State, *, state: CampaignState | None = None) -> dict[str, Ledger]:
+    """Every campaign unit's SP split into surviving, lost and captured (§12.7.5).  ``state``
+    must be what ``tactical_scenario`` was given, so the counters are planned the same way."""
+    p = plan(eng, state)
     winner = final.winner if final.seq.phase == "over" else None
     routed_fate = tables().after.routed_loser
     out: dict[str, Ledger] = {}
@@ -779,12 +780,14 @@ def ledger(eng: Engagement, final: State) -> dict[str, Ledger]:
     return out
 
 
-def outcome_from_tactical(eng: Engagement, final: State, *, turns: int = 0) -> Outcome:
+def outcome_from_tactical(
+    eng: Engagement, final: State, *, turns: int = 0, state: CampaignState | None = None
+) -> Outcome:
     """The campaign's ``Outcome`` of a tactical battle (§12.7.5).  A battle that is not over
     was broken off at nightfall: a draw, with the losses so far."""
     from battleboard.tables import tables as bb_tables
 
-    book = ledger(eng, final)
+    book = ledger(eng, final, state=state)
     winner: Side | None = final.winner if final.seq.phase == "over" else None  # type: ignore[assignment]
     by_id = {u.id: u for u in eng.units}
     lost: dict[Side, int] = {"A": 0, "B": 0}

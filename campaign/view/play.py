@@ -702,9 +702,9 @@ class CampaignView(MapView):
         self.dialog = None
         seed = self._battle_seed()
         try:
-            # the conversion back (``outcome_from_tactical``) plans the counters from the
-            # engagement alone, so the battle is generated the same way (no campaign state)
-            sc = tactical_scenario(b.engagement, seed)
+            # the conversion back (``outcome_from_tactical``) is given the same campaign
+            # state, so both plan the counters alike
+            sc = tactical_scenario(b.engagement, seed, state=self.game.state)
             path = write_tactical(sc, tactical_folder())
             view = tactical_view(str(path), seed=seed, ai_sides=b.ai_letters, menu=self)
         except BellumError as no:
@@ -770,7 +770,7 @@ class CampaignView(MapView):
                 from campaign.conversion import outcome_from_tactical
                 from tactical.view.play import session_state
 
-                out = outcome_from_tactical(b.engagement, session_state(bv.session))
+                out = outcome_from_tactical(b.engagement, session_state(bv.session), state=self.game.state)
             else:
                 from battleboard.resolve import autoplay, outcome
 
@@ -989,7 +989,7 @@ def game_from_args(args: argparse.Namespace) -> CampaignGame:
 def launch_game(args: argparse.Namespace) -> int:
     """``bellum campaign`` without ``--headless``: the campaign window."""
     game = game_from_args(args)
-    window = arcade.Window(1280, 800, "Bellum Civile — the campaign", resizable=True)
+    window = arcade.Window(1280, 800, "Bellum Civile — the campaign", resizable=True, antialiasing=False)
     window.show_view(CampaignView(game))
     arcade.run()
     return 0

@@ -564,9 +564,9 @@ def test_the_window_route_a_written_scenario_played_in_a_session_comes_back(tmp_
         if session.state.seq.phase == "over":
             break
         session.play(ai.choose(session.state))
-    out = outcome_from_tactical(eng, session.state)
+    out = outcome_from_tactical(eng, session.state, state=s)
     CampaignEngine().check(eng, out)
-    book = ledger(eng, session.state)
+    book = ledger(eng, session.state, state=s)
     assert sum(r.sp for r in book.values()) == sum(u.strength for u in eng.units)
 
 

@@ -66,9 +66,13 @@ def test_a_bad_load_file_is_one_sentence_and_exit_2(capsys: pytest.CaptureFixtur
     assert code == 2 and "no such file" in capsys.readouterr().err
 
 
-def test_without_headless_the_command_says_the_window_cannot_play_yet(capsys: pytest.CaptureFixture[str]) -> None:
+def test_without_a_display_the_window_command_refuses_in_one_sentence(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARCADE_HEADLESS", "1")
     assert main(["campaign", "--turns", "1"]) == 2
-    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--headless" in err[0]
 
 
 def test_the_ai_only_plays_legal_actions_and_is_deterministic() -> None:
