@@ -63,6 +63,9 @@ HUNT_RATIO = 1.0
 #: the value of hunting an enemy army: a base plus this much per enemy SP
 HUNT_BASE = 10.0
 HUNT_PER_SP = 0.8
+#: … within this many movement points (by the roads it may march): an army far away will
+#: have moved on long before it is reached
+HUNT_RANGE = 24.0
 #: keep away from an enemy army this much stronger than us
 DANGER_RATIO = 1.8
 OBJECTIVES = 10
@@ -640,7 +643,8 @@ class _Context:
             out.append((o, v))
         if mine >= SMALL_ARMY:
             for loc, sp in self.field.items():
-                if sp and mine + self.friendly.get(loc, 0) >= HUNT_RATIO * sp:
+                near = self.dist(f.location, loc) <= HUNT_RANGE
+                if sp and near and mine + self.friendly.get(loc, 0) >= HUNT_RATIO * sp:
                     out.append((loc, HUNT_BASE + HUNT_PER_SP * sp))
             for loc, sp in self.hordes.items():
                 if mine >= HORDE_RATIO * sp:

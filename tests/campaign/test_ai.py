@@ -11,6 +11,8 @@ from campaign.ai import (
     CITY_NEED,
     CLIENT_RANGE,
     HORDE_BASE,
+    HUNT_BASE,
+    HUNT_RANGE,
     CampaignAI,
     _Context,
     dist,
@@ -276,3 +278,18 @@ def test_client_levies_are_named_for_the_chronicle() -> None:
     new = [f for f in s.forces.values() if f.side == "numidia" and f.location == "cirta"]
     assert new and all(f.label() == "Levies of Numidia" for f in new)
     assert all(u.name.endswith(" of Numidia") for f in new for u in f.units)
+
+
+def test_the_ai_hunts_only_armies_within_reach() -> None:
+    """§14.2: an enemy army more than ``HUNT_RANGE`` movement points away (by the roads the
+    side may march) is no hunting goal — it will have moved on long before it is reached."""
+    s = fresh(keep=[])
+    s.forces["me"] = army("me", "caesarian", "ariminum", [("legion", "V", 5)] * 4, ("caesar",))
+    s.forces["near"] = army("near", "senatorial", "brundisium", [("legion", "R", 4)] * 2, ("pompeius",))
+    s.forces["far"] = army("far", "senatorial", "antiochia", [("legion", "R", 4)] * 2, ("scipio",))
+    s.forces = {k: f for k, f in s.forces.items() if k in ("me", "near", "far") or not f.leaders}
+    ctx = _Context(s, "caesarian")
+    assert ctx.dist("ariminum", "brundisium") <= HUNT_RANGE < ctx.dist("ariminum", "antiochia")
+    goals = dict(ctx.goals(s.forces["me"]))
+    assert goals.get("brundisium", 0.0) >= HUNT_BASE
+    assert goals.get("antiochia", 0.0) < HUNT_BASE
