@@ -55,10 +55,6 @@ from campaign.state import (
 )
 from campaign.units import catalogue
 
-PHASE_NOTES = {
-    "events": "the Historical Events table (issue 8)",
-}
-
 
 @cache
 def load(name: str) -> Scenario:
@@ -119,10 +115,7 @@ class CampaignEngine:
                 if s.phase == "stratagems":
                     ev += stratagems.forfeit(s)
                 return ev + advance(s, dice)
-            if s.phase not in PASS_PHASES:
-                raise RuleError(f"The {s.phase.replace('_', ' ')} phase cannot simply be passed.")
-            note = f"{s.phase}: nothing to do until {PHASE_NOTES[s.phase]}."
-            return [event(s, "pass", note, phase=s.phase), *advance(s, dice)]
+            raise RuleError(f"The {s.phase.replace('_', ' ')} phase cannot simply be passed.")
         if s.phase == "stratagems" and isinstance(action, A.Take):
             return stratagems.take(s, action.kind)
         if s.phase == "res_publica":
