@@ -9,6 +9,7 @@ like a game record.  Undo is allowed only within one activation (issue 5 §5).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from functools import cache
 from typing import Any
 
@@ -94,19 +95,7 @@ def encode_state(state: State) -> dict[str, Any]:
             ld.id: [grid.hex_id(ld.hex) if ld.hex >= 0 else None, ld.status, ld.finished, ld.overall, ld.initiative]
             for ld in sorted(state.leaders.values(), key=lambda x: x.id)
         },
-        "sequence": [
-            s.side,
-            s.phase,
-            s.leader,
-            list(s.group) if s.group else None,
-            s.last,
-            s.last_count,
-            s.streak,
-            s.freebie,
-            s.returns,
-            s.order,
-            s.leader_done,
-        ],
+        "sequence": [(list(v) or None) if isinstance(v, tuple) else v for v in (getattr(s, f.name) for f in fields(s))],
         "activation": {
             k: sorted(getattr(state, k)) for k in ("moved", "fought", "reacted", "fired", "broke", "rallied")
         },

@@ -46,10 +46,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.dice import Dice
 from bellum.events import Event
+from bellum.tomlio import load_model
 from tactical.actions import Shock
 from tactical.combat import attack_position, rampage
 from tactical.hexes import Grid
@@ -60,9 +64,10 @@ from tactical.state import State, Unit
 PREFIX = "special:"
 
 
-@dataclass(frozen=True, slots=True)
-class RuleSpec:
-    """What a special rule is and which parameters it takes."""
+class RuleSpec(BaseModel):
+    """What a special rule is and which parameters it takes (``data/special_rules.toml``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     battle: str
     source: str
@@ -71,55 +76,33 @@ class RuleSpec:
     groups: bool = False  # takes activation groups
     hexes: bool = False  # takes map hexes
     setup_only: bool = False  # acts only at set-up (nothing recorded in the state)
+    #: the distance (hexes) at which an enemy releases held units or a panic spreads
+    range: int | None = Field(default=None, ge=1, le=20)
 
 
-RULES: dict[str, RuleSpec] = {
-    "stand-fast": RuleSpec(
-        "Pharsalus",
-        "Caesar BC III.92",
-        "the side's Roman foot may not move until an enemy unit is within 3 hexes of it",
-    ),
-    "hidden-reserve": RuleSpec(
-        "Pharsalus",
-        "Caesar BC III.89, III.93",
-        "the reserve groups may not move until enemy cavalry is within 4 hexes of one of their units",
-        side=False,
-        groups=True,
-    ),
-    "unfinished-camp": RuleSpec(
-        "Thapsus",
-        "Bellum Africum 80-82",
-        "the side's units set up in the camp hexes start Disordered",
-        hexes=True,
-        setup_only=True,
-    ),
-    "elephant-panic": RuleSpec(
-        "Thapsus",
-        "Bellum Africum 83",
-        "a rampage of one of the side's elephants makes its other elephants within 4 hexes check for rampage",
-    ),
-    "hill-position": RuleSpec(
-        "Munda",
-        "Bellum Hispaniense 29-30",
-        "the side's foot on raised ground holds until an enemy is within 3 hexes or on raised ground",
-    ),
-    "encirclement": RuleSpec(
-        "Cannae",
-        "Polybius 3.115-116",
-        "the side's foot shock attacked through flank or rear and still Full is Disordered",
-    ),
-    "scythed-chariots": RuleSpec(
-        "Gaugamela",
-        "Arrian Anabasis 3.8, 3.13",
-        "a chariot that has shock attacked foot and is still on the map is taken behind the line",
-    ),
-}
+class SpecialRulesFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
-#: distances of the rules (hexes)
-STAND_FAST_RANGE = 3
-SIGNAL_RANGE = 4
-PANIC_RANGE = 4
-HILL_RANGE = 3
+    rules: dict[str, RuleSpec]
+
+
+RULES: dict[str, RuleSpec] = dict(
+    load_model(SpecialRulesFile, Path(__file__).resolve().parent / "data" / "special_rules.toml").rules
+)
+
+
+def _range(rule: str) -> int:
+    r = RULES[rule].range
+    if r is None:
+        raise ValueError(f"special_rules.toml: rule {rule} needs a range")
+    return r
+
+
+#: distances of the rules (hexes), from the data
+STAND_FAST_RANGE = _range("stand-fast")
+SIGNAL_RANGE = _range("hidden-reserve")
+PANIC_RANGE = _range("elephant-panic")
+HILL_RANGE = _range("hill-position")
 
 
 @dataclass(frozen=True, slots=True)
