@@ -16,6 +16,7 @@ from battleboard.position import BattleIn, LeaderIn, Position, UnitIn, build_sta
 from battleboard.rules import Chance, sp_lost
 from bellum.dice import Dice
 from bellum.engagement import (
+    FRATRICIDE_BLOCK,
     CapturedFleet,
     Engagement,
     LeaderFate,
@@ -31,7 +32,6 @@ PROMOTE = {"R": "V", "V": "I"}
 HEAVY_INFANTRY = ("legion", "heavy_infantry")
 #: fates that mean the men died: fratricide counts only these (§12.4, campaign.md §21.3)
 KILLED = ("eliminated", "drowned")
-FRATRICIDE_UNIT = 5  # SP of a full-strength heavy infantry unit; each one killed adds 5
 
 
 def autoplay(s: State, dice: Dice, ev: list[Event] | None = None, *, max_actions: int = MAX_ACTIONS) -> State:
@@ -168,7 +168,7 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     ]
     lost = {"A": sp_lost(s, "A", for_victory=False), "B": sp_lost(s, "B", for_victory=False)}
     # §12.4 fratricide: every full unit's worth (5 SP) of heavy infantry killed, per side
-    heavy_killed = {side: heavy_sp[side] // FRATRICIDE_UNIT for side in ("A", "B")}
+    heavy_killed = {side: heavy_sp[side] // FRATRICIDE_BLOCK for side in ("A", "B")}
     continuing = [u.id for u in s.units.values() if u.kind == "fleet" and u.status == "broken_through"]
     supply = movement = None
     if eng.trigger == "supply":
@@ -194,7 +194,7 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
         city_taken=taken,
         continuing_fleets=continuing,
         heavy_infantry_killed=heavy_killed,
-        fratricide=FRATRICIDE_UNIT * (heavy_killed["A"] + heavy_killed["B"]),
+        fratricide=FRATRICIDE_BLOCK * (heavy_killed["A"] + heavy_killed["B"]),
     )
 
 

@@ -40,6 +40,10 @@ UnitKind = Literal[
 #: of the three naval triggers of 004
 Trigger = Literal["battle", "storm", "mutual", "supply", "interception"]
 LAND_TRIGGERS = ("battle", "storm")
+#: the SP of a full-strength heavy infantry unit, and the Fratricide points its death adds;
+#: weakened ones killed count in blocks of this many SP (reference: Fratricide;
+#: docs/rules/campaign.md §2.7, §21.3; battleboard.md §12.4)
+FRATRICIDE_BLOCK = 5
 
 
 class _Contract(BaseModel):

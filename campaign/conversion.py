@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bellum.dice import Dice
 from bellum.engagement import (
+    FRATRICIDE_BLOCK,
     Discipline,
     Engagement,
     ForceLeader,
@@ -841,7 +842,7 @@ def outcome_from_tactical(
         if t is not None and t.status == "eliminated":
             lf = "captured" if winner is not None and ld.side != winner else "killed"
         leaders.append(LeaderFate(id=ld.id, side=ld.side, fate=lf))
-    heavy = {s: heavy_sp[s] // 5 for s in SIDES}
+    heavy = {s: heavy_sp[s] // FRATRICIDE_BLOCK for s in SIDES}
     return Outcome(
         engagement=eng.id,
         winner=winner,
@@ -853,7 +854,7 @@ def outcome_from_tactical(
         promotions=promotions,
         loser_retreats=winner is not None,
         heavy_infantry_killed=heavy,
-        fratricide=5 * (heavy["A"] + heavy["B"]),
+        fratricide=FRATRICIDE_BLOCK * (heavy["A"] + heavy["B"]),
     )
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bellum.dice import Dice
-from bellum.engagement import Engagement, ForceLeader, ForceUnit, Outcome, Side, SideForce
+from bellum.engagement import FRATRICIDE_BLOCK, Engagement, ForceLeader, ForceUnit, Outcome, Side, SideForce
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
@@ -33,7 +33,6 @@ Resolver = Callable[[Engagement, Dice], Outcome]
 #: the unit fates that mean its men died (battleboard.md §12.4): only these are Fratricide;
 #: captured, dispersed (fled_lost), fled and returned, rebuilt and surviving units are not
 KILLED = ("eliminated", "drowned")
-FRATRICIDE_BLOCK = 5  # a strength-5 heavy infantry unit killed adds 5 (reference: Fratricide)
 
 
 def fratricide_points(state: CampaignState, eng: Engagement, out: Outcome) -> int:
