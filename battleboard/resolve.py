@@ -17,6 +17,7 @@ from battleboard.rules import Chance, sp_lost
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
+    KILLED,
     CapturedFleet,
     Engagement,
     LeaderFate,
@@ -30,8 +31,6 @@ from bellum.events import Event
 MAX_ACTIONS = 20_000
 PROMOTE = {"R": "V", "V": "I"}
 HEAVY_INFANTRY = ("legion", "heavy_infantry")
-#: fates that mean the men died: fratricide counts only these (§12.4, campaign.md §21.3)
-KILLED = ("eliminated", "drowned")
 
 
 def autoplay(s: State, dice: Dice, ev: list[Event] | None = None, *, max_actions: int = MAX_ACTIONS) -> State:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from bellum.dice import Dice
-from bellum.engagement import FRATRICIDE_BLOCK, Engagement, ForceLeader, ForceUnit, Outcome, Side, SideForce
+from bellum.engagement import FRATRICIDE_BLOCK, KILLED, Engagement, ForceLeader, ForceUnit, Outcome, Side, SideForce
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
@@ -30,9 +30,6 @@ from campaign.units import Force, Unit, catalogue, engagement_leader, engagement
 
 #: the battle hook: whatever settles an engagement
 Resolver = Callable[[Engagement, Dice], Outcome]
-#: the unit fates that mean its men died (battleboard.md §12.4): only these are Fratricide;
-#: captured, dispersed (fled_lost), fled and returned, rebuilt and surviving units are not
-KILLED = ("eliminated", "drowned")
 
 
 def fratricide_points(state: CampaignState, eng: Engagement, out: Outcome) -> int:
