@@ -4,8 +4,8 @@ Every action a player (or the AI) may take is one of these; ``encode`` writes it
 plain dict for the session's action log and ``decode`` reads it back, refusing anything
 malformed with ``ValueError`` (the session turns that into one ``InputError`` sentence).
 
-Decisions that settle a battle (``Commit``, ``Accept``, ``Intercept``, ``CutSupply`` in
-the supply phase) may carry an ``outcome``: a ``bellum.engagement.Outcome`` produced
+Decisions that settle a battle (``Commit``, ``Accept``, ``Intercept``) may carry an
+``outcome``, and ``Supply`` the ``outcomes`` of its convoy battles: a ``bellum.engagement.Outcome`` produced
 elsewhere (the battleboard window, the tactical engine).  When it is there it is applied
 instead of auto-resolving, and because it is in the log the game replays exactly.
 """
@@ -69,7 +69,11 @@ class CutSupply:
 
 @dataclass(frozen=True, slots=True)
 class Supply:
-    """Resolve the active side's supply phase."""
+    """Resolve the active side's supply phase.  ``outcomes``: convoy battles (§10.2) fought
+    elsewhere (the battleboard, the tactical engine), each matched to its engagement by id;
+    a convoy battle without one is auto-resolved."""
+
+    outcomes: tuple[Outcome, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +256,9 @@ def encode(action: Action) -> dict[str, Any]:
         value = getattr(action, f.name)
         if isinstance(value, Outcome):
             out[f.name] = value.model_dump(mode="json")
+        elif f.name == "outcomes":
+            if value:
+                out[f.name] = [o.model_dump(mode="json") for o in value]
         elif isinstance(value, tuple):
             out[f.name] = list(value)
         elif value is not None:
@@ -277,6 +284,10 @@ def decode(raw: dict[str, Any]) -> Action:
         value = raw[name]
         if name == "outcome":
             value = Outcome.model_validate(value)
+        elif name == "outcomes":
+            if not isinstance(value, list):
+                raise ValueError("outcomes is a list of battle results")
+            value = tuple(Outcome.model_validate(o) for o in value)
         elif name == "path":
             if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
                 raise ValueError("a path is a list of place ids")

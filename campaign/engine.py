@@ -163,7 +163,7 @@ class CampaignEngine:
                     raise RuleError(f"The battle at {place_name(left[0])} must be fought before combat ends.")
                 return advance(s, dice)
         if s.phase == "supply" and isinstance(action, A.Supply):
-            return supply.resolve_supply(s, dice, self.resolver) + advance(s, dice)
+            return supply.resolve_supply(s, dice, self.resolver, action.outcomes) + advance(s, dice)
         raise RuleError(f"That is not an action of the {s.phase.replace('_', ' ')} phase.")
 
     def _decide(self, s: CampaignState, p: Pending, action: A.Action, dice: Dice) -> list[Event]:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import heapq
 
 from bellum.dice import Dice
+from bellum.engagement import Outcome
+from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea
@@ -105,8 +107,6 @@ def open_supply_phase(state: CampaignState) -> None:
 
 
 def cut(state: CampaignState, place: str, force: str) -> list[Event]:
-    from bellum.errors import RuleError
-
     p = state.pending
     assert p is not None
     if [place, force] not in p.data["options"]:
@@ -136,8 +136,13 @@ def forage_result(state: CampaignState, force: Force, roll: int) -> Result:
     return res
 
 
-def resolve_supply(state: CampaignState, dice: Dice, resolver: Resolver) -> list[Event]:
-    """The active side's supply phase (§10, §11.2, §13)."""
+def resolve_supply(
+    state: CampaignState, dice: Dice, resolver: Resolver, outcomes: tuple[Outcome, ...] = ()
+) -> list[Event]:
+    """The active side's supply phase (§10, §11.2, §13).  A convoy battle (§10.2) whose
+    result is among ``outcomes`` (fought on the battleboard or the tactical engine) takes
+    it; any other is fought by ``resolver``."""
+    given = {o.engagement: o for o in outcomes}
     side = state.active
     foe = enemy(side)
     cmap = roman_world()
@@ -156,7 +161,7 @@ def resolve_supply(state: CampaignState, dice: Dice, resolver: Resolver) -> list
             )
             continue
         eng = naval_engagement(state, place, mine, [c], "supply")
-        out = resolver(eng, dice)
+        out = given.pop(eng.id, None) or resolver(eng, dice)
         check_outcome(eng, out)
         events += apply_outcome(state, eng, out, dice, f"Convoy battle off {place_name(place)}")
         if not out.supply_passes:
@@ -165,6 +170,8 @@ def resolve_supply(state: CampaignState, dice: Dice, resolver: Resolver) -> list
             loser = foe if out.winner == "A" else side
             fids = [f.id for f in (*mine, c) if f.id in state.forces and state.allegiance(f.side) == loser]
             events += retreat_sea(state, fids, place, loser)
+    if given:
+        raise RuleError(f"No convoy battle {sorted(given)[0]} is fought in this supply phase.")
     state.cuts = {}
     sieges_done: set[str] = set()
     winter = state.winter()

@@ -14,12 +14,15 @@ What it adds for the window:
   .exact_distribution`` over the rules' own ``march_roll`` (campaign.md §8.2);
 * the **reactive decisions** (``Pending``) and the phase's actions as plain options;
 * the **battle choice** (campaign.md §12, issue 7 item 6): an action that settles a
-  battle (``Commit``, ``Accept``, ``Intercept``) is *probed* first — applied to a copy
+  battle (``Commit``, ``Accept``, ``Intercept``, and ``Supply`` for its convoy battles)
+  is *probed* first — applied to a copy
   with a copy of the dice and a resolver that stops at the engagement — so the window
   knows the exact ``Engagement`` the rules will fight before it is fought.  The player
   then auto-resolves it (odds shown first), plays it on the battleboard, or hands it to
   the tactical engine; the ``Outcome`` comes back inside the deciding action, so the
-  session's log replays the game exactly;
+  session's log replays the game exactly.  A supply phase may fight several convoy
+  battles: each result joins ``Supply.outcomes`` and the phase is probed again for the
+  next one; auto-resolving one convoy battle auto-resolves the phase's others too;
 * the **computer player** for the sides it plays, one action per step;
 * **save and load** through the session, and the **chronicle**.
 
@@ -243,7 +246,17 @@ def with_outcome(action: A.Action, outcome: Outcome) -> A.Action:
         return A.Accept(outcome)
     if isinstance(action, A.Intercept):
         return A.Intercept(action.force, outcome)
+    if isinstance(action, A.Supply):
+        return A.Supply((*action.outcomes, outcome))
     raise BellumError(f"{type(action).__name__} does not settle a battle")
+
+
+def _settles_battle(action: A.Action) -> bool:
+    """Whether ``action`` may fight a battle whose result a human may want to fight out:
+    a deciding action without its outcome, or a supply phase (its convoy battles, §10.2)."""
+    if isinstance(action, A.Commit | A.Accept | A.Intercept):
+        return action.outcome is None
+    return isinstance(action, A.Supply)
 
 
 def tactical_available() -> tuple[bool, str]:
@@ -453,7 +466,7 @@ class CampaignGame:
     def decide(self, action: A.Action) -> bool:
         """Play a decision; one that settles a battle a human takes part in stops first
         at the battle choice (auto-resolve, battleboard, tactical)."""
-        if self.humans and isinstance(action, A.Commit | A.Accept | A.Intercept) and action.outcome is None:
+        if self.humans and _settles_battle(action):
             eng = self.probe(action)
             if eng is not None:
                 self.battle = self._battle_choice(action, eng)
@@ -495,7 +508,8 @@ class CampaignGame:
         return b.odds
 
     def auto_resolve(self) -> bool:
-        """Fight the waiting battle by auto-resolve, with the campaign's dice."""
+        """Fight the waiting battle by auto-resolve, with the campaign's dice (in a supply
+        phase, with the convoy battles still to come)."""
         b = self.battle
         if b is None:
             return False
@@ -508,7 +522,9 @@ class CampaignGame:
         if b is None:
             return False
         self.battle = None
-        ok = self.play(with_outcome(b.action, outcome))
+        action = with_outcome(b.action, outcome)
+        # a supply phase may fight several convoy battles (§10.2): on to the next one
+        ok = self.decide(action) if isinstance(action, A.Supply) else self.play(action)
         if not ok:
             self.battle = b
         return ok
@@ -528,7 +544,7 @@ class CampaignGame:
         if not self.ai_to_act():
             return False
         action = self.ais[self.actor].choose(self.state)
-        if self.state.pending is not None:
+        if self.state.pending is not None or isinstance(action, A.Supply):
             return self.decide(action)
         return self.play(action)
 

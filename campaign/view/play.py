@@ -549,7 +549,7 @@ class CampaignView(MapView):
                     )
                 )
             return
-        self.game.play(a)
+        self.game.decide(a)  # a supply phase stops at each convoy battle's choice (§10.2)
 
     def _play_and_close(self, action: A.Action) -> None:
         self.dialog = None
@@ -932,7 +932,7 @@ class CampaignView(MapView):
         elif symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.dialog is None:
             opts = [o for o in self.game.phase_options() if isinstance(o.action, A.EndPhase | A.Pass | A.Supply)]
             if opts:
-                self.game.play(opts[0].action)
+                self.game.decide(opts[0].action)
         if symbol in (arcade.key.ENTER, arcade.key.RETURN) or ctrl:
             self._after_input()
             return None
