@@ -58,10 +58,18 @@ def leader_name(leader: str, cat: Catalogue | None = None) -> str:
 
 
 def force_name(force: Force, cat: Catalogue | None = None) -> str:
-    """How the chronicle names a force: its commander, else its own name."""
+    """How the chronicle names a force: its commander, else its own name, else what it is
+    and where ("the garrison of Brundisium", "Legio XXI", "the troops at Ancona")."""
     if force.commander:
         return leader_name(force.commander, cat)
-    return force.label()
+    if force.name:
+        return force.name
+    named = [u.name for u in force.units if u.name]
+    if len(force.units) == 1 and named:
+        return named[0]
+    kinds = {u.kind for u in force.units}
+    where = place_name(force.location)
+    return f"the garrison of {where}" if kinds == {"civis"} else f"the troops at {where}"
 
 
 def possessive(name: str) -> str:
@@ -74,9 +82,10 @@ def place_name(place: str, cmap: CampaignMap | None = None) -> str:
 
 
 def event(state: CampaignState, kind: str, text: str, **data: Any) -> Event:
-    """An event of this turn: the date goes into its data."""
+    """An event of this turn: the date goes into its data.  The text is a sentence, so it
+    opens with a capital ("the satrap of Media marches…" → "The satrap…")."""
     data.setdefault("date", state.date())
-    return Event(kind, text, data)
+    return Event(kind, text[:1].upper() + text[1:], data)
 
 
 def share(total: int, pct: int) -> int:

@@ -205,8 +205,7 @@ def recruit(state: CampaignState, city: str, kind: str) -> list[Event]:
         event(
             state,
             "recruit",
-            f"{leader_name(leader)} raises {name}, a {spec.name.lower()} "
-            f"({discipline}, {spec.strength} SP), in {where}.",
+            f"{leader_name(leader)} raises {name} ({spec.name.lower()}, {discipline}, {spec.strength} SP) in {where}.",
             side=side,
             place=city,
             unit=uid,
