@@ -47,6 +47,9 @@ FRATRICIDE_BLOCK = 5
 #: the unit fates that mean the men died: Fratricide counts only these; captured, dispersed
 #: (fled_lost), fled and returned, rebuilt and surviving units do not (campaign.md §21.3)
 KILLED: tuple[str, ...] = ("eliminated", "drowned")
+#: the unit fates that leave the unit with its force after the battle (with the strength
+#: its ``UnitFate`` gives); every other fate takes it out of the campaign
+STANDING: tuple[str, ...] = ("survived", "fled_returned", "reconstituted", "broken_through")
 
 
 class _Contract(BaseModel):

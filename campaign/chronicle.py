@@ -9,11 +9,13 @@ bookkeeping.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
 from bellum.events import Event
-from campaign.state import SIDES, CampaignState
+from bellum.report import AfterAction, from_data
+from campaign.state import SIDE_NAMES, SIDES, CampaignState
 
 CHRONICLE_KINDS = frozenset(
     {
@@ -106,6 +108,25 @@ def is_major(e: Event) -> bool:
         return False
     engaged = e.data.get("engaged", {})
     return len(engaged) == 2 and all(v >= MAJOR_SP for v in engaged.values())
+
+
+def battle_reports(events: Iterable[Event], fought: str = "") -> list[AfterAction]:
+    """The after-action report of every battle among ``events`` (``bellum.report``), from
+    the engagement and outcome each battle event carries."""
+    from campaign.map import roman_world
+
+    cmap = roman_world()
+    return [
+        from_data(e.data["report"], names=SIDE_NAMES, place=cmap.name(e.data.get("place", "")), fought=fought)
+        for e in events
+        if e.kind == "battle" and isinstance(e.data.get("report"), dict)
+    ]
+
+
+def report_file_name(n: int, rep: AfterAction) -> str:
+    """``03-battle-of-pharsalus-august-48-bc.md``: numbered in the order fought."""
+    slug = re.sub(r"[^a-z0-9]+", "-", rep.title().lower()).strip("-")
+    return f"{n:02d}-{slug}.md"
 
 
 def summary(state: CampaignState, events: Iterable[Event]) -> str:

@@ -2,6 +2,7 @@
 and load (docs/rules/campaign.md §14).
 
     bellum campaign --ai both --turns 8 --seed 1 --headless [--save F] [--load F] [--scenario 49bc]
+                    [--reports DIR]
     bellum campaign [--ai senatorial|caesarian|none|both] [--seed S] [--load F] [--save F]
 
 Without ``--headless`` the campaign window opens (``campaign.view.play.launch_game``):
@@ -9,7 +10,8 @@ you play the side the computer does not (``--ai none`` is hotseat, ``--ai both``
 you watch); ``--save`` is where the window's Save button writes.
 
 Every march, voyage, battle, siege and storm is one chronicle line; the run ends with a
-summary line.  Games go through ``bellum.session.Session``, so ``--save`` writes the
+summary line; ``--reports DIR`` writes every battle's after-action report there, one
+Markdown file a battle (``bellum.report``).  Games go through ``bellum.session.Session``, so ``--save`` writes the
 action log and ``--load`` replays it and refuses a save whose replay drifts.  Bad input
 is one sentence and exit code 2.
 """
@@ -38,6 +40,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--save", metavar="FILE", help="save the game here at the end")
     p.add_argument("--load", metavar="FILE", help="continue a saved game")
     p.add_argument("--scenario", default="49bc", metavar="NAME", help="scenario name or file (default 49bc)")
+    p.add_argument("--reports", metavar="DIR", help="headless: write each battle's after-action report into DIR")
     p.set_defaults(func=run)
 
 
@@ -89,6 +92,8 @@ def _headless(args: argparse.Namespace) -> int:
     from campaign.engine import CampaignEngine
     from campaign.scenario import resolve
 
+    if args.reports:
+        _writable(args.reports)
     engine = CampaignEngine()
     if args.load:
         session = Session.load(engine, args.load)
@@ -112,7 +117,42 @@ def _headless(args: argparse.Namespace) -> int:
             print(text)
     print(summary(session.state, session.log.since(start)))
     print(result(session.state))
+    if args.reports:
+        n = write_reports(list(session.log), args.reports)
+        print(f"Wrote {n} after-action report{'s' if n != 1 else ''} to {args.reports}.")
     if args.save:
         session.save(args.save)
         print(f"Saved to {args.save}.")
     return 0
+
+
+def _writable(folder: str) -> None:
+    """Refuse, before the game is played, a reports folder that cannot be made."""
+    from pathlib import Path
+
+    from bellum.errors import InputError
+
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(folder, "", f"cannot be made a folder for the reports ({exc.strerror or exc})") from None
+
+
+def write_reports(events: list[Any], folder: str) -> int:
+    """Every battle's after-action report among ``events``, one Markdown file each in
+    ``folder`` (made if missing); the number written.  A folder that cannot be written is
+    one ``InputError`` sentence."""
+    from pathlib import Path
+
+    from bellum.errors import InputError
+    from campaign.chronicle import battle_reports, report_file_name
+
+    reports = battle_reports(events, fought="auto-resolve")
+    out = Path(folder)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for n, rep in enumerate(reports, 1):
+            (out / report_file_name(n, rep)).write_text(rep.markdown() + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(folder, "", f"cannot be written ({exc.strerror or exc})") from None
+    return len(reports)

@@ -18,7 +18,17 @@ from collections.abc import Callable
 from typing import Literal
 
 from bellum.dice import Dice
-from bellum.engagement import FRATRICIDE_BLOCK, KILLED, Engagement, ForceLeader, ForceUnit, Outcome, Side, SideForce
+from bellum.engagement import (
+    FRATRICIDE_BLOCK,
+    KILLED,
+    STANDING,
+    Engagement,
+    ForceLeader,
+    ForceUnit,
+    Outcome,
+    Side,
+    SideForce,
+)
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
@@ -242,7 +252,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
         if fid is None:
             continue
         unit = state.forces[fid].unit(fate.id)
-        if fate.fate in ("survived", "fled_returned", "reconstituted", "broken_through"):
+        if fate.fate in STANDING:
             upd: dict[str, object] = {"disrupted": fate.flipped}
             if fate.discipline != unit.discipline and fate.discipline in cat.kind(unit.kind).disciplines:
                 upd["discipline"] = fate.discipline
@@ -326,6 +336,9 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             engaged={sides[k]: sum(u.strength for u in eng.units if u.side == k) for k in ("A", "B")},
             losses=losses,
             fratricide=fratricide,
+            # the whole engagement and its outcome, for the after-action report
+            # (bellum.report, campaign.chronicle.battle_reports)
+            report={"engagement": eng.model_dump(mode="json"), "outcome": out.model_dump(mode="json")},
         ),
     )
     for p in out.promotions:

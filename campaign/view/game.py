@@ -47,6 +47,7 @@ from bellum.paths import SAVES
 from bellum.session import Session
 from campaign import actions as A
 from campaign.ai import CampaignAI
+from campaign.chronicle import battle_reports
 from campaign.chronicle import line as chronicle_line
 from campaign.chronicle import lines as chronicle_lines
 from campaign.engine import CampaignEngine, describe_pending
@@ -423,10 +424,21 @@ class CampaignGame:
                         break
                     follow.append(f.text)
                 self.popups.append((e.text.rstrip("."), follow[:6]))
+        for rep in battle_reports(e for e in evs if e.kind == "battle" and self._fought_by_human(e)):
+            self.popups.append((f"After-action report: {rep.title()}", rep.summary()))
         result = getattr(self.state, "result", None)
         if result and not any(t == "The war is over" for t, _ in self.popups) and not self._ended:
             self._ended = True
             self.popups.append(("The war is over", [str(result.get("text", ""))]))
+
+    def _fought_by_human(self, e: Event) -> bool:
+        """Whether a person plays a side in the battle ``e`` reports (the after-action report
+        pops up for them; battles between computer players stay in the chronicle)."""
+        report = e.data.get("report")
+        if not isinstance(report, dict):
+            return False
+        sides = report.get("engagement", {}).get("sides", {})
+        return any(isinstance(v, dict) and v.get("faction") in self.humans for v in sides.values())
 
     def war_lines(self) -> list[str]:
         """The state of the war, side by side (the panel above the place panel): stratagems,

@@ -247,8 +247,14 @@ def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(vie
     for uid, sp in survivors.items():
         if uid in after and final_board.units[uid].owner == final_board.units[uid].side:
             assert after[uid] == sp
+    # the after-action report pops up over the map (campaign.md §14.4); read, it is closed
+    render(window, view)
+    assert view.dialog is not None and view.dialog.title.startswith("After-action report: Battle of Ariminum")
+    assert any("SP engaged" in ln for ln in view.dialog.lines)
+    view.close_dialog()
     # and the map shows it: the chronicle panel carries the battle, the loser left Ariminum
     final = render(window, view)
+    assert view.dialog is None
     loser = "caesar" if last["outcome"]["winner"] == "B" else "domitius"
     if last["outcome"]["winner"] is not None and loser in game.state.forces:
         f = game.state.forces[loser]
