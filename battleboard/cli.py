@@ -2,14 +2,14 @@
 
 Headless, two AIs play the battle out and the last line is ``result: <side's name> (<A|B>)
 wins (<why>)`` — the name from the scenario's ``[sides]``; ``result: side A wins`` without one — or ``result: draw
-(<why>)``.  Otherwise the battle opens in the window (hotseat, or
+(<why>)``; ``--report FILE`` also writes its after-action report (``bellum.report``, with
+the battle's turning points) as Markdown.  Otherwise the battle opens in the window (hotseat, or
 against the AI for the side(s) named by ``--ai``).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 from typing import Any
 
 AI_CHOICES = ("both", "A", "B", "none")
@@ -21,6 +21,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ai", choices=AI_CHOICES, default="B", help="which side(s) the AI plays (default B)")
     p.add_argument("--seed", type=int, default=1, help="the dice seed (default 1)")
     p.add_argument("--headless", action="store_true", help="no window: the AI plays it out and prints the result")
+    p.add_argument("--report", metavar="FILE", help="headless: write the battle's after-action report here (Markdown)")
     p.set_defaults(func=_cmd_board)
 
 
@@ -29,19 +30,24 @@ def _cmd_board(args: argparse.Namespace) -> int:
     from bellum.errors import InputError
 
     sc, state = load_scenario(args.scenario)
+    if args.report and not args.headless:
+        raise InputError("bellum board", "--report", "is written for a headless battle (add --headless --ai both)")
     if args.headless:
         if args.ai != "both":
             raise InputError("bellum board", "--headless", "needs --ai both, since nobody would play the other side")
         from battleboard.resolve import autoplay
         from bellum.dice import Dice
         from bellum.events import Event
+        from bellum.report import name_sides
 
         events: list[Event] = []
         final = autoplay(state, Dice(args.seed), events)
         for e in events:
             print(e.text)
         names = {side: side_name(sc, side) for side in ("A", "B")}
-        why = re.sub(r"\bside ([AB])\b", lambda m: names[m.group(1)], final.end_reason)
+        why = name_sides(final.end_reason, names)
+        if args.report:
+            _write_report(args, sc, final, events)
         if final.winner is None:
             print(f"result: draw ({why})")
         else:
@@ -52,3 +58,25 @@ def _cmd_board(args: argparse.Namespace) -> int:
     from battleboard.view.window import run_window
 
     return run_window(sc, state, args.ai, args.seed)
+
+
+def _write_report(args: argparse.Namespace, sc: Any, final: Any, events: list[Any]) -> None:
+    """The after-action report of the finished battle, written to ``args.report``."""
+    from pathlib import Path
+
+    from battleboard.resolve import moments, outcome
+    from battleboard.scenario import engagement_of
+    from bellum.dice import Dice
+    from bellum.errors import InputError
+    from bellum.report import AfterAction
+
+    eng = engagement_of(sc, args.scenario)
+    # the after-battle rolls (promotions, captured fleets) on dice of their own, so the
+    # battle printed above is the one the seed gives without a report
+    out = outcome(final, eng, Dice(args.seed + 1))
+    rep = AfterAction(eng, out, fought="the battleboard", moments=moments(events), heading=sc.name)
+    try:
+        Path(args.report).write_text(rep.markdown() + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(args.report, "", f"cannot be written ({exc.strerror or exc})") from None
+    print(f"report: {args.report}")

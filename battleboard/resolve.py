@@ -8,7 +8,9 @@ Victory).  ``odds`` plays an engagement N times and reports the distribution.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Iterable
 
 from battleboard.ai import play_turn
 from battleboard.model import State, other
@@ -223,3 +225,20 @@ def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:
         "A_lost": lost["A"] / n,
         "B_lost": lost["B"] / n,
     }
+
+
+#: the battleboard events an after-action report calls turning points (bellum.report):
+#: units destroyed, sunk, captured or breaking through, panic, a side breaking or
+#: withdrawing, flight; leaders only when they fall, are taken, drown or are put to death
+MOMENT_KINDS = frozenset({"eliminated", "sunk", "captured", "break_through", "panic", "break", "withdraw", "flight"})
+LEADER_LOSSES = frozenset({"killed", "captured", "drowned", "executed"})
+
+
+def moments(events: Iterable[Event]) -> tuple[str, ...]:
+    """The turning points of a battleboard battle, from its event log, with the engine's
+    rule references trimmed ("P1 is eliminated", "side B breaks and flees the field")."""
+    out = []
+    for e in events:
+        if e.kind in MOMENT_KINDS or (e.kind == "leader" and e.data.get("fate") in LEADER_LOSSES):
+            out.append(re.sub(r" \((?:[^()]*?)(?:§|004 )[^()]*\)", "", e.text))
+    return tuple(out)

@@ -1294,7 +1294,7 @@ def _leader_loss(s: State, ld: Leader, sq: int, chance: Chance, ev: list[Event] 
     if roll in t.killed:
         ld.status = "killed"
         ld.square = None
-        _log(ev, "leader", f"{ld.id} is killed (roll {roll}, §9.3)", leader=ld.id)
+        _log(ev, "leader", f"{ld.id} is killed (roll {roll}, §9.3)", leader=ld.id, fate="killed")
         return
     board = s.cfg.board
     near = sorted(
@@ -1305,10 +1305,10 @@ def _leader_loss(s: State, ld: Leader, sq: int, chance: Chance, ev: list[Event] 
     if roll in t.captured or not near:
         ld.status = "captured"
         ld.square = None
-        _log(ev, "leader", f"{ld.id} is captured (roll {roll}, §9.3)", leader=ld.id)
+        _log(ev, "leader", f"{ld.id} is captured (roll {roll}, §9.3)", leader=ld.id, fate="captured")
         return
     ld.square = near[0][2]
-    _log(ev, "leader", f"{ld.id} escapes to {near[0][1]} (roll {roll}, §9.3)", leader=ld.id)
+    _log(ev, "leader", f"{ld.id} escapes to {near[0][1]} (roll {roll}, §9.3)", leader=ld.id, fate="escaped")
 
 
 def _sink(s: State, f: Unit, chance: Chance, ev: list[Event] | None) -> None:
@@ -1331,16 +1331,28 @@ def _sink(s: State, f: Unit, chance: Chance, ev: list[Event] | None) -> None:
         )
         if not friends:
             ld.status = "drowned"
-            _log(ev, "leader", f"{ld.id} drowns: no friendly ship alongside (004 Passengers)", leader=ld.id)
+            _log(
+                ev,
+                "leader",
+                f"{ld.id} drowns: no friendly ship alongside (004 Passengers)",
+                leader=ld.id,
+                fate="drowned",
+            )
             continue
         roll = chance.dice.d10(f"jump {ld.id}")
         i = min(max(roll - cmd.low, 0), cmd.high - cmd.low)
         if cmd.table[ld.discipline][i] == "F":  # type: ignore[index]
             ld.status = "drowned"
-            _log(ev, "leader", f"{ld.id} drowns (roll {roll}, 004 Passengers)", leader=ld.id)
+            _log(ev, "leader", f"{ld.id} drowns (roll {roll}, 004 Passengers)", leader=ld.id, fate="drowned")
         else:
             ld.aboard = friends[0][1]
-            _log(ev, "leader", f"{ld.id} jumps to {friends[0][1]} (roll {roll}, 004 Passengers)", leader=ld.id)
+            _log(
+                ev,
+                "leader",
+                f"{ld.id} jumps to {friends[0][1]} (roll {roll}, 004 Passengers)",
+                leader=ld.id,
+                fate="escaped",
+            )
 
 
 def _capture(s: State, f: Unit, boarder: Unit, chance: Chance, ev: list[Event] | None) -> None:
@@ -1361,7 +1373,13 @@ def _capture(s: State, f: Unit, boarder: Unit, chance: Chance, ev: list[Event] |
     for ld in s.leaders.values():
         if ld.aboard == f.id and ld.status == "active":
             ld.status = "eliminated"
-            _log(ev, "leader", f"{ld.id} is taken with {f.id} and put to death (004 Combat: Boarding)", leader=ld.id)
+            _log(
+                ev,
+                "leader",
+                f"{ld.id} is taken with {f.id} and put to death (004 Combat: Boarding)",
+                leader=ld.id,
+                fate="executed",
+            )
     _log(ev, "captured", f"{boarder.id} captures {f.id} (004 Combat: Boarding)", unit=f.id, by=boarder.id)
 
 

@@ -5,15 +5,19 @@ without fleets are allocated first (004 Setup).  Bad files: one InputError sente
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battleboard.model import State
 from battleboard.position import Position, Side, build_state
+from bellum.engagement import Engagement, ForceLeader, ForceUnit, SideForce
 from bellum.errors import InputError
 from bellum.paths import resolve_scenario
 from bellum.tomlio import load_model
+
+SIDES: tuple[Side, Side] = ("A", "B")
 
 
 class SideInfo(BaseModel):
@@ -40,6 +44,37 @@ def load_scenario(name: str) -> tuple[Scenario, State]:
     path = scenario_path(name)
     sc = load_model(Scenario, path)
     return sc, build_state(sc, path, sc.options)
+
+
+def engagement_of(sc: Scenario, name: str) -> Engagement:
+    """The engagement a stand-alone scenario amounts to (the inverse of
+    ``resolve.state_from_engagement``): what the after-action report and ``outcome`` read.
+    The sides are named from ``[sides]``; a scenario the contract refuses is one
+    ``InputError`` sentence."""
+    b = sc.battle
+    kind = b.kind
+    try:
+        return Engagement(
+            id=re.sub(r"[^a-z0-9]+", "-", sc.name.lower()).strip("-")[:80] or "battle",
+            where=sc.name[:80],
+            kind=kind,
+            terrain=b.terrain or sc.board.terrain or ("sea" if kind == "naval" else "field"),
+            trigger=b.trigger or ("mutual" if kind == "naval" else "battle"),
+            active=b.active,
+            superior=b.superior,
+            sides={s: SideForce(faction=side_name(sc, s), battle_stratagems=b.stratagems.get(s, 0)) for s in SIDES},
+            units=[
+                ForceUnit(id=u.id, side=u.side, kind=u.kind, discipline=u.discipline, strength=u.strength, name=u.name)
+                for u in sc.units
+            ],
+            leaders=[
+                ForceLeader(id=ld.id, side=ld.side, rating=ld.rating, discipline=ld.discipline, name=ld.name)
+                for ld in sc.leaders
+            ],
+        )
+    except ValidationError as exc:
+        problem = exc.errors()[0].get("msg", "is not a battle the campaign could hand over")
+        raise InputError(name, "battle", f"cannot be reported on ({problem})") from None
 
 
 def side_name(sc: Scenario, side: str) -> str:

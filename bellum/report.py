@@ -73,8 +73,11 @@ class AfterAction:
     place: str = ""
     #: the odds shown before the battle: outcome → probability
     odds: Mapping[str, float] = field(default_factory=dict)
-    #: the turning points, from the battle engine's own log
+    #: the turning points, from the battle engine's own log; unit and leader ids and "side A"
+    #: in them read as names
     moments: tuple[str, ...] = ()
+    #: the report's title when the battle has one of its own (a stand-alone scenario)
+    heading: str = ""
 
     # -- who and what ---------------------------------------------------------
     def side_name(self, side: Side) -> str:
@@ -82,18 +85,11 @@ class AfterAction:
         return self.names.get(side) or self.names.get(faction) or faction.replace("_", " ").title()
 
     def _sides_named(self, text: str) -> str:
-        """An engine's "side A" in a reason, in the sides' own names."""
-
-        def name(m: re.Match[str]) -> str:
-            who = self.side_name("A" if m.group(1) == "A" else "B")
-            verb = m.group(2) or ""
-            if verb and who.endswith("s"):  # "the Senatorials have"
-                verb = {" has": " have", " is": " are", " was": " were"}[verb]
-            return who + verb
-
-        return re.sub(r"\bside ([AB])( has| is| was)?\b", name, text)
+        return name_sides(text, {"A": self.side_name("A"), "B": self.side_name("B")})
 
     def title(self) -> str:
+        if self.heading:
+            return self.heading
         where = self.place or self.engagement.where.replace("_", " ").title()
         kind = "Battle off" if self.engagement.kind == "naval" else "Battle of"
         if self.engagement.trigger == "storm":
@@ -108,6 +104,18 @@ class AfterAction:
             return f"Drawn after {turns}: {reason}."
         loser: Side = "B" if out.winner == "A" else "A"
         return _cap(f"{self.side_name(out.winner)} defeat {self.side_name(loser)} in {turns}: {reason}.")
+
+    def named_moments(self) -> list[str]:
+        """The turning points with ids read as names ("P1 is eliminated" → "Legio I is
+        eliminated") and sides as the sides' names, each a sentence."""
+        names = {u.id: u.name for u in self.engagement.units if u.name}
+        names.update({ld.id: ld.name for ld in self.engagement.leaders if ld.name})
+        if not names:
+            return [_sentence(self._sides_named(m)) for m in self.moments]
+        ids = re.compile(
+            r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True)) + r")(?![\w-])"
+        )
+        return [_sentence(ids.sub(lambda m: names[m.group(1)], self._sides_named(m))) for m in self.moments]
 
     def engaged(self, side: Side) -> int:
         return sum(u.strength for u in self.engagement.units if u.side == side)
@@ -194,7 +202,7 @@ class AfterAction:
         lines += self.consequences()
         if self.odds:
             lines.append("Odds beforehand: " + _odds_text(self.odds) + ".")
-        lines += list(self.moments[-moments:]) if moments else []
+        lines += self.named_moments()[-moments:] if moments else []
         return lines
 
     def markdown(self) -> str:
@@ -238,15 +246,46 @@ class AfterAction:
                 md.append(f"| {u.name or u.id} | {kind} | {disc} | {u.strength} | {fate} | {after} |")
             md += ["", self._side_line(side), ""]
         if self.moments:
-            md += ["## How it went", ""] + [f"- {m}" for m in self.moments] + [""]
+            md += ["## How it went", ""] + [f"- {m}" for m in self.named_moments()] + [""]
         follows = self.consequences()
         if follows:
             md += ["## What follows", ""] + [f"- {c}" for c in follows] + [""]
         return "\n".join(md)
 
 
+_IRREGULAR = {"has": "have", "is": "are", "was": "were"}
+
+
+def name_sides(text: str, names: Mapping[str, str]) -> str:
+    """An engine's "side A" in ``text`` read as the side's name, the verbs after it agreeing
+    with a plural name ("side B breaks and flees" → "the Pompeians break and flee",
+    "side B has" → "… have")."""
+
+    def plural(word: str) -> str:
+        return _IRREGULAR.get(word, word[:-1] if word.endswith("s") and not word.endswith("ss") else word)
+
+    def name(m: re.Match[str]) -> str:
+        who = names.get(m.group(1), f"side {m.group(1)}")
+        verbs = m.group(2) or ""
+        if verbs and _plural_name(who):
+            verbs = re.sub(r"[a-z]+", lambda w: w.group(0) if w.group(0) == "and" else plural(w.group(0)), verbs)
+        return who + verbs
+
+    return re.sub(r"\bside ([AB])((?: [a-z]+)(?: and [a-z]+)?)?\b", name, text)
+
+
+def _plural_name(name: str) -> bool:
+    """ "the Caesarians", "Pompeians" read as plural; "Pompeius", "side A" do not."""
+    return name.endswith("s") and not name.endswith(("us", "ss", "is")) and not name.startswith("side ")
+
+
 def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _sentence(text: str) -> str:
+    text = _cap(text.strip())
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _cap(text: str) -> str:

@@ -23,6 +23,7 @@ from battleboard.odds import summary
 from battleboard.rules import active_ground, apply, legal_actions, on_board, scores
 from bellum.dice import Dice
 from bellum.errors import RuleError
+from bellum.events import Event
 
 BG = (24, 20, 18)
 PANEL = (44, 36, 30)
@@ -104,6 +105,8 @@ class BattleView(arcade.View):
         self.selected: str | None = None
         self.options: list[Action] = []  # the attacks offered for the chosen target
         self.log: list[str] = [f"{title}."]
+        #: every event of the battle, for its after-action report (``battleboard.resolve.moments``)
+        self.events: list[Event] = []
         self.message = ""
         self.forced: list[str] | None = None  # test seam: combat results for the next action
         self.plan = 0  # which of the generator's allocation / set-up plans is offered
@@ -179,6 +182,7 @@ class BattleView(arcade.View):
             self.message = str(no)
             return False
         self.forced = None
+        self.events.extend(events)
         for e in events:
             if e.kind == "allocate" and e.data.get("side") is not None:
                 self.log.append(f"Side {e.data['side']} has allocated in secret.")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -296,6 +296,8 @@ class CampaignGame:
         self.version = 0  # bumped by every change the window must redraw
         #: news the window shows as pop-ups: (title, lines) — historical events, the war's end
         self.popups: list[tuple[str, list[str]]] = []
+        #: how each battle fought in a battle window was fought, and its turning points
+        self._fought: dict[str, tuple[str, tuple[str, ...]]] = {}
         self._moves: dict[str, list[Option]] | None = None
         self._ended = False
         self._markers: tuple[CampaignState, tuple[ForceMarker, ...]] | None = None
@@ -425,6 +427,8 @@ class CampaignGame:
                     follow.append(f.text)
                 self.popups.append((e.text.rstrip("."), follow[:6]))
         for rep in battle_reports(e for e in evs if e.kind == "battle" and self._fought_by_human(e)):
+            fought, moments = self._fought.pop(rep.engagement.id, ("auto-resolve", ()))
+            rep = replace(rep, fought=fought, moments=moments)
             self.popups.append((f"After-action report: {rep.title()}", rep.summary()))
         result = getattr(self.state, "result", None)
         if result and not any(t == "The war is over" for t, _ in self.popups) and not self._ended:
@@ -528,11 +532,13 @@ class CampaignGame:
         self.battle = None
         return self.play(b.action)
 
-    def finish_battle(self, outcome: Outcome) -> bool:
-        """Apply the outcome of the waiting battle, fought elsewhere (battleboard, tactical)."""
+    def finish_battle(self, outcome: Outcome, fought: str = "", moments: Sequence[str] = ()) -> bool:
+        """Apply the outcome of the waiting battle, fought elsewhere (battleboard, tactical);
+        ``fought`` and ``moments`` (its turning points) go into its after-action report."""
         b = self.battle
         if b is None:
             return False
+        self._fought[outcome.engagement] = (fought, tuple(moments))
         self.battle = None
         action = with_outcome(b.action, outcome)
         # a supply phase may fight several convoy battles (§10.2): on to the next one

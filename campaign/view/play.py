@@ -765,22 +765,27 @@ class CampaignView(MapView):
         if bv is None or b is None:
             return
         self.battle_view = None
+        moments: tuple[str, ...] = ()
         try:
             if self._is_tactical(bv):
                 from campaign.conversion import outcome_from_tactical
                 from tactical.view.play import session_state
 
                 out = outcome_from_tactical(b.engagement, session_state(bv.session), state=self.game.state)
+                fought = "the tactical engine"
             else:
                 from battleboard.resolve import autoplay, outcome
+                from battleboard.resolve import moments as turning_points
 
-                final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice)
+                events = list(bv.events)
+                final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice, events)
                 out = outcome(final, b.engagement, bv.dice)
+                moments, fought = turning_points(events), "the battleboard"
         except BellumError as no:  # the battle stays to be fought another way
             self.game.message = f"The battle's result could not be brought back: {no}"
             self.game.version += 1
             return
-        self.game.finish_battle(out)
+        self.game.finish_battle(out, fought=fought, moments=moments)
 
     # ------------------------------------------------------------------ input
     def force_at(self, sx: float, sy: float) -> str | None:

@@ -133,3 +133,18 @@ def test_odds_and_moments_appear_when_the_engine_gives_them() -> None:
     )
     assert "Odds beforehand: Caesarians win 62%, Senatorials win 30%, draw 8%." in rich.summary()
     assert "## How it went\n\n- Legio X routs the levies." in rich.markdown()
+
+
+def test_a_battle_fought_in_a_battle_window_reports_how_it_went() -> None:
+    """The battle window hands back its turning points with the outcome (campaign.md §14.4)."""
+    game = CampaignGame.new(seed=2, humans=frozenset({"caesarian"}))
+    game.session.state = _ilerda()
+    assert game.decide(A.Battle("ilerda", 0))
+    game.run_ai()  # the Senatorials commit their stratagems: the battle choice comes up
+    assert game.battle is not None
+    eng = game.battle.engagement
+    game.popups.clear()
+    assert game.finish_battle(_win(eng, Dice(1)), fought="the battleboard", moments=("side B panics",))
+    [(title, lines)] = [p for p in game.popups if p[0].startswith("After-action report")]
+    assert title.endswith("Battle of Ilerda, April 49 BC")
+    assert lines[-1] == "The Senatorials panic."
