@@ -52,10 +52,10 @@ from campaign.chronicle import line as chronicle_line
 from campaign.chronicle import lines as chronicle_lines
 from campaign.engine import CampaignEngine, describe_pending
 from campaign.map import CampaignMap, roman_world
+from campaign.odds import decision_odds, odds_text
 from campaign.rules.battle import max_commit
 from campaign.rules.common import force_name, leader_name, place_name, share
 from campaign.rules.march import allowance, march_roll
-from campaign.rules.siege import storm_chance
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy, side_title
 from campaign.units import Force, catalogue
 from campaign.view.model import ForceMarker
@@ -302,6 +302,7 @@ class CampaignGame:
         self._ended = False
         self._markers: tuple[CampaignState, tuple[ForceMarker, ...]] | None = None
         self._odds_cache: dict[tuple[str, tuple[str, ...], bool], MarchOdds] = {}
+        self._decision_odds: dict[str, str] = {}
         self._chronicle_from(self.session.log)
 
     def set_humans(self, humans: frozenset[str]) -> None:
@@ -400,6 +401,7 @@ class CampaignGame:
         self._news(events)
         self._moves = None
         self._odds_cache.clear()
+        self._decision_odds.clear()
         f = self.state.forces.get(self.selected_force or "")
         if f is None:
             self.selected_force = None
@@ -665,13 +667,12 @@ class CampaignGame:
                     seen_battle.add(a.place)
                     out.append(Option(f"Attack at {place_name(a.place)}…", A.Battle(a.place, 0)))
             elif isinstance(a, A.Storm):
-                chance = storm_chance(self.state, a.city, a.force, a.stratagem)
                 extra = " + stratagem" if a.stratagem else ""
                 out.append(
                     Option(
                         f"Storm {place_name(a.city)}{extra}",
                         a,
-                        f"{force_name(self.state.forces[a.force])}: succeeds {chance:.0%}",
+                        f"{force_name(self.state.forces[a.force])}: {self.decision_odds(a)}",
                     )
                 )
             elif isinstance(a, A.OfferNaval):
@@ -679,8 +680,19 @@ class CampaignGame:
             elif isinstance(a, A.March | A.Sail | A.Merge):
                 continue
             elif self.place_of(a) is None and self.force_of(a) is None:
-                out.append(Option(action_label(self.state, a), a))
+                out.append(Option(action_label(self.state, a), a, self.decision_odds(a)))
         return out
+
+    def decision_odds(self, a: A.Action) -> str:
+        """The exact odds of a decision that rolls dice ("60% refused · 40% accepted"),
+        by the real engine over every die face (``campaign.odds``); "" for one that rolls
+        none.  Kept until the state changes."""
+        key = repr(a)
+        got = self._decision_odds.get(key)
+        if got is None:
+            odds = decision_odds(self.state, a)
+            got = self._decision_odds[key] = odds_text(odds, limit=4) if odds else ""
+        return got
 
     # -- actions tied to a place or a force (recruiting, colonies, tribute, bribes, subversion)
     def place_of(self, a: A.Action) -> str | None:
@@ -724,7 +736,7 @@ class CampaignGame:
         for a in self.legal():
             f = self.force_of(a)
             if self.place_of(a) == place or (f in self.state.forces and self.state.forces[f].location == place):
-                out.append(Option(action_label(self.state, a), a))
+                out.append(Option(action_label(self.state, a), a, self.decision_odds(a)))
         return out
 
     def phase_note(self) -> str:
