@@ -265,8 +265,8 @@ class CampaignView(MapView):
         options = g.phase_options()
         for o in options[:MAX_PHASE_BUTTONS]:
             y = self._button(o.label, x0 + 10, y, PANEL_W - 20, partial(self.choose_phase, o), key=f"phase:{o.label}")
-            if o.detail:
-                y = self._line(o.detail, x0 + 16, y + 2, DIM, 8.5)
+            if o.detail:  # what it risks: a storm's or a roll's exact odds (campaign.md §14.3)
+                y = self._wrapped(o.detail, x0 + 16, y + 2, DIM, 8.5, PANEL_W - 26)
         if len(options) > MAX_PHASE_BUTTONS:
             y = self._line(f"…and {len(options) - MAX_PHASE_BUTTONS} more choices.", x0 + 10, y, DIM, 8.5)
         places = g.action_places()
@@ -316,6 +316,8 @@ class CampaignView(MapView):
             y3 = self._line(f"At {place_name(self.model.selected)}", x0 + 10, top3 - 8, GOLD, 11, bold=True)
             for i, o in enumerate(here[:MAX_PLACE_BUTTONS]):
                 y3 = self._button(o.label, x0 + 10, y3, PANEL_W - 20, partial(self.game.play, o.action), key=f"here{i}")
+                if o.detail:
+                    y3 = self._wrapped(o.detail, x0 + 16, y3 + 2, DIM, 8.5, PANEL_W - 26)
             if len(here) > MAX_PLACE_BUTTONS:
                 y3 = self._line(f"…and {len(here) - MAX_PLACE_BUTTONS} more.", x0 + 10, y3, DIM, 8.5)
             self._panel_box(x0, y3 - 6, top3, PANEL_W)
