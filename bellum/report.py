@@ -13,7 +13,7 @@ Two renderings: ``summary()`` — a dozen lines for a window's dialog — and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from bellum.engagement import KILLED, STANDING, Engagement, Outcome, Side
@@ -110,12 +110,8 @@ class AfterAction:
         eliminated") and sides as the sides' names, each a sentence."""
         names = {u.id: u.name for u in self.engagement.units if u.name}
         names.update({ld.id: ld.name for ld in self.engagement.leaders if ld.name})
-        if not names:
-            return [_sentence(self._sides_named(m)) for m in self.moments]
-        ids = re.compile(
-            r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True)) + r")(?![\w-])"
-        )
-        return [_sentence(ids.sub(lambda m: names[m.group(1)], self._sides_named(m))) for m in self.moments]
+        named = namer(names)
+        return [_sentence(named(self._sides_named(m))) for m in self.moments]
 
     def engaged(self, side: Side) -> int:
         return sum(u.strength for u in self.engagement.units if u.side == side)
@@ -251,6 +247,17 @@ class AfterAction:
         if follows:
             md += ["## What follows", ""] + [f"- {c}" for c in follows] + [""]
         return "\n".join(md)
+
+
+def namer(names: Mapping[str, str]) -> Callable[[str], str]:
+    """A function that reads every whole-word id of ``names`` in a text as its name
+    ("P1 is eliminated" → "Legio I is eliminated"; ids may hold hyphens)."""
+    if not names:
+        return lambda text: text
+    ids = re.compile(
+        r"(?<![\w-])(" + "|".join(re.escape(i) for i in sorted(names, key=len, reverse=True)) + r")(?![\w-])"
+    )
+    return lambda text: ids.sub(lambda m: names[m.group(1)], text)
 
 
 _IRREGULAR = {"has": "have", "is": "are", "was": "were"}

@@ -770,10 +770,12 @@ class CampaignView(MapView):
         moments: tuple[str, ...] = ()
         try:
             if self._is_tactical(bv):
-                from campaign.conversion import outcome_from_tactical
+                from campaign.conversion import outcome_from_tactical, tactical_moments
                 from tactical.view.play import session_state
 
-                out = outcome_from_tactical(b.engagement, session_state(bv.session), state=self.game.state)
+                final_field = session_state(bv.session)
+                out = outcome_from_tactical(b.engagement, final_field, state=self.game.state)
+                moments = tactical_moments(b.engagement, final_field, list(bv.session.log))
                 fought = "the tactical engine"
             else:
                 from battleboard.resolve import autoplay, outcome

@@ -10,6 +10,7 @@ import pytest
 
 from bellum.dice import Dice
 from bellum.engagement import Engagement, Outcome
+from bellum.events import Event
 from bellum.report import AfterAction, from_data
 from bellum.saves import plain
 from bellum.session import Session
@@ -148,3 +149,33 @@ def test_a_battle_fought_in_a_battle_window_reports_how_it_went() -> None:
     [(title, lines)] = [p for p in game.popups if p[0].startswith("After-action report")]
     assert title.endswith("Battle of Ilerda, April 49 BC")
     assert lines[-1] == "The Senatorials panic."
+
+
+def test_a_tactical_battles_turning_points_name_the_campaign_units() -> None:
+    """campaign.md §14.4: counters read as the campaign units they carry, numbered when a
+    unit takes several; rule references are trimmed; only turning points are kept."""
+    from bellum.engagement import ForceLeader
+    from campaign.conversion import tactical_moments
+    from tests.campaign.test_conversion import _eng, _final
+
+    eng = _eng(
+        [("legion", "V", 5)],
+        [("legion", "R", 5)],
+        leaders=[ForceLeader(id="caesar", side="A", rating=3, name="C. Iulius Caesar")],
+    )
+    eng = eng.model_copy(update={"units": [u.model_copy(update={"name": f"Legio {u.id}"}) for u in eng.units]})
+    final = _final(eng)
+    a_counters = sorted(cid for cid, u in final.units.items() if u.group == "a0")
+    assert len(a_counters) == 5  # one SP a counter (§12.7.1)
+    events = [
+        Event("move", f"{a_counters[1]} moves.", {}),
+        Event("rout", f"{a_counters[1]} routs (002 shock check failed).", {}),
+        Event("eliminated", f"{a_counters[0]} is eliminated (it fails to rally (003 §10.27)).", {}),
+        Event("leader_lost", "caesar falls in the fighting (003 §8.3).", {}),
+    ]
+    n = a_counters[1].rsplit("-", 1)[-1]
+    assert tactical_moments(eng, final, events) == (
+        f"Legio a0 ({n}) routs.",
+        f"Legio a0 ({a_counters[0].rsplit('-', 1)[-1]}) is eliminated.",
+        "C. Iulius Caesar falls in the fighting.",
+    )
