@@ -20,10 +20,13 @@ from pyglet.graphics import Batch
 from battleboard.ai import choose
 from battleboard.model import OFF, Action, State, Unit
 from battleboard.odds import summary
+from battleboard.resolve import moments, outcome
 from battleboard.rules import active_ground, apply, legal_actions, on_board, scores
 from bellum.dice import Dice
+from bellum.engagement import Engagement
 from bellum.errors import RuleError
 from bellum.events import Event
+from bellum.report import AfterAction, name_sides
 
 BG = (24, 20, 18)
 PANEL = (44, 36, 30)
@@ -93,8 +96,13 @@ class BattleView(arcade.View):
         seed: int = 1,
         menu: arcade.View | None = None,
         menu_label: str = "Menu",
+        engagement: Engagement | None = None,
     ) -> None:
         super().__init__()
+        #: the battle as the engagement contract sees it: a stand-alone battle shows its
+        #: after-action report when it is over (the campaign window makes its own)
+        self.engagement = engagement
+        self._report: list[str] | None = None
         self.state = state
         self.title = title
         self.side_names = side_names or {"A": "Side A", "B": "Side B"}
@@ -418,7 +426,7 @@ class BattleView(arcade.View):
         y -= 18
         if s.phase == "over":
             who = self.side_names[s.winner] if s.winner else "nobody (a draw)"
-            self._text(f"Winner: {who} — {s.end_reason}", px, y, GOLD, 11)
+            self._text(f"Winner: {who} — {name_sides(s.end_reason, self.side_names)}"[:92], px, y, GOLD, 11)
             y -= 18
         if self.selected is not None and self.selected in s.units:
             self._text(unit_line(s, s.units[self.selected])[:92], px, y, INK, 10)
@@ -483,15 +491,27 @@ class BattleView(arcade.View):
                 self.buttons.append(Button(f"option{i}", text, px, y - 4, pw, 18))
                 self._text(text, px, y, INK, 9)
                 y -= 18
-        # the log
+        # the log, or once the battle is over its after-action report
         y -= 6
-        self._text("Log", px, y, GOLD, 11)
+        report = self.report_lines()
+        self._text("After-action report" if report else "Log", px, y, GOLD, 11)
         y -= 16
-        for line in self.log[-LOG_LINES:]:
+        for line in report or self.log[-LOG_LINES:]:
             if y < 12:
                 break
             self._text(line[:88], px, y, DIM, 9)
             y -= 14
+
+    def report_lines(self) -> list[str]:
+        """The after-action report of a finished stand-alone battle (``bellum.report``), its
+        after-battle rolls on a copy of the battle's dice; [] while it goes on."""
+        if self.engagement is None or self.state.phase != "over":
+            return []
+        if self._report is None:
+            out = outcome(self.state, self.engagement, Dice.from_state(self.dice.state()))
+            rep = AfterAction(self.engagement, out, names=self.side_names, moments=moments(self.events))
+            self._report = rep.summary(moments=6)
+        return self._report
 
     def on_draw(self) -> None:
         self._layout()

@@ -212,3 +212,29 @@ def test_fleets_show_what_they_carry(window: Any) -> None:
     render(window, view)
     line = next(t.text for t in view._texts if t.text.startswith("F3:"))
     assert line == unit_line(s, f3) == "F3: fleet, Veteran, 2 SP; carrying P3 (legion V5)"
+
+
+def test_a_finished_stand_alone_battle_shows_its_after_action_report(window: Any) -> None:
+    """battleboard.md §14: the panel's log gives way to the after-action report, the side
+    names and turning points in words — and the report's rolls leave the battle's dice alone."""
+    from battleboard.scenario import load_scenario
+    from battleboard.view.window import battle_view
+
+    sc, state = load_scenario("field-pharsalus")
+    view = battle_view(sc, state, "both", 4)
+    assert view.engagement is not None and view.report_lines() == []
+    before = render(window, view)
+    for _ in range(600):
+        view.on_update(1.0)
+        if view.state.phase == "over":
+            break
+    assert view.state.phase == "over"
+    rolls = len(view.dice.rolls)
+    lines = view.report_lines()
+    assert len(view.dice.rolls) == rolls
+    assert any("SP engaged" in ln for ln in lines) and not any("side A" in ln or "side B" in ln for ln in lines)
+    after = render(window, view)
+    texts = [t.text for t in view._texts]
+    assert "After-action report" in texts and "Log" not in texts
+    assert any("SP engaged" in t for t in texts)
+    assert after.convert("RGB").tobytes() != before.convert("RGB").tobytes()
