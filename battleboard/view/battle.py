@@ -10,6 +10,7 @@ re-synced from the model after each action.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +82,11 @@ class Button:
 
     def hit(self, x: float, y: float) -> bool:
         return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
+
+
+def _chars(width: float, size: float) -> int:
+    """About how many characters of the panel's sans-serif at ``size`` points fit ``width`` pixels."""
+    return max(20, int(width / (size * 0.78)))
 
 
 class BattleView(arcade.View):
@@ -426,8 +432,9 @@ class BattleView(arcade.View):
         y -= 18
         if s.phase == "over":
             who = self.side_names[s.winner] if s.winner else "nobody (a draw)"
-            self._text(f"Winner: {who} — {name_sides(s.end_reason, self.side_names)}"[:92], px, y, GOLD, 11)
-            y -= 18
+            for part in textwrap.wrap(f"Winner: {who} — {name_sides(s.end_reason, self.side_names)}", _chars(pw, 11)):
+                self._text(part, px, y, GOLD, 11)
+                y -= 18
         if self.selected is not None and self.selected in s.units:
             self._text(unit_line(s, s.units[self.selected])[:92], px, y, INK, 10)
             y -= 18
@@ -496,7 +503,8 @@ class BattleView(arcade.View):
         report = self.report_lines()
         self._text("After-action report" if report else "Log", px, y, GOLD, 11)
         y -= 16
-        for line in report or self.log[-LOG_LINES:]:
+        wrapped = [part for line in report for part in textwrap.wrap(line, _chars(pw, 9), subsequent_indent="  ")]
+        for line in wrapped or self.log[-LOG_LINES:]:
             if y < 12:
                 break
             self._text(line[:88], px, y, DIM, 9)
