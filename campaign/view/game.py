@@ -44,6 +44,7 @@ from bellum.errors import BellumError, RuleError
 from bellum.events import Event
 from bellum.odds import exact_distribution
 from bellum.paths import SAVES
+from bellum.report import AfterAction
 from bellum.session import Session
 from campaign import actions as A
 from campaign.ai import CampaignAI
@@ -429,13 +430,22 @@ class CampaignGame:
                     follow.append(f.text)
                 self.popups.append((e.text.rstrip("."), follow[:6]))
         for rep in battle_reports(e for e in evs if e.kind == "battle" and self._fought_by_human(e)):
-            fought, moments = self._fought.pop(rep.engagement.id, ("auto-resolve", ()))
-            rep = replace(rep, fought=fought, moments=moments)
+            rep = self._told(rep)
             self.popups.append((f"After-action report: {rep.title()}", rep.summary()))
         result = getattr(self.state, "result", None)
         if result and not any(t == "The war is over" for t, _ in self.popups) and not self._ended:
             self._ended = True
             self.popups.append(("The war is over", [str(result.get("text", ""))]))
+
+    def reports(self) -> list[AfterAction]:
+        """The after-action report of every battle of the game so far (campaign.md §14.4)."""
+        return [self._told(rep) for rep in battle_reports(list(self.session.log))]
+
+    def _told(self, rep: AfterAction) -> AfterAction:
+        """A report with how its battle was fought and its turning points, when a battle
+        window handed them back."""
+        fought, moments = self._fought.get(rep.engagement.id, ("auto-resolve", ()))
+        return replace(rep, fought=fought, moments=moments)
 
     def _fought_by_human(self, e: Event) -> bool:
         """Whether a person plays a side in the battle ``e`` reports (the after-action report

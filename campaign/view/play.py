@@ -22,8 +22,10 @@ at once, otherwise through the march dialog).  The battleboard choice opens
 player leaves it and lets the generals finish it), its ``Outcome`` comes back to the map
 and is applied through the engine.
 
-Controls besides the map's: Enter ends or passes the phase, Ctrl+Z undo, Ctrl+S save,
-Ctrl+L load, Esc closes a dialog, clears the selection or returns to the menu.
+Controls besides the map's: Enter ends or passes the phase, C shows or hides the
+chronicle, R lists the war's battles and opens their after-action reports (campaign.md
+§14.4), Ctrl+Z undo, Ctrl+S save, Ctrl+L load, Esc closes a dialog, clears the selection
+or returns to the menu.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from arcade import shape_list
 from pyglet.graphics import Batch
 
 from bellum.errors import BellumError, InputError
+from bellum.report import AfterAction
 from campaign import actions as A
 from campaign.rules.common import force_name, place_name
 from campaign.state import SIDES, side_title
@@ -55,6 +58,8 @@ CHRONICLE_W = 400
 CHRONICLE_LINES = 7
 MAX_PHASE_BUTTONS = 12
 MAX_PLACE_BUTTONS = 8
+#: battles listed by the R key (the latest first)
+REPORTS_SHOWN = 10
 DIALOG_W = 560
 BUTTON_H = 24
 #: the hover key of a force counter (the map's tooltip otherwise names places)
@@ -484,10 +489,9 @@ class CampaignView(MapView):
     def _build_hud(self) -> None:
         super()._build_hud()
         self.hud_texts["map"].text = self.game.title()
-        self.hud_texts[
-            "help"
-        ].text = (
-            "click a force, then a lit place · Enter end phase · C chronicle · Ctrl+Z undo · Ctrl+S save · Ctrl+L load"
+        self.hud_texts["help"].text = (
+            "click a force, then a lit place · Enter end phase · C chronicle · R battles · Ctrl+Z undo · Ctrl+S save"
+            " · Ctrl+L load"
         )
 
     def _hud_extra_key(self) -> Any:
@@ -559,6 +563,22 @@ class CampaignView(MapView):
             self.game.decide(action)
         else:
             self.game.play(action)
+
+    def open_reports(self) -> None:
+        """The war's battles, the latest first: each opens its after-action report (§14.4)."""
+        reports = self.game.reports()
+        shown = reports[-REPORTS_SHOWN:][::-1]
+        lines = (
+            [f"{len(reports)} battle{'s' if len(reports) != 1 else ''} fought so far; the latest first."]
+            if reports
+            else ["No battle has been fought yet."]
+        )
+        self.open_dialog(
+            Dialog("Battles of the war", lines, [(rep.title(), partial(self._show_report, rep), "") for rep in shown])
+        )
+
+    def _show_report(self, rep: AfterAction) -> None:
+        self.open_dialog(Dialog(rep.title(), rep.summary(), [("Back to the battles", self.open_reports, "")]))
 
     def open_dialog(self, d: Dialog) -> None:
         self.dialog = d
@@ -932,6 +952,8 @@ class CampaignView(MapView):
                 return None
         elif symbol == arcade.key.C and not ctrl:
             self.show_chronicle = not self.show_chronicle
+        elif symbol == arcade.key.R and not ctrl and self.dialog is None:
+            self.open_reports()
         elif ctrl and symbol == arcade.key.Z:
             self.undo()
         elif ctrl and symbol == arcade.key.S:

@@ -5,6 +5,7 @@ for the window's pop-up, the CLI's ``--reports`` folder and saved games alike.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -179,3 +180,33 @@ def test_a_tactical_battles_turning_points_name_the_campaign_units() -> None:
         f"Legio a0 ({a_counters[0].rsplit('-', 1)[-1]}) is eliminated.",
         "C. Iulius Caesar falls in the fighting.",
     )
+
+
+@pytest.mark.window
+def test_the_r_key_lists_the_wars_battles_and_opens_a_report(window: Any) -> None:
+    """campaign.md §14.4 and §14.3: R lists the battles, the latest first; a choice opens
+    its report, drawn on the map; Back returns to the list."""
+    import arcade
+
+    from campaign.view.play import CampaignView
+    from tests.campaign.test_window_play import press_label
+    from tests.conftest import render
+
+    game = CampaignGame.new("49bc", 3, humans=frozenset())
+    while not any(e.kind == "battle" for e in game.session.log):
+        game.ai_step()
+    game.popups.clear()
+    view = CampaignView(game)
+    view.ai_delay = 1e9  # the computer waits while we read
+    before = render(window, view)
+    view.on_key_press(arcade.key.R, 0)
+    assert view.dialog is not None and view.dialog.title == "Battles of the war"
+    first = game.reports()[-1]
+    assert view.dialog.options[0][0] == first.title()
+    press_label(view, first.title())
+    assert view.dialog is not None and view.dialog.title == first.title()
+    assert any("SP engaged" in ln for ln in view.dialog.lines)
+    shown = render(window, view)
+    assert shown.convert("RGB").tobytes() != before.convert("RGB").tobytes()
+    press_label(view, "Back to the battles")
+    assert view.dialog is not None and view.dialog.title == "Battles of the war"
