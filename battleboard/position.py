@@ -80,6 +80,12 @@ class LeaderIn(_Strict):
     name: str = ""
 
 
+#: what a unit and a leader of a position share with the engagement contract's
+#: ``ForceUnit`` and ``ForceLeader`` (battleboard.md §14): the two convert field for field
+SHARED_UNIT_FIELDS: set[str] = {"id", "side", "kind", "discipline", "strength", "name"}
+SHARED_LEADER_FIELDS: set[str] = {"id", "side", "rating", "discipline", "name"}
+
+
 class Position(_Strict):
     board: BoardIn = BoardIn()
     battle: BattleIn = BattleIn()

@@ -14,7 +14,15 @@ from collections.abc import Iterable
 
 from battleboard.ai import play_turn
 from battleboard.model import State, other
-from battleboard.position import BattleIn, LeaderIn, Position, UnitIn, build_state
+from battleboard.position import (
+    SHARED_LEADER_FIELDS,
+    SHARED_UNIT_FIELDS,
+    BattleIn,
+    LeaderIn,
+    Position,
+    UnitIn,
+    build_state,
+)
 from battleboard.rules import Chance, sp_lost
 from bellum.dice import Dice
 from bellum.engagement import (
@@ -59,14 +67,8 @@ def state_from_engagement(eng: Engagement) -> State:
             active=eng.active,
             stratagems={s: eng.sides[s].battle_stratagems for s in ("A", "B")},
         ),
-        units=[
-            UnitIn(id=u.id, side=u.side, kind=u.kind, discipline=u.discipline, strength=u.strength, name=u.name)
-            for u in eng.units
-        ],
-        leaders=[
-            LeaderIn(id=ld.id, side=ld.side, rating=ld.rating, discipline=ld.discipline, name=ld.name)
-            for ld in eng.leaders
-        ],
+        units=[UnitIn(**u.model_dump(include=SHARED_UNIT_FIELDS)) for u in eng.units],
+        leaders=[LeaderIn(**ld.model_dump(include=SHARED_LEADER_FIELDS)) for ld in eng.leaders],
     )
     s = build_state(pos, f"engagement {eng.id}", list(eng.options))
     if naval:

@@ -11,7 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battleboard.model import State
-from battleboard.position import Position, Side, build_state
+from battleboard.position import SHARED_LEADER_FIELDS, SHARED_UNIT_FIELDS, Position, Side, build_state
 from bellum.engagement import Engagement, ForceLeader, ForceUnit, SideForce
 from bellum.errors import InputError
 from bellum.paths import resolve_scenario
@@ -63,14 +63,8 @@ def engagement_of(sc: Scenario, name: str) -> Engagement:
             active=b.active,
             superior=b.superior,
             sides={s: SideForce(faction=side_name(sc, s), battle_stratagems=b.stratagems.get(s, 0)) for s in SIDES},
-            units=[
-                ForceUnit(id=u.id, side=u.side, kind=u.kind, discipline=u.discipline, strength=u.strength, name=u.name)
-                for u in sc.units
-            ],
-            leaders=[
-                ForceLeader(id=ld.id, side=ld.side, rating=ld.rating, discipline=ld.discipline, name=ld.name)
-                for ld in sc.leaders
-            ],
+            units=[ForceUnit(**u.model_dump(include=SHARED_UNIT_FIELDS)) for u in sc.units],
+            leaders=[ForceLeader(**ld.model_dump(include=SHARED_LEADER_FIELDS)) for ld in sc.leaders],
         )
     except ValidationError as exc:
         problem = exc.errors()[0].get("msg", "is not a battle the campaign could hand over")
