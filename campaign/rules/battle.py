@@ -32,7 +32,7 @@ from bellum.engagement import (
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
-from campaign.rules.common import event, force_name, leader_name, loss_text, place_name, tidy
+from campaign.rules.common import counted, event, force_name, leader_name, loss_text, place_name, tidy
 from campaign.rules.siege import ground, mobile_ground, take_captive
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy
 from campaign.tables import tables
@@ -356,7 +356,8 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
                 event(
                     state,
                     "bonus",
-                    f"{_cap(SIDE_NAMES[sides[out.winner]])} gain {bonus} Military stratagem(s) from the victory.",
+                    f"{_cap(SIDE_NAMES[sides[out.winner]])} gain {counted(bonus, 'Military stratagem')} "
+                    "from the victory.",
                     side=sides[out.winner],
                     n=bonus,
                 )

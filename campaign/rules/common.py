@@ -72,6 +72,11 @@ def force_name(force: Force, cat: Catalogue | None = None) -> str:
     return f"the garrison of {where}" if kinds == {"civis"} else f"the troops at {where}"
 
 
+def counted(n: int, word: str, plural: str = "") -> str:
+    """ "1 stratagem", "2 stratagems", "2 Res Publica markers" ("colonies": ``plural`` given)."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
 def possessive(name: str) -> str:
     """Caesar's, Afranius'."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"

@@ -21,7 +21,7 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea, spend
-from campaign.rules.common import event, force_name, place_name, possessive, tidy
+from campaign.rules.common import counted, event, force_name, place_name, possessive, tidy
 from campaign.rules.siege import occupy
 from campaign.state import CampaignState, Pending, enemy, side_title
 from campaign.tables import tables
@@ -116,7 +116,8 @@ def embark(state: CampaignState, force_id: str) -> list[Event]:
             event(
                 state,
                 "left_ashore",
-                f"{len(stay)} unit(s) of {force_name(f)} cannot be carried and stay at {place_name(f.location)}.",
+                f"{counted(len(stay), 'unit')} of {force_name(f)} cannot be carried and stay at "
+                f"{place_name(f.location)}.",
                 force=gid,
             )
         )

@@ -18,7 +18,7 @@ from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
-from campaign.rules.common import event, leader_name
+from campaign.rules.common import counted, event, leader_name
 from campaign.rules.stratagems import gain, leaders_of, play, plays_left
 from campaign.state import SIDE_NAMES, CampaignState, Pending, enemy, side_title
 from campaign.tables import Effect, tables
@@ -160,7 +160,7 @@ def apply_effects(state: CampaignState, side: str, effects: tuple[Effect, ...]) 
                 event(
                     state,
                     "marker",
-                    f"{side_title(side)} gain {got} Res Publica marker(s) (now {state.res_publica[side]}; "
+                    f"{side_title(side)} gain {counted(got, 'Res Publica marker')} (now {state.res_publica[side]}; "
                     f"{SIDE_NAMES[foe]} {state.res_publica[foe]}).",
                     side=side,
                     n=got,

@@ -21,7 +21,7 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
 from campaign.map import roman_world
-from campaign.rules.common import event, leader_name
+from campaign.rules.common import counted, event, leader_name
 from campaign.state import SIDE_NAMES, SIDES, STRATAGEM_TYPES, CampaignState, enemy, side_title
 from campaign.tables import tables
 from campaign.units import catalogue
@@ -150,7 +150,7 @@ def open_half_turn(state: CampaignState) -> list[Event]:
         event(
             state,
             "income",
-            f"{side_title(side)} are owed {state.due} stratagem(s) ({words}).",
+            f"{side_title(side)} are owed {counted(state.due, 'stratagem')} ({words}).",
             side=side,
             due=state.due,
             items=items,
@@ -193,7 +193,7 @@ def forfeit(state: CampaignState) -> list[Event]:
     n, state.due = state.due, 0
     if not n:
         return []
-    return [event(state, "forfeit", f"{side_title(state.active)} leave {n} stratagem(s) untaken.", n=n)]
+    return [event(state, "forfeit", f"{side_title(state.active)} leave {counted(n, 'stratagem')} untaken.", n=n)]
 
 
 def legal(state: CampaignState) -> list[A.Action]:
@@ -226,7 +226,7 @@ def supreme_lost(state: CampaignState, before: dict[str, str | None]) -> list[Ev
                     state,
                     "succession_lost",
                     f"{side_title(side)} have lost their Supreme Leader, {leader_name(before[side] or '')}: "
-                    f"they lose the {sum(held.values())} stratagem(s) they held{extra}. "
+                    f"they lose the {counted(sum(held.values()), 'stratagem')} they held{extra}. "
                     f"A leader must claim the succession with a Political stratagem.",
                     side=side,
                     leader=before[side],

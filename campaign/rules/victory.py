@@ -24,7 +24,7 @@ from __future__ import annotations
 from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.clients import Victory, world_tables
-from campaign.rules.common import event, leader_name
+from campaign.rules.common import counted, event, leader_name
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy, side_title
 
 LEVELS: tuple[str, ...] = ("triumphant", "conquering", "optimus")
@@ -131,7 +131,8 @@ def _why(state: CampaignState, side: str, what: str) -> str:
     who = leader_name(sup) if sup else side_title(side)
     return (
         f"{SIDE_NAMES[side]} win {what} — {who} holds Rome and {cities_held(state, side)} other cities, "
-        f"{off_map_held(state, side)} off-map region(s), {colonies_held(state, side)} colonies, "
+        f"{counted(off_map_held(state, side), 'off-map region')}, "
+        f"{counted(colonies_held(state, side), 'colony', 'colonies')}, "
         f"{state.res_publica.get(side, 0)} Res Publica markers (the enemy {state.res_publica.get(enemy(side), 0)})."
     )
 
