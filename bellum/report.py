@@ -103,7 +103,9 @@ class AfterAction:
         if out.winner is None:
             return f"Drawn after {turns}: {reason}."
         loser: Side = "B" if out.winner == "A" else "A"
-        return _cap(f"{self.side_name(out.winner)} defeat {self.side_name(loser)} in {turns}: {reason}.")
+        who = self.side_name(out.winner)
+        verb = "defeat" if plural_name(who) else "defeats"
+        return _cap(f"{who} {verb} {self.side_name(loser)} in {turns}: {reason}.")
 
     def named_moments(self) -> list[str]:
         """The turning points with ids read as names ("P1 is eliminated" → "Legio I is
@@ -274,14 +276,14 @@ def name_sides(text: str, names: Mapping[str, str]) -> str:
     def name(m: re.Match[str]) -> str:
         who = names.get(m.group(1), f"side {m.group(1)}")
         verbs = m.group(2) or ""
-        if verbs and _plural_name(who):
+        if verbs and plural_name(who):
             verbs = re.sub(r"[a-z]+", lambda w: w.group(0) if w.group(0) == "and" else plural(w.group(0)), verbs)
         return who + verbs
 
     return re.sub(r"\bside ([AB])((?: [a-z]+)(?: and [a-z]+)?)?\b", name, text)
 
 
-def _plural_name(name: str) -> bool:
+def plural_name(name: str) -> bool:
     """ "the Caesarians", "Pompeians" read as plural; "Pompeius", "side A" do not."""
     return name.endswith("s") and not name.endswith(("us", "ss", "is")) and not name.startswith("side ")
 

@@ -60,6 +60,7 @@ from bellum.tomlio import load_model
 from campaign.units import DATA, catalogue
 from tactical.hexes import Grid
 from tactical.models import LeaderIn, TerrainName, UnitType
+from tactical.report import moments
 from tactical.scenario import (
     FieldIn,
     Scenario,
@@ -873,11 +874,6 @@ def _reason(eng: Engagement, final: State, winner: Side | None, book: Mapping[st
 # --------------------------------------------------------------------------- headless play
 
 
-#: the tactical events an after-action report calls turning points (campaign.md §14.4):
-#: counters eliminated or routed, leaders lost, elephants rampaging
-MOMENT_KINDS = frozenset({"eliminated", "rout", "leader_lost", "rampage"})
-
-
 def tactical_moments(eng: Engagement, final: State, events: Iterable[Event]) -> tuple[str, ...]:
     """The turning points of a tactical battle fought for ``eng``, its counters named after
     the campaign units they carry ("leg_xiii-2 routs (002 shock)." → "Legio XIII (2) routs.")."""
@@ -887,23 +883,7 @@ def tactical_moments(eng: Engagement, final: State, events: Iterable[Event]) -> 
         base = names.get(unit.group)
         if base:
             label[cid] = base if cid == unit.group else f"{base} ({cid.rsplit('-', 1)[-1]})"
-    named = namer(label)
-    return tuple(_without_references(named(e.text)) for e in events if e.kind in MOMENT_KINDS)
-
-
-def _without_references(text: str) -> str:
-    """A sentence without its closing parenthesis of rule references or causes."""
-    text = text.strip().rstrip(".")
-    while text.endswith(")"):
-        depth = 0
-        for i in range(len(text) - 1, -1, -1):
-            depth += {")": 1, "(": -1}.get(text[i], 0)
-            if depth == 0:
-                text = text[:i].rstrip()
-                break
-        else:
-            break
-    return text + "."
+    return moments(events, namer(label))
 
 
 def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_actions: int = MAX_ACTIONS) -> Outcome:

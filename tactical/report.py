@@ -1,0 +1,92 @@
+"""After-action reports of tactical battles (docs/rules/tactical.md §11): what each army
+brought, what it lost, how close it came to its withdrawal level, the leaders who fell and
+the battle's turning points, from the final state and the battle's event log.  Pure: the
+CLI writes the text (``bellum battle … --headless --report FILE``); a campaign battle fought
+on hexes is reported by the campaign through the engagement contract instead
+(``campaign.conversion.tactical_moments``, campaign.md §14.4)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+
+from bellum.events import Event
+from bellum.report import name_sides, plural_name
+from tactical.state import State
+
+#: the events a report calls turning points: counters eliminated or routed, leaders lost,
+#: elephants rampaging
+MOMENT_KINDS = frozenset({"eliminated", "rout", "leader_lost", "rampage"})
+SIDES = ("A", "B")
+
+
+def without_references(text: str) -> str:
+    """A sentence without its closing parenthesis of rule references or causes
+    ("italian-5 is eliminated (it fails to rally (003 §10.27))." → "italian-5 is eliminated.")."""
+    text = text.strip().rstrip(".")
+    while text.endswith(")"):
+        depth = 0
+        for i in range(len(text) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(text[i], 0)
+            if depth == 0:
+                text = text[:i].rstrip()
+                break
+        else:
+            break
+    return text + "."
+
+
+def moments(events: Iterable[Event], named: Callable[[str], str] = lambda t: t) -> tuple[str, ...]:
+    """The battle's turning points, each a sentence, ids read by ``named``."""
+    return tuple(without_references(named(e.text)) for e in events if e.kind in MOMENT_KINDS)
+
+
+def side_table(state: State, side: str) -> list[tuple[str, int, int, int, int]]:
+    """Per unit type of ``side``: (type, fielded, eliminated or gone, routed, disordered)."""
+    fielded: Counter[str] = Counter()
+    gone: Counter[str] = Counter()
+    routed: Counter[str] = Counter()
+    disordered: Counter[str] = Counter()
+    for u in state.units.values():
+        if u.side != side:
+            continue
+        fielded[u.type] += 1
+        if u.status in ("eliminated", "off_map"):
+            gone[u.type] += 1
+        elif u.status == "routed":
+            routed[u.type] += 1
+        elif u.status == "disordered":
+            disordered[u.type] += 1
+    return [(t, fielded[t], gone[t], routed[t], disordered[t]) for t in sorted(fielded)]
+
+
+def markdown(
+    title: str,
+    names: dict[str, str],
+    state: State,
+    events: Sequence[Event],
+    winner: str | None,
+    why: str,
+) -> str:
+    """The full report of a finished (or broken-off) tactical battle."""
+    if winner is None:
+        verdict = f"A draw: {name_sides(why, names)}."
+    else:
+        verdict = f"{names[winner]} {'win' if plural_name(names[winner]) else 'wins'}: {name_sides(why, names)}."
+    md = [f"# {title}", "", f"**{verdict[:1].upper() + verdict[1:]}**", ""]
+    lost_leaders = {e.data.get("leader") for e in events if e.kind == "leader_lost"}
+    for side in SIDES:
+        md += [f"## {names[side]}", ""]
+        level = state.withdrawal.get(side, 0)
+        md.append(f"Rout points {state.rout_points.get(side, 0)} of a withdrawal level of {level}.")
+        leaders = [ld for ld in state.leaders.values() if ld.side == side]
+        if leaders:
+            fell = [ld.id for ld in leaders if ld.id in lost_leaders or ld.status == "eliminated"]
+            md.append(f"Leaders: {len(leaders)}; lost: {', '.join(fell) if fell else 'none'}.")
+        md += ["", "| type | fielded | eliminated | routed | disordered |", "|---|---|---|---|---|"]
+        md += [f"| {t} | {n} | {g} | {r} | {d} |" for t, n, g, r, d in side_table(state, side)]
+        md.append("")
+    told = moments(events, lambda t: name_sides(t, names))
+    if told:
+        md += ["## How it went", ""] + [f"- {m[:1].upper() + m[1:]}" for m in told] + [""]
+    return "\n".join(md)
