@@ -86,7 +86,7 @@ def decision_odds(state: CampaignState, action: A.Action) -> list[tuple[str, Fra
 
 
 def odds_text(odds: Sequence[tuple[str, Fraction]], limit: int = 3) -> str:
-    """"62% accepted · 38% refused" (the likeliest ``limit`` outcomes, the rest summed)."""
+    """The likeliest ``limit`` outcomes and the rest summed: "62% accepted · 38% refused"."""
     shown = [f"{float(p):.0%} {what}" for what, p in odds[:limit]]
     rest = sum((p for _w, p in odds[limit:]), Fraction(0))
     if rest:
