@@ -84,6 +84,15 @@ class Button:
         return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
 
 
+@dataclass(frozen=True)
+class _Step:
+    """What an undo restores: the state before an action and how long the logs were."""
+
+    state: State
+    log: int
+    events: int
+
+
 def _chars(width: float, size: float) -> int:
     """About how many characters of the panel's sans-serif at ``size`` points fit ``width`` pixels."""
     return max(20, int(width / (size * 0.78)))
@@ -109,6 +118,7 @@ class BattleView(arcade.View):
         #: after-action report when it is over (the campaign window makes its own)
         self.engagement = engagement
         self._report: list[str] | None = None
+        self._undo: list[_Step] = []
         self.state = state
         self.title = title
         self.side_names = side_names or {"A": "Side A", "B": "Side B"}
@@ -189,12 +199,19 @@ class BattleView(arcade.View):
         return s.side not in self.ai
 
     def act(self, action: Action) -> bool:
-        """Send an action to the rules; a refusal is shown, never raised."""
+        """Send an action to the rules; a refusal is shown, never raised.  An action that
+        rolls no die may be taken back (``undo``); a roll seals everything before it."""
+        before = _Step(self.state, len(self.log), len(self.events))
+        rolls = len(self.dice.rolls)
         try:
             self.state, events, _ = apply(self.state, action, self.dice, self.forced)
         except RuleError as no:
             self.message = str(no)
             return False
+        if len(self.dice.rolls) == rolls and self.forced is None:
+            self._undo.append(before)
+        else:
+            self._undo.clear()  # the dice have spoken: no going back past them
         self.forced = None
         self.events.extend(events)
         for e in events:
@@ -202,6 +219,30 @@ class BattleView(arcade.View):
                 self.log.append(f"Side {e.data['side']} has allocated in secret.")
             else:
                 self.log.append(e.text)
+        self.message = ""
+        self.selected = None
+        self.options = []
+        self.dirty = True
+        return True
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def undo(self) -> bool:
+        """Take back the last action, if it rolled no die (a move, a set-up, the end of a
+        turn before any roll); the computer's own moves since are taken back with it."""
+        if not self._undo:
+            self.message = "Nothing to undo: the last action rolled the dice."
+            self.dirty = True
+            return False
+        step = self._undo.pop()
+        self.state = step.state
+        while self._undo and not self.human_to_act():  # back to the last position a person played
+            step = self._undo.pop()
+            self.state = step.state
+        del self.log[step.log :]
+        del self.events[step.events :]
+        self.log.append("(undone)")
         self.message = ""
         self.selected = None
         self.options = []
@@ -277,6 +318,9 @@ class BattleView(arcade.View):
             if s.phase != "over":
                 self.act(choose(s))
             return
+        if key == "undo":
+            self.undo()
+            return
         for b in self.buttons:
             if b.key == key and b.action is not None:
                 self.act(b.action)
@@ -294,6 +338,7 @@ class BattleView(arcade.View):
             arcade.key.S: "deploy",
             arcade.key.O: "off",
             arcade.key.P: "plan",
+            arcade.key.U: "undo",
         }
         numbers = {getattr(arcade.key, f"KEY_{i}"): f"option{i - 1}" for i in range(1, 10)}
         self._layout()
@@ -474,6 +519,8 @@ class BattleView(arcade.View):
                 wanted.append(("off", "Leave the board [O]", off[0]))
         if s.phase != "over":
             wanted.append(("ai", "AI move [Space]", None))
+        if self._undo:
+            wanted.append(("undo", "Undo [U]", None))
         wanted.append(("menu", f"{self.menu_label} [Esc]", None))
         for i, (key, label, action) in enumerate(wanted):
             col = i % 3

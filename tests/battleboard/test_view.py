@@ -238,3 +238,39 @@ def test_a_finished_stand_alone_battle_shows_its_after_action_report(window: Any
     assert "After-action report" in texts and "Log" not in texts
     assert any("SP engaged" in t for t in texts)
     assert after.convert("RGB").tobytes() != before.convert("RGB").tobytes()
+
+
+def test_a_move_is_undone_but_a_roll_seals_the_past(window: Any) -> None:
+    """The window takes back actions that rolled no die (battleboard.md §15): the position
+    and the log return; once the dice have rolled there is nothing to undo."""
+    from battleboard.rules import legal_actions
+
+    view = BattleView(land_state(), title="Undo", side_names={"A": "Caesarians", "B": "Pompeians"})
+    render(window, view)
+    assert not view.can_undo()
+    before = {u.id: u.square for u in view.state.units.values()}
+    log = list(view.log)
+    move = next(a for a in legal_actions(view.state) if a.verb == "move" and a.unit == "X")
+    assert view.act(move)
+    assert {u.id: u.square for u in view.state.units.values()} != before
+    image = render(window, view)
+    assert any(b.key == "undo" for b in view.buttons)
+    view.on_key_press(arcade.key.U, 0)
+    assert {u.id: u.square for u in view.state.units.values()} == before
+    assert view.log == [*log, "(undone)"] and not view.can_undo()
+    after = render(window, view)
+    assert after.convert("RGB").tobytes() != image.convert("RGB").tobytes()
+    # a roll seals the past: play on with the dice until one rolls, then nothing to undo
+    for _ in range(50):
+        rolls = len(view.dice.rolls)
+        view.act(choose_for(view))
+        if len(view.dice.rolls) > rolls:
+            break
+    assert not view.can_undo() and not view.undo()
+    assert "Nothing to undo" in view.message
+
+
+def choose_for(view: BattleView) -> Any:
+    from battleboard.ai import choose
+
+    return choose(view.state)
