@@ -7,10 +7,12 @@ their own fixed seeds, never on the game's dice).
 
 How it plays:
 - **Stratagems**: keeps Military stratagems for marches and battles, then takes
-  Political ones (the Res Publica and recruiting run on them), an Agent now and then.
+  Political ones (the Res Publica and recruiting run on them), an Agent now and then; a
+  side without a Supreme Leader takes a Political one first, to claim the succession.
 - **Res Publica**: rolls its own party's table while its Political Requirement is not
-  safely met and it has Political stratagems to spare; always claims a lost succession;
-  its Tribune vetoes the enemy's results.
+  safely met and it has Political stratagems to spare — every one of them when it would win
+  but for that Requirement, or late in the war; always claims a lost succession; its
+  Tribune vetoes the enemy's results.
 - **Recruiting**: assassins for the enemy's Supreme Leader, tribute for client states
   and neutral towns, legions where its armies stand, training of recruits, leaders for
   leaderless troops, colonies once it is strong, bribes and subversion of enemy
@@ -22,8 +24,10 @@ How it plays:
   places it can take — Rome, the income cities, provincial capitals — weighed by the
   distance it can really march (round the spaces of powers at peace); **hunts enemy
   armies it outnumbers** and marches into their space only when the real battleboard
-  odds (``battleboard.resolve.odds``) favour it; keeps away from armies it would lose to;
-  keeps to supply and, in winter, to friendly cities.
+  odds (``battleboard.resolve.odds``) favour it — from 47 BC farther, against armies up to
+  1.4 times its size, at slightly lower odds: the war seeks its decision; values Rome above all
+  once its Political Requirement is met without it; keeps away from armies it would lose
+  to; keeps to supply and, in winter, to friendly cities.
 - **Combat**: fights the battles it must with a stratagem or two, storms when the
   storm table gives even odds, offers battle at sea when its fleets are stronger.
 - **Decisions**: intercepts and cuts supply with stronger fleets, accepts battle at sea
@@ -66,6 +70,13 @@ HUNT_PER_SP = 0.8
 #: … within this many movement points (by the roads it may march): an army far away will
 #: have moved on long before it is reached
 HUNT_RANGE = 24.0
+#: from this turn on (January 47 BC) the war seeks its decision: armies hunt enemy armies
+#: within LATE_HUNT_RANGE that they match LATE_HUNT_RATIO to 1
+LATE_HUNT_TURN = 16
+LATE_HUNT_RANGE = 40.0
+LATE_HUNT_RATIO = 0.7
+#: … and attack at this much lower odds
+LATE_ATTACK_EASE = 0.07
 #: keep away from an enemy army this much stronger than us
 DANGER_RATIO = 1.8
 OBJECTIVES = 10
@@ -109,6 +120,11 @@ REBUILD_SHARE = 0.4
 #: from this turn on (the last year and a quarter) a side failing its Political Requirement
 #: spends every Political stratagem on the Res Publica
 LATE_TURN = 30
+#: a side holding Rome, the Triumph's cities and a Supreme Leader but failing its Political
+#: Requirement works its party's table with every Political stratagem, from any turn (§21.1)
+POLITICS_FIRST = True
+#: a side meeting its Political Requirement without Rome values Rome this much more
+ROME_NEED = 16.0
 #: a client state's forces keep within this many movement points of its capital
 CLIENT_RANGE = 16.0
 #: fall upon a horde on the move (§19.4) with this much more SP than it has …
@@ -253,7 +269,10 @@ class CampaignAI:
         takes = {a.kind: a for a in legal if isinstance(a, A.Take)}
         if not takes:
             return _pass(legal)
-        if rebuilding(state, side) and held["military"] >= 1:
+        if not state.supreme.get(side) and held["political"] < 1 and "political" in takes:
+            return takes["political"]  # the succession is claimed with one (§17.6)
+        late = state.turn >= LATE_TURN and not political_requirement(state, side)
+        if (rebuilding(state, side) or late or only_politics_wanting(state, side)) and held["military"] >= 1:
             order = ["political", "military", "agent"]
         elif held["military"] < 2:
             order = ["military", "political", "agent"]
@@ -283,7 +302,7 @@ class CampaignAI:
         # an army much weaker than the enemy's keeps its Political stratagems for recruiting
         weak = _field_total(state, side) < WEAK_SHARE * _field_total(state, enemy(side))
         late = state.turn >= LATE_TURN and not political_requirement(state, side)
-        need = 1 if late else (4 if weak else 2)
+        need = 1 if late or only_politics_wanting(state, side) else (4 if weak else 2)
         if not want or state.stratagems[side]["political"] < need:
             return _pass(legal)
         party = "populares" if side == SIDES[0] else "optimates"
@@ -487,7 +506,8 @@ class CampaignAI:
         that ends the war with no winner (§21) — bloodshed grows costly for everyone."""
         limit = world_tables().victory.fratricide_limit
         over = max(0.0, (state.fratricide - FRATRICIDE_CARE * limit) / ((1 - FRATRICIDE_CARE) * limit))
-        return min(0.95, self.attack_if + FRATRICIDE_BAR * over)
+        ease = LATE_ATTACK_EASE if state.turn >= LATE_HUNT_TURN else 0.0
+        return min(0.95, self.attack_if - ease + FRATRICIDE_BAR * over)
 
     def would_end_the_war(self, state: CampaignState, f: Force, d: str) -> bool:
         """Whether a battle of ``f`` at ``d`` would likely push fratricide past its limit
@@ -543,6 +563,17 @@ def rebuilding(state: CampaignState, side: str) -> bool:
     return led < REBUILD_SP or led < REBUILD_SHARE * theirs
 
 
+def only_politics_wanting(state: CampaignState, side: str) -> bool:
+    """Whether ``side`` would win but for its Political Requirement (§21.1): it holds Rome,
+    the Triumph's cities and a Supreme Leader — then every Political stratagem goes to its
+    party's table (``POLITICS_FIRST``)."""
+    if not POLITICS_FIRST or political_requirement(state, side):
+        return False
+    if state.owner_side("roma") != side or not state.supreme.get(side):
+        return False
+    return cities_held(state, side) >= world_tables().victory.other_cities
+
+
 def _field_total(state: CampaignState, side: str) -> int:
     return sum(field_sp(f) for f in state.forces_of(side))
 
@@ -582,8 +613,10 @@ class _Context:
             for f in state.forces.values()
             if f.units and state.allegiance(f.side) is None and f.id not in state.roused and cmap.is_land(f.location)
         )
+        #: a side meeting its Political Requirement without Rome needs Rome above all (§21.1)
+        self.rome_need = ROME_NEED if political_requirement(state, side) and state.owner_side("roma") != side else 0.0
         self.targets = [
-            (p, place_value(p) + self.bonus)
+            (p, place_value(p) + self.bonus + (self.rome_need if p == "roma" else 0.0))
             for p in cmap.land_spaces()
             if cmap.spaces[p].kind == "city"
             and (state.owner_side(p) == self.foe or (state.owners.get(p) == "neutral" and p not in blocked))
@@ -598,6 +631,9 @@ class _Context:
             if h is not None and cmap.is_land(h.location):
                 self.hordes[h.location] = self.hordes.get(h.location, 0) + h.strength()
         self.missions: dict[str, tuple[str, float]] = {}
+        late = state.turn >= LATE_HUNT_TURN
+        self.hunt_range = LATE_HUNT_RANGE if late else HUNT_RANGE
+        self.hunt_ratio = LATE_HUNT_RATIO if late else HUNT_RATIO
 
     def dist(self, a: str, b: str) -> float:
         """Distance by the roads the side's armies may march (``road``)."""
@@ -643,8 +679,8 @@ class _Context:
             out.append((o, v))
         if mine >= SMALL_ARMY:
             for loc, sp in self.field.items():
-                near = self.dist(f.location, loc) <= HUNT_RANGE
-                if sp and near and mine + self.friendly.get(loc, 0) >= HUNT_RATIO * sp:
+                near = self.dist(f.location, loc) <= self.hunt_range
+                if sp and near and mine + self.friendly.get(loc, 0) >= self.hunt_ratio * sp:
                     out.append((loc, HUNT_BASE + HUNT_PER_SP * sp))
             for loc, sp in self.hordes.items():
                 if mine >= HORDE_RATIO * sp:

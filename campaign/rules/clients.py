@@ -28,6 +28,7 @@ from campaign.map import roman_world
 from campaign.rules.common import event, inflict, leader_name, loss_text, place_name, set_strengths, tidy
 from campaign.scenario import BARBARIAN
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy
+from campaign.tables import tables
 from campaign.units import Force, Unit, catalogue
 
 WORLD_FILE = Path(__file__).resolve().parent.parent / "data" / "world.toml"
@@ -117,16 +118,34 @@ class Victory(_Model):
     fratricide_limit: int = Field(ge=1, le=10000)
 
 
+class Muster(_Model):
+    """The spring muster: new commanders and the levy (campaign.md §17.7–§17.8)."""
+
+    month: str
+    first_year_bc: int = Field(ge=1, le=100)
+    leaders_wanted: int = Field(ge=0, le=30)
+    leaders_a_year: int = Field(ge=0, le=10)
+    legions_base: int = Field(ge=0, le=10)
+    capitals_a_legion: int = Field(ge=1, le=30)
+    legions_most: int = Field(ge=0, le=10)
+
+
 class World(_Model):
     clients: tuple[ClientSpec, ...] = Field(min_length=1, max_length=20)
     hordes: tuple[HordeSpec, ...] = Field(default=(), max_length=20)
     horde_clash: HordeClash
     events: EventsTable
     victory: Victory
+    muster: Muster
 
     @model_validator(mode="after")
     def _on_the_map(self) -> World:
         cmap = roman_world()
+        months = [t.month for t in tables().calendar.turns]
+        if self.muster.month not in months:
+            raise ValueError(
+                f"the muster month '{self.muster.month}' is not a month of the calendar ({', '.join(months)})"
+            )
         client_ids = {o.id for o in cmap.data.owner if o.kind == "client"}
         for c in self.clients:
             if c.id not in client_ids:

@@ -4,7 +4,8 @@ A turn opens with the Historical Events slot, then each side in turn — the Cae
 first — plays stratagems → Res Publica → recruiting → movement → combat → supply.  A
 new turn lets the Tribune negate again and, each January, returns the expended boxes
 to the counter mixes; a side's stratagems phase opens its half-turn: leaders' plays
-are counted afresh and the side's stratagem income is owed (campaign.md §15).
+are counted afresh and the side's stratagem income is owed (campaign.md §15); in the
+muster month it receives new commanders and the spring levy (§17.7–§17.8).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from bellum.dice import Dice
 from bellum.events import Event
 from campaign.rules.common import event
+from campaign.rules.muster import spring_muster
 from campaign.rules.stratagems import new_turn, open_half_turn
 from campaign.rules.supply import barbarians_and_others_winter, open_supply_phase
 from campaign.rules.victory import check_victory
@@ -52,5 +54,6 @@ def advance(state: CampaignState, dice: Dice) -> list[Event]:
     if phase == SIDE_PHASES[0]:
         events.append(event(state, "side_turn", f"{side_title(active)} play.", side=active))
         events += open_half_turn(state)
+        events += spring_muster(state)  # campaign.md §17.7–§17.8
     events += check_victory(state)  # campaign.md §21.2
     return events

@@ -13,9 +13,16 @@ from campaign.ai import (
     HORDE_BASE,
     HUNT_BASE,
     HUNT_RANGE,
+    LATE_ATTACK_EASE,
+    LATE_HUNT_RANGE,
+    LATE_HUNT_RATIO,
+    LATE_HUNT_TURN,
+    ROME_NEED,
+    VALUE_ROME,
     CampaignAI,
     _Context,
     dist,
+    only_politics_wanting,
     play_turns,
     rebuilding,
     road,
@@ -293,3 +300,62 @@ def test_the_ai_hunts_only_armies_within_reach() -> None:
     goals = dict(ctx.goals(s.forces["me"]))
     assert goals.get("brundisium", 0.0) >= HUNT_BASE
     assert goals.get("antiochia", 0.0) < HUNT_BASE
+
+
+def test_from_47_bc_armies_seek_battle_farther_and_against_bigger_armies() -> None:
+    """§14.2: from January 47 BC (``LATE_HUNT_TURN``) an army hunts enemy armies within
+    ``LATE_HUNT_RANGE`` that it matches ``LATE_HUNT_RATIO`` to 1 — the war seeks its
+    decision — and attacks at ``LATE_ATTACK_EASE`` lower odds."""
+    s = fresh(keep=[])
+    s.forces["me"] = army("me", "caesarian", "ariminum", [("legion", "V", 5)] * 4, ("caesar",))
+    s.forces["them"] = army("them", "senatorial", "brundisium", [("legion", "R", 5)] * 5, ("pompeius",))
+    s.forces = {k: f for k, f in s.forces.items() if k in ("me", "them") or not f.leaders}
+    assert LATE_HUNT_RATIO * 25 <= 20 < 25  # 20 SP against 25: matched late, not early
+    assert LATE_HUNT_TURN == 16 and LATE_HUNT_RANGE > HUNT_RANGE
+    ai = CampaignAI()
+    early = ai.bar(s)
+    assert dict(_Context(s, "caesarian").goals(s.forces["me"])).get("brundisium", 0.0) < HUNT_BASE
+    s.turn = LATE_HUNT_TURN  # January 47 BC
+    assert dict(_Context(s, "caesarian").goals(s.forces["me"])).get("brundisium", 0.0) >= HUNT_BASE
+    assert abs(ai.bar(s) - (early - LATE_ATTACK_EASE)) < 1e-9
+
+
+def test_a_side_that_would_win_but_for_its_requirement_spends_every_political_stratagem() -> None:
+    """§21.1, §14.2: the Senate holds Rome, its cities and Pompeius but Caesar holds three
+    markers; it works the Optimates with its last Political stratagem and takes Political
+    stratagems first."""
+    s = fresh(phase="res_publica", side="senatorial")
+    s.res_publica = {"caesarian": 3, "senatorial": 2}
+    s.stratagems["senatorial"] = {"military": 2, "political": 1, "agent": 0}
+    assert only_politics_wanting(s, "senatorial")
+    assert CampaignAI().choose(s) == A.Politics("optimates")
+    s.res_publica = {"caesarian": 1, "senatorial": 2}  # its requirement met: it keeps one
+    assert not only_politics_wanting(s, "senatorial")
+    assert CampaignAI().choose(s) == A.Pass()
+    s.res_publica = {"caesarian": 3, "senatorial": 2}
+    s.phase, s.due = "stratagems", 2
+    assert CampaignAI().choose(s) == A.Take("political")
+
+
+def test_a_side_meeting_its_requirement_without_rome_values_rome_above_all() -> None:
+    """§21.1, §14.2: Caesar with four markers but without Rome adds ``ROME_NEED`` to it."""
+    s = fresh(keep=["caesar"])
+    s.res_publica = {"caesarian": 4, "senatorial": 0}
+    ctx = _Context(s, "caesarian")
+    assert ctx.rome_need == ROME_NEED
+    assert dict(ctx.targets)["roma"] == VALUE_ROME + ctx.bonus + ROME_NEED
+    s.res_publica = {"caesarian": 3, "senatorial": 2}
+    assert _Context(s, "caesarian").rome_need == 0.0
+
+
+def test_a_side_without_a_supreme_leader_takes_a_political_stratagem_to_claim_first() -> None:
+    """§17.6, §14.2: the succession is claimed with a Political stratagem, so a side that
+    lost its Supreme Leader (and every stratagem with him) takes one before Military ones."""
+    s = fresh(phase="stratagems")
+    s.stratagems["caesarian"] = {"military": 0, "political": 0, "agent": 0}
+    s.due = 2
+    assert CampaignAI().choose(s) == A.Take("military")  # short of Military: those first
+    s.supreme["caesarian"] = None
+    assert CampaignAI().choose(s) == A.Take("political")
+    s.stratagems["caesarian"]["political"] = 1  # one in hand is enough for the claim
+    assert CampaignAI().choose(s) == A.Take("military")
