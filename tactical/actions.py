@@ -15,8 +15,19 @@ Every action can be written and read back::
     designate A1,A2 B1                  (003 §8.3: name attackers and defender, no dice)
     resolve                             (designation is over; the designated shocks are resolved)
     shock A1,A2 B1 weapon:HI reaction_fire:A1 pursue rbc:1007,1006 advance reduce_hits
-    fire A1 B1 hit_and_run return_fire
+    fire A1 B1 hit_and_run
     rally A2
+
+The defending side's decisions (docs/rules/tactical.md §8.13), offered only while the game
+waits on them (``State.reacting``)::
+
+    react B1@1204 face:4                a reaction facing change as the mover reaches 1204
+    react B2@1104 withdraw:1306,1307    an orderly withdrawal (``fire`` after it: mounted archers)
+    react fire:A1                       reaction fire at attacker A1 before the shock roll
+    react rbc:1007,1006                 cavalry retreats before combat
+    react fire:A1 reduce_hits           (option retreat-to-reduce-hits: retreat to take a hit fewer)
+    react return_fire                   the target of a hit and run fires back
+    decline                             no (further) reaction: the move goes on / the shock is rolled
 
 Hexes are ``CCRR`` ids and facings clock hours (``cases/FORMAT.md``).
 """
@@ -236,7 +247,60 @@ class Rally:
         return f"rally {self.unit}"
 
 
-Action = Move | Face | Activate | Continuity | Pass | Start | Replace | Designate | Resolve | Shock | Fire | Rally
+@dataclass(frozen=True, slots=True)
+class React:
+    """The defending side's answer to a move, shock or hit and run that waits on it
+    (``State.reacting``; docs/rules/tactical.md §8.13).  During a move: one ``reaction`` (003 §7.16,
+    000 §6.5, §7.15).  Before a shock: reaction ``fire`` at one attacker (003 §8.2), or a cavalry
+    retreat before combat ``rbc`` (003 §8.3, §9.16), and with option retreat-to-reduce-hits the
+    standing choice to retreat for a hit fewer (001 10.37).  After a hit and run: ``return_fire``
+    (003 §9.3)."""
+
+    reaction: Reaction | None = None
+    fire: str | None = None
+    rbc: tuple[str, ...] | None = None
+    reduce_hits: bool = False
+    return_fire: bool = False
+
+    def notation(self) -> str:
+        parts = ["react"]
+        if self.reaction is not None:
+            parts.append(self.reaction.notation())
+        if self.fire:
+            parts.append(f"fire:{self.fire}")
+        if self.rbc:
+            parts.append(f"rbc:{','.join(self.rbc)}")
+        if self.reduce_hits:
+            parts.append("reduce_hits")
+        if self.return_fire:
+            parts.append("return_fire")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Decline:
+    """The defending side takes no (further) reaction: the move goes on, the shock is rolled."""
+
+    def notation(self) -> str:
+        return "decline"
+
+
+Action = (
+    Move
+    | Face
+    | Activate
+    | Continuity
+    | Pass
+    | Start
+    | Replace
+    | Designate
+    | Resolve
+    | Shock
+    | Fire
+    | Rally
+    | React
+    | Decline
+)
 
 
 def _target(leader: str | None, group: tuple[str, ...] | None) -> str:
@@ -286,6 +350,10 @@ def parse_action(text: str) -> Action:
         return Start()
     if verb == "resolve" and not rest:
         return Resolve()
+    if verb == "decline" and not rest:
+        return Decline()
+    if verb == "react" and rest:
+        return _parse_react(rest)
     if verb == "designate":
         if len(rest) != 2:
             raise RuleError("'designate' needs attackers A1,A2 and a defender")
@@ -323,6 +391,23 @@ def _parse_shock(rest: list[str]) -> Shock:
         else:
             raise RuleError(f"cannot read {word!r} in a shock")
     return Shock(attackers, rest[1], **kw)  # type: ignore[arg-type]
+
+
+def _parse_react(rest: list[str]) -> React:
+    if "@" in rest[0]:
+        return React(reaction=_parse_reaction(" ".join(rest)))
+    kw: dict[str, object] = {}
+    for word in rest:
+        key, _, value = word.partition(":")
+        if key == "fire" and value:
+            kw["fire"] = value
+        elif key == "rbc" and value:
+            kw["rbc"] = tuple(x for x in value.split(",") if x)
+        elif word in ("reduce_hits", "return_fire"):
+            kw[word] = True
+        else:
+            raise RuleError(f"cannot read {word!r} in a reaction")
+    return React(**kw)  # type: ignore[arg-type]
 
 
 def _parse_reaction(text: str) -> Reaction:

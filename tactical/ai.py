@@ -28,6 +28,18 @@ How it plays an activation:
   best first, while the exchange favours the attacker; engaged units that must attack
   (003 §7.3) go where they do best.  Designated combats are then resolved best first.
 - **Rally**: units that rested remove their missile hits (003 §10.27), then the activation ends.
+- **Reactions** (the defending side's decisions, docs/rules/tactical.md §8.13): before a shock,
+  every option the generator offers — declining, reaction fire at each attacker — is scored by
+  its expected exchange from the exact odds (``tactical.odds.shock_odds`` with that choice),
+  and cavalry retreats before combat (003 §8.3) when even the best of them loses more than
+  ``RBC_LOSS``; after a hit and run the target always fires back (it costs nothing, 003 §9.3).
+  As an enemy moves up: a unit turns to face it (003 §7.16) when the shock it could then take
+  — the real modifiers (``combat.shock_drms``) read through the Shock Results chart — weighed
+  by the chance of the turning roll (a failure disorders) is clearly better than standing; a
+  unit withdraws (000 §6.5) when the shock it faces is bad enough to pay the withdrawal's
+  disorder chance (cavalry and skirmishers seen from the front pay none), to the hex farthest
+  from the mover beside friends, mounted archers firing as they go; a leader alone withdraws to
+  a friendly unit rather than be ridden down (000 §4.31).
 
 Every action is checked against the rules engine (a dry run with no dice) before it is
 returned; the one legal-action generator is asked only for designations and as a fallback.
@@ -48,11 +60,14 @@ from tactical.actions import (
     Action,
     Activate,
     Continuity,
+    Decline,
     Designate,
     Fire,
     Move,
     Pass,
     Rally,
+    React,
+    Reaction,
     Resolve,
     Shock,
     Start,
@@ -66,13 +81,14 @@ from tactical.combat import (
     shock_drms,
 )
 from tactical.command import check_command, in_range, order_key
-from tactical.engine import apply, check_may_move
-from tactical.hexes import flank_dirs
+from tactical.engine import apply, check_may_move, pending_mover
+from tactical.hexes import CLOCK_FACING, flank_dirs
 from tactical.legal import legal_actions
 from tactical.movement import movement_allowance, reachable
 from tactical.odds import fire_odds, shock_odds
 from tactical.rout import rout_value
 from tactical.state import State, Unit, frontal_hexes
+from tactical.state import other as other_side
 
 #: chance of a routed unit being eliminated by its mandatory rally roll (003 §10.27, New Rally
 #: Table: a routed unit rolls on the TQ 1 row, 4-9 fails); used to value a leader's activation
@@ -316,6 +332,8 @@ class TacticalAI:
 
     # -- entry point ----------------------------------------------------------------------
     def choose(self, state: State) -> Action:
+        if state.reacting is not None:
+            return self._react(state)
         phase = state.seq.phase
         if phase == "start":
             return Start()
@@ -721,7 +739,7 @@ class TacticalAI:
         hit = self._odds_cache.get(key)
         if hit is None:
             hit = self._quick(state, atts, defender)
-            if len(atts) <= EXACT_ATTACKERS and hit > -99.0:
+            if len(atts) <= EXACT_ATTACKERS and hit > -99.0 and _leaders_in(state, (*atts, defender)) <= EXACT_LEADERS:
                 try:
                     local = _local(state, state.units[defender])
                     hit = outcome_value(state, state.seq.side, shock_odds(local, Shock(atts, defender)))
@@ -849,6 +867,145 @@ class TacticalAI:
                 mem.rest.discard(uid)
         return Pass()
 
+    # -- the defender's decisions (docs/rules/tactical.md §8.13) -----------------------------------
+    def _react(self, state: State) -> Action:
+        p = state.reacting
+        assert p is not None
+        reacts = [a for a in legal_actions(state) if isinstance(a, React)]
+        if not reacts:
+            return Decline()
+        if p.kind == "fire":
+            return reacts[0]  # return fire costs the target nothing (003 §9.3)
+        if p.kind == "shock":
+            return self._shock_reaction(state, p.action, reacts)
+        return self._move_reaction(state, pending_mover(state, p), reacts)
+
+    def _shock_reaction(self, state: State, shock: Shock, reacts: list[React]) -> Action:
+        """The option with the best expected exchange for the defender (exact odds); a retreat
+        before combat when even that loses more than ``RBC_LOSS`` rout points."""
+        side = state.acting
+        local = _local(state, state.units[shock.defender])
+
+        def value(r: React | None) -> float | None:
+            trial = dataclasses.replace(
+                shock,
+                reaction_fire=r.fire if r else None,
+                retreat_before_combat=None,
+                reduce_hits=r.reduce_hits if r else False,
+            )
+            try:
+                return outcome_value(state, side, shock_odds(local, trial))
+            except (RuleError, DiceError):
+                return None
+
+        best: Action = Decline()
+        best_v = value(None)
+        if best_v is None:
+            best_v = 0.0
+        for r in reacts:
+            if r.rbc is not None:
+                continue
+            v = value(r)
+            if v is not None and v > best_v + 1e-9:
+                best, best_v = r, v
+        retreats = [r for r in reacts if r.rbc is not None]
+        if retreats and best_v < -RBC_LOSS:
+            return max(retreats, key=lambda r: self._rbc_score(state, shock, r))
+        return best
+
+    def _rbc_score(self, state: State, shock: Shock, r: React) -> tuple[int, int, str]:
+        grid = state.field.grid
+        end = grid.index((r.rbc or ("",))[-1])
+        side = state.acting
+        foe = min(grid.distance(end, h) for a in shock.attackers for h in state.units[a].hexes())
+        friends = sum(1 for u in state.units.values() if u.on_map and u.side == side and grid.distance(end, u.hex) == 1)
+        return (foe, friends, r.notation())
+
+    def _move_reaction(self, state: State, mover: Unit, reacts: list[React]) -> Action:
+        best: Action = Decline()
+        best_v = 0.0
+        by_unit: dict[str, list[Reaction]] = {}
+        for a in reacts:
+            if a.reaction is not None:
+                by_unit.setdefault(a.reaction.unit, []).append(a.reaction)
+        for uid, options in sorted(by_unit.items()):
+            for o in options:
+                if o.face is not None:
+                    v = self._facing_gain(state, mover, o)
+                    if v > max(best_v, FACE_GAIN):
+                        best, best_v = React(reaction=o), v
+            withdrawals = [o for o in options if o.withdraw is not None]
+            if withdrawals:
+                v = self._withdraw_gain(state, mover, uid)
+                if v > max(best_v, WITHDRAW_GAIN):
+                    best, best_v = React(reaction=self._withdraw_to(state, mover, withdrawals)), v
+        return best
+
+    def _threat(self, state: State, mover: Unit, unit: Unit) -> float:
+        """What a shock by ``mover`` on ``unit`` would give the mover as the position stands:
+        the real modifiers (``combat.shock_drms``) read through the Shock Results chart."""
+        if charts.attack_refusal(state.ruleset, mover.type, unit.type) is not None:
+            return 0.0  # it may not attack this unit at all (003 §9.3, §9.15, matrix NA)
+        try:
+            return band_value(state.ruleset, sum(shock_drms(state, [mover], unit, mover).values()))
+        except RuleError:
+            return 0.0
+
+    def _facing_gain(self, state: State, mover: Unit, r: Reaction) -> float:
+        """How much turning (003 §7.16) lowers the mover's shock, counting the failed roll that
+        disorders the unit (cavalry turning to face infantry need not roll)."""
+        unit = state.units[r.unit]
+        now = self._threat(state, mover, unit)
+        turned = state.copy()
+        turned.units[r.unit].facing = CLOCK_FACING[r.face or 12]
+        failed = state.copy()
+        failed.units[r.unit].status = "disordered"
+        p = 1.0 if unit.cavalry and not mover.mounted else min(1.0, (unit.tq + 1) / 10)
+        after = p * self._threat(turned, turned.units[mover.id], turned.units[r.unit])
+        after += (1 - p) * self._threat(failed, failed.units[mover.id], failed.units[r.unit])
+        return now - after
+
+    def _withdraw_gain(self, state: State, mover: Unit, uid: str) -> float:
+        """The shock the withdrawal avoids, less its disorder chance (000 §6.52; 003 §6.7); a
+        leader alone withdraws from mounted enemies (000 §4.31: caught on 3-9)."""
+        ld = state.leaders.get(uid)
+        if ld is not None:
+            alone = not any(u.side == ld.side for u in state.units_at(ld.hex))
+            return 2.0 if alone and mover.mounted and state.spqr else 0.0
+        unit = state.units[uid]
+        threat = self._threat(state, mover, unit)
+        if unit.mounted:
+            p_dis = 0.0
+        elif state.spqr:
+            p_dis = (9 - unit.tq) / 10 if unit.roman and unit.type in ("LG", "CO") else 1.0
+            if unit.skirmisher:
+                p_dis = 0.0 if self._from_front(state, mover, unit) else 1.0  # 000 §6.52 exception
+        else:
+            p_dis = max(0.0, min(1.0, (9 - unit.tq + (0 if self._from_front(state, mover, unit) else 2)) / 10))
+        return threat - p_dis * 1.0
+
+    def _from_front(self, state: State, mover: Unit, unit: Unit) -> bool:
+        grid = state.field.grid
+        front = set(frontal_hexes(grid, unit))
+        near = min(grid.distance(h, m) for h in front for m in mover.hexes()) if front else 9
+        return near < min(grid.distance(unit.hex, m) for m in mover.hexes())
+
+    def _withdraw_to(self, state: State, mover: Unit, options: list[Reaction]) -> Reaction:
+        """The end farthest from the mover, beside friends; mounted archers fire as they go."""
+        grid = state.field.grid
+        side = other_side(mover.side)
+
+        def score(r: Reaction) -> tuple[int, int, bool, str]:
+            end = grid.index((r.withdraw or ("",))[-1])
+            far = min(grid.distance(end, h) for h in mover.hexes())
+            friends = sum(1 for u in state.units.values() if u.on_map and u.side == side and end in u.hexes())
+            beside = sum(
+                1 for u in state.units.values() if u.on_map and u.side == side and grid.distance(end, u.hex) == 1
+            )
+            return (far + 3 * friends, beside, r.fire, r.notation())
+
+        return max(options, key=score)
+
 
 #: how far from a combat units are kept in the position its odds are computed on
 LOCAL_RADIUS = 5
@@ -857,8 +1014,17 @@ QUICK_FLOOR = -0.8
 #: combats with more attackers than this are scored by the chart reading alone (each attacker
 #: may roll its own check, so the exact enumeration grows tenfold per attacker)
 EXACT_ATTACKERS = 2
+#: combats with more leaders stacked with their units than this keep the chart reading (each
+#: leader's casualty roll follows every other die: three leaders cost a thousand times more)
+EXACT_LEADERS = 1
 #: the exact-odds cache is emptied when it grows past this many entries
 CACHE_SIZE = 4000
+#: cavalry retreats before combat (003 §8.3) when the best stand loses more rout points than this
+RBC_LOSS = 0.1
+#: a reaction facing change (chart units, ``band_value``) must lower the mover's shock this much
+FACE_GAIN = 0.15
+#: a withdrawal (chart units) must avoid this much more than its disorder costs
+WITHDRAW_GAIN = 0.5
 
 
 def _local(state: State, defender: Unit) -> State:
@@ -873,6 +1039,12 @@ def _local(state: State, defender: Unit) -> State:
         if u.on_map and min(grid.distance(centre, h) for h in u.hexes()) <= LOCAL_RADIUS
     }
     return dataclasses.replace(state, units=units, cache={})
+
+
+def _leaders_in(state: State, ids: Iterable[str]) -> int:
+    """How many leaders stand with the units ``ids`` (each rolls for casualties, 003 §8.3)."""
+    hexes = {h for uid in ids for h in state.units[uid].hexes()}
+    return sum(1 for ld in state.leaders.values() if ld.on_map and ld.hex in hexes)
 
 
 def _fingerprint(state: State, ids: Iterable[str]) -> tuple[Any, ...]:

@@ -4,14 +4,16 @@
 with the best immediate odds — it designates the shock whose exact result odds
 (``tactical.odds.shock_result_odds``) favour it most, as soon as one is offered, and resolves
 the pending combat with the best odds — else fires, else moves the unit that ends nearest the
-enemy, else designates the leader with the best Initiative.  Both ask only the one
+enemy, else designates the leader with the best Initiative.  As the defender
+(docs/rules/tactical.md §8.13) it takes the immediate gain: reaction fire before a shock and
+return fire after a hit and run, and no other reaction.  Both ask only the one
 legal-action generator; chance comes from a ``bellum.dice.Dice`` of their own, never ``random``.
 """
 
 from __future__ import annotations
 
 from bellum.dice import Dice
-from tactical.actions import Action, Activate, Continuity, Designate, Fire, Move, Pass, Resolve, Shock
+from tactical.actions import Action, Activate, Continuity, Decline, Designate, Fire, Move, Pass, React, Resolve, Shock
 from tactical.ai import distance_field
 from tactical.legal import legal_actions
 from tactical.odds import shock_result_odds
@@ -59,6 +61,9 @@ class GreedyPlayer:
 
     def choose(self, state: State) -> Action:
         acts = legal_actions(state)
+        if state.reacting is not None:
+            shots = [a for a in acts if isinstance(a, React) and (a.return_fire or (a.fire and not a.reduce_hits))]
+            return shots[0] if shots else Decline()
         attacks = [a for a in acts if isinstance(a, Designate | Shock)]
         if attacks:
             return max(attacks, key=lambda a: shock_score(state, a))

@@ -4,6 +4,17 @@ Verbs: ``move``, ``face``, ``activate``, ``continuity``, ``pass`` (issue 3), plu
 project's ``start`` and ``replace``; ``fire``, ``shock`` and ``rally`` plug in
 through ``VERBS`` when the combat layer registers them (until then they are
 reported as not built, which the runner turns into a SKIP).
+
+The defender's decisions (docs/rules/tactical.md §8.13).  As ``cases/FORMAT.md`` fixes it, a
+step gives the defender's choices itself (a move's ``reactions``, a shock's
+``reaction_fire`` / ``retreat_before_combat``, a fire's ``return_fire``) and every decision
+point it does not answer is declined.  The project's own cases may also stop where the game
+asks the defender: ``wait = true`` on a ``move``, ``shock``, ``fire``, ``react`` or ``decline``
+step plays it up to the next decision point and no further, and the verbs ``react`` (with
+``unit``/``at``/``face`` or ``withdraw`` (+ ``fire``) during a move, ``reaction_fire``,
+``retreat_before_combat``, ``reduce_hits`` before a shock, ``return_fire`` after a hit and
+run) and ``decline`` answer it; ``acting``, ``waiting`` (``none`` when nothing waits) and
+``reactions`` (the notations the generator offers) can be expected.
 """
 
 from __future__ import annotations
@@ -20,20 +31,23 @@ from tactical.actions import (
     Action,
     Activate,
     Continuity,
+    Decline,
     Designate,
     Face,
     Fire,
     Move,
     Pass,
     Rally,
+    React,
     Reaction,
     Replace,
     Resolve,
     Shock,
     Start,
 )
-from tactical.engine import apply
+from tactical.engine import apply, apply_with_choices
 from tactical.hexes import FACING_CLOCK
+from tactical.legal import legal_actions
 from tactical.models import PositionIn, build_state
 from tactical.state import State
 
@@ -50,7 +64,9 @@ class Session:
 VERBS: dict[str, tuple[frozenset[str], Callable[[dict[str, Any]], Action | Any]]] = {}
 #: verbs of the next issue, reported as not built until registered in ``VERBS``
 COMBAT_VERBS = ("fire", "shock", "rally")
-_COMMON_STEP = frozenset({"do", "dice", "expect"})
+_COMMON_STEP = frozenset({"do", "dice", "expect", "wait"})
+#: the verbs whose step may stop at the defender's next decision (``wait = true``)
+_WAITING_VERBS = frozenset({"move", "shock", "fire", "react", "decline"})
 
 
 def _str(step: dict[str, Any], key: str) -> str:
@@ -156,8 +172,50 @@ def _fire(step: dict[str, Any]) -> Action | Any:
     return Fire(_str(step, "unit"), _str(step, "target"), flags["hit_and_run"], flags["return_fire"])
 
 
+def _react(step: dict[str, Any]) -> Action | Any:
+    """``react``: the defender's answer (docs/rules/tactical.md §8.13) — a reaction during a
+    move (``unit``, ``at``, ``face`` or ``withdraw`` [+ ``fire``]), or before a shock
+    (``reaction_fire``, ``retreat_before_combat``, ``reduce_hits``), or ``return_fire``."""
+    if "unit" in step:
+        reaction = _reactions(
+            {"reactions": [{k: step[k] for k in ("unit", "at", "face", "withdraw", "fire") if k in step}]}
+        )
+        return React(reaction=reaction[0])
+    if "at" in step or "face" in step or "withdraw" in step:
+        raise CaseFailure("a reaction during a move names its unit")
+    rbc = step.get("retreat_before_combat")
+    if rbc is not None and (not isinstance(rbc, list) or not all(isinstance(x, str) for x in rbc)):
+        raise CaseFailure("retreat_before_combat must be a list of two hexes")
+    flags = {k: step.get(k, False) for k in ("reduce_hits", "return_fire")}
+    if not all(isinstance(v, bool) for v in flags.values()):
+        raise CaseFailure("reduce_hits and return_fire are true or false")
+    return React(
+        fire=_opt_str(step, "reaction_fire"),
+        rbc=tuple(rbc) if rbc is not None else None,
+        reduce_hits=flags["reduce_hits"],
+        return_fire=flags["return_fire"],
+    )
+
+
 VERBS.update(
     {
+        "react": (
+            frozenset(
+                {
+                    "unit",
+                    "at",
+                    "face",
+                    "withdraw",
+                    "fire",
+                    "reaction_fire",
+                    "retreat_before_combat",
+                    "reduce_hits",
+                    "return_fire",
+                }
+            ),
+            _react,
+        ),
+        "decline": (frozenset(), lambda s: Decline()),
         "shock": (
             frozenset(
                 {
@@ -195,10 +253,14 @@ VERBS.update(
 )
 
 
-def _apply_step(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[Any]]:
+def _apply_step(state: State, action: Action | Any, dice: Dice, wait: bool = False) -> tuple[State, list[Any]]:
     """One case step.  A ``shock`` step may stand for the whole Shock segment of FORMAT.md: while
     designation is open it designates the combat (unless designated already), closes
-    designation and resolves it (003 §8.3); a refusal anywhere leaves the position untouched."""
+    designation and resolves it (003 §8.3); a refusal anywhere leaves the position untouched.
+    The defender's choices written on the step (a move's ``reactions``, a shock's
+    ``reaction_fire`` or ``retreat_before_combat``, a hit and run's ``return_fire``) are played
+    as the defender's own answers when the game asks for them, and every other decision
+    point is declined (FORMAT.md; ``engine.apply_with_choices``)."""
     events: list[Any] = []
     if isinstance(action, Shock) and (state.seq.phase == "move" or (state.seq.phase == "shock" and state.designating)):
         if not any(d == action.defender and set(a) == set(action.attackers) for a, d in state.designations):
@@ -206,7 +268,10 @@ def _apply_step(state: State, action: Action | Any, dice: Dice) -> tuple[State, 
             events += ev
         state, ev = apply(state, Resolve(), dice)
         events += ev
-    new, ev = apply(state, action, dice)
+    if wait:
+        new, ev = apply(state, action, dice)
+    else:
+        new, ev = apply_with_choices(state, action, dice)
     return new, events + ev
 
 
@@ -230,7 +295,12 @@ class TacticalAdapter:
         if extra:
             raise CaseFailure(f"'{verb}' does not take {sorted(extra)[0]!r}")
         action = build(step)
-        new, events = _apply_step(session.state, action, dice)
+        wait = step.get("wait", False)
+        if not isinstance(wait, bool) or (wait and verb not in _WAITING_VERBS):
+            raise CaseFailure(
+                f"wait = true stops a {', '.join(sorted(_WAITING_VERBS))} step at the defender's decision"
+            )
+        new, events = _apply_step(session.state, action, dice, wait)
         session.state = new
         session.outcome = {"mp": new.last_mp} if new.last_mp is not None else {}
         for e in events:
@@ -258,7 +328,12 @@ class TacticalAdapter:
             "rout_points.B": st.rout_points["B"],
             "designating": st.designating,
             "designations": [f"{','.join(a)}>{d}" for a, d in st.designations],
+            # the defender's decision the game waits on (docs/rules/tactical.md §8.13)
+            "acting": st.acting,
+            "waiting": st.reacting.kind if st.reacting is not None else "none",
         }
+        if key == "reactions":
+            return sorted(a.notation() for a in legal_actions(st) if isinstance(a, React)) if st.reacting else []
         if key in simple:
             return simple[key]
         who, _, attr = key.partition(".")
@@ -314,6 +389,7 @@ def state_key(state: State) -> Any:
         tuple(state.designations),
         state.designating,
         tuple(sorted(state.regrouping)),
+        state.reacting,
     )
 
 

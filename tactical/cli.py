@@ -32,6 +32,9 @@ PRINTED = frozenset(
         "leader_lost",
         "withdrawal",
         "shock_called_off",
+        "react",
+        "withdraw",
+        "retreat_before_combat",
     }
 )
 
@@ -65,7 +68,8 @@ def play_out(
         state = session.state
         if state.seq.phase == "over":
             break
-        events = session.play(players[state.seq.side].choose(state))
+        # the side to act: the defender while a reaction waits on it (docs/rules/tactical.md §8.13)
+        events = session.play(players[state.acting].choose(state))
         if out is not None:
             for e in events:
                 if e.kind in PRINTED:

@@ -21,6 +21,7 @@ from tactical import charts
 from tactical.actions import Designate as Designate
 from tactical.actions import Fire as Fire
 from tactical.actions import Rally as Rally
+from tactical.actions import React as React
 from tactical.actions import Resolve as Resolve
 from tactical.actions import Shock as Shock
 from tactical.command import in_range
@@ -731,6 +732,16 @@ def fire_check(state: State, firer: Unit, target: Unit) -> int:
     return rng
 
 
+def fire_reaction(state: State, defender: Unit, target: Unit, dice: Dice, events: list[Event]) -> None:
+    """The defender's reaction fire at one attacker before the shock roll (003 §8.2)."""
+    _fire(state, defender, target, dice, events, reaction=True)
+
+
+def weapon_name(unit: Unit) -> str:
+    """The weapons-system name a unit fights with (``charts``; a graded cohort's grade)."""
+    return _weapon_name(unit)
+
+
 def _check_reaction_fire(state: State, defender: Unit, target: Unit) -> None:
     """003 §8.2: the defender may fire at one attacker before shock, unless engaged."""
     fire_check(state, defender, target)
@@ -821,8 +832,8 @@ def resolve_fire(state: State, action: Fire, dice: Dice, events: list[Event]) ->
     key = check_command(state, firer)
     if action.hit_and_run:
         hit_and_run_check(state, firer, target)
-        if action.return_fire and not _pilum_reaction(state, target, firer):
-            _fire_capable(target)
+        if action.return_fire:
+            check_return_fire(state, action)
     else:
         if action.return_fire:
             raise RuleError("Return fire answers a hit and run only (003 §9.3).")
@@ -834,25 +845,55 @@ def resolve_fire(state: State, action: Fire, dice: Dice, events: list[Event]) ->
     if action.hit_and_run:
         state.moved.add(firer.id)  # the hit and run is its move: it stays where it is
         _fire(state, firer, target, dice, events, as_range=1, hit_and_run=True)
-        if action.return_fire and target.on_map and firer.on_map and target.status == "full" and not target.engaged:
-            if _pilum_reaction(state, target, firer):
-                # 001 No Pilum #5: a legion answers a light cavalry hit and run, hitting on 3 or less
-                r = dice.d10(f"{target.id} reaction fire")
-                hit = r <= 3
-                events.append(
-                    Event(
-                        "fire",
-                        f"{target.id} answers with its javelins: {r}, "
-                        f"{'a hit' if hit else 'no effect'} (001 No Pilum).",
-                        {"roll": r, "hit": hit},
-                    )
-                )
-                if hit:
-                    add_hits(state, firer, 1, events, "legion reaction fire")
-            else:
-                _fire(state, target, firer, dice, events, reaction=True, as_range=1)
+        if action.return_fire and may_return_fire(state, action):
+            return_fire(state, action, dice, events)
         return
     _fire(state, firer, target, dice, events)
+
+
+def check_return_fire(state: State, action: Fire) -> None:
+    """Whether the target of a hit and run has return fire at all (003 §9.3; 001 No Pilum #5)."""
+    if not action.hit_and_run:
+        raise RuleError("Return fire answers a hit and run only (003 §9.3).")
+    firer, target = _unit(state, action.unit), _unit(state, action.target)
+    if not _pilum_reaction(state, target, firer):
+        _fire_capable(target)
+
+
+def may_return_fire(state: State, action: Fire) -> bool:
+    """Whether the target of the hit and run just fired may fire back now (003 §9.3)."""
+    firer, target = state.units[action.unit], state.units[action.target]
+    if not (target.on_map and firer.on_map and target.status == "full" and not target.engaged):
+        return False
+    if _pilum_reaction(state, target, firer):
+        return True
+    try:
+        _fire_capable(target)
+    except RuleError:
+        return False
+    return True
+
+
+def return_fire(state: State, action: Fire, dice: Dice, events: list[Event]) -> None:
+    """The target of a hit and run fires back, as at one hex (003 §9.3), or a legion answers a
+    light cavalry hit and run with its javelins (001 No Pilum #5)."""
+    firer, target = state.units[action.unit], state.units[action.target]
+    if not may_return_fire(state, action):
+        raise RuleError(f"{target.id} cannot fire back now.")
+    if _pilum_reaction(state, target, firer):
+        r = dice.d10(f"{target.id} reaction fire")
+        hit = r <= 3
+        events.append(
+            Event(
+                "fire",
+                f"{target.id} answers with its javelins: {r}, {'a hit' if hit else 'no effect'} (001 No Pilum).",
+                {"roll": r, "hit": hit},
+            )
+        )
+        if hit:
+            add_hits(state, firer, 1, events, "legion reaction fire")
+    else:
+        _fire(state, target, firer, dice, events, reaction=True, as_range=1)
 
 
 def hit_and_run_zone(state: State, firer: Unit) -> set[int]:
@@ -1166,6 +1207,22 @@ def _retreat_before_combat(
     """003 §8.3 Cavalry: cavalry shocked by infantry (or, §9.16, by elephants) may move two hexes
     away in any direction before the roll, unless next to enemy cavalry; the attack is spent."""
     grid = state.field.grid
+    cur = rbc_end(state, attackers, defender, path)
+    defender.hex = cur
+    defender.engaged = False
+    events.append(
+        Event(
+            "retreat_before_combat",
+            f"{defender.id} retreats before combat to {grid.hex_id(cur)}.",
+            {"unit": defender.id},
+        )
+    )
+    events.append(Event("shock", "The attack falls on empty ground.", {"result": None}))
+
+
+def rbc_allowed(state: State, attackers: list[Unit], defender: Unit) -> None:
+    """Whether ``defender`` may retreat before combat at all (003 §8.3 Cavalry, §9.16)."""
+    grid = state.field.grid
     if not defender.cavalry:
         raise RuleError(f"{defender.id} is not cavalry and cannot retreat before combat (003 §8.3).")
     elephants = any(a.type == "EL" for a in attackers)
@@ -1176,11 +1233,19 @@ def _retreat_before_combat(
     for u in state.units.values():
         if u.on_map and u.side != defender.side and u.cavalry and grid.distance(u.hex, defender.hex) == 1:
             raise RuleError(f"{defender.id} is next to enemy cavalry and may not retreat before combat (003 §8.3).")
+
+
+def rbc_end(state: State, attackers: list[Unit], defender: Unit, path: tuple[str, ...], costs: Any = None) -> int:
+    """The hex a retreat before combat along ``path`` ends in (003 §8.3: two hexes, ending farther
+    from the attackers, where the unit may stand); RuleError if it is not allowed."""
+    grid = state.field.grid
+    rbc_allowed(state, attackers, defender)
     if len(path) != 2:
         raise RuleError("A retreat before combat is two hexes (003 §8.3).")
     from tactical.movement import MoveCosts
 
-    costs = MoveCosts(state, defender)
+    if costs is None:
+        costs = MoveCosts(state, defender)
     att_hexes = [h for a in attackers for h in a.hexes()]
     cur = defender.hex
     for raw in path:
@@ -1196,16 +1261,90 @@ def _retreat_before_combat(
         raise RuleError(f"{defender.id} must end its retreat before combat farther from the attackers (003 §8.3).")
     if not costs.may_end(cur * 6 + defender.facing):
         raise RuleError(f"{defender.id} may not end its retreat stacked there.")
-    defender.hex = cur
-    defender.engaged = False
-    events.append(
-        Event(
-            "retreat_before_combat",
-            f"{defender.id} retreats before combat to {grid.hex_id(cur)}.",
-            {"unit": defender.id},
-        )
-    )
-    events.append(Event("shock", "The attack falls on empty ground.", {"result": None}))
+    return cur
+
+
+def rbc_paths(state: State, attackers: list[Unit], defender: Unit) -> list[tuple[str, ...]]:
+    """Every retreat before combat open to ``defender``: one two-hex path per hex it may end in."""
+    try:
+        rbc_allowed(state, attackers, defender)
+    except RuleError:
+        return []
+    from tactical.movement import MoveCosts
+
+    grid = state.field.grid
+    costs = MoveCosts(state, defender)
+    ends: dict[int, tuple[str, ...]] = {}
+    for j in grid.neighbours(defender.hex):
+        for k in grid.neighbours(j):
+            if k == defender.hex or k in ends:
+                continue
+            path = (grid.hex_id(j), grid.hex_id(k))
+            try:
+                ends[rbc_end(state, attackers, defender, path, costs)] = path
+            except RuleError:
+                continue
+    return [ends[k] for k in sorted(ends)]
+
+
+def shock_reactions(state: State, action: Shock) -> list[React]:
+    """The defender's choices before a designated shock is rolled (docs/rules/tactical.md §8.13):
+    reaction fire at any one attacker (003 §8.2), with option retreat-to-reduce-hits the choice
+    to give ground for a hit fewer (001 10.37, charts-v1), or a cavalry retreat before combat
+    (003 §8.3, §9.16).  Empty when the defender has none (the shock is rolled at once)."""
+    defender = state.units[action.defender]
+    if not defender.on_map or defender.status == "routed":
+        return []
+    attackers = [state.units[a] for a in action.attackers]
+    out: list[React] = []
+    fires: list[str | None] = [None]
+    # cavalry facing elephants that stays is disordered first and cannot fire (003 §9.16, §8.11)
+    if not (defender.cavalry and defender.status == "full" and any(a.type == "EL" for a in attackers)):
+        for a in attackers:
+            try:
+                _check_reaction_fire(state, defender, a)
+            except RuleError:
+                continue
+            fires.append(a.id)
+    reduce = [False, True] if _reduce_offered(state) else [False]
+    for f in fires:
+        for r in reduce:
+            if f is not None or r:
+                out.append(React(fire=f, reduce_hits=r))
+    out.extend(React(rbc=path) for path in rbc_paths(state, attackers, defender))
+    return out
+
+
+def _reduce_offered(state: State) -> bool:
+    return "retreat-to-reduce-hits" in state.options and state.ruleset == "charts-v1"
+
+
+def check_shock_react(state: State, action: Shock, react: React) -> None:
+    """Whether the defender may answer ``action`` with ``react`` (its checks, before any die)."""
+    if react.reaction is not None or react.return_fire:
+        raise RuleError("Before a shock the defender may fire, retreat before combat, or decline (003 §8.2-8.3).")
+    defender = _unit(state, action.defender)
+    attackers = [_unit(state, a) for a in action.attackers]
+    if not (react.fire or react.rbc or react.reduce_hits):
+        raise RuleError("A reaction to a shock names reaction fire, a retreat before combat or reduce_hits.")
+    if defender.status == "routed":
+        raise RuleError(f"{defender.id} is routed and does nothing but die (003 §8.3).")
+    if react.rbc is not None:
+        if react.fire or react.reduce_hits:
+            raise RuleError("Cavalry that retreats before combat neither fires nor stays to fight (003 §8.3).")
+        rbc_end(state, attackers, defender, react.rbc)
+        return
+    if react.fire is not None:
+        target = next((a for a in attackers if a.id == react.fire), None)
+        if target is None:
+            raise RuleError(f"{react.fire} is not one of the attackers.")
+        if defender.cavalry and defender.status == "full" and any(a.type == "EL" for a in attackers):
+            raise RuleError(
+                f"{defender.id} stays to face elephants and is disordered: it may not fire (003 §9.16, §8.11)."
+            )
+        _check_reaction_fire(state, defender, target)
+    if react.reduce_hits and not _reduce_offered(state):
+        raise RuleError("Retreating to reduce hits is option retreat-to-reduce-hits of charts-v1 (001 10.37).")
 
 
 def _advance(state: State, attackers: list[Unit], vacated: int, events: list[Event]) -> None:

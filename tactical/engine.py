@@ -5,14 +5,25 @@ illegal action raises ``RuleError`` (one sentence for the player) before any die
 is rolled, so a refused action leaves both the state and the dice untouched.
 
 A move is validated step by step against the same ``MoveCosts`` the search
-uses (``tactical.movement``).  It is first walked without dice (every reaction
-assumed to succeed) to refuse anything illegal before a roll; then played for
-real.  If a reaction's roll changes the position so that the rest of the path is
-no longer open, the mover stops where it stands (docs/rules/tactical.md §4.9).
+uses (``tactical.movement``).  It is first walked without dice (and without
+reactions; a case's written reactions are assumed to succeed) to refuse anything
+illegal before a roll; then played for real.  If a reaction changes the position
+so that the rest of the path is no longer open, the mover stops where it stands
+(docs/rules/tactical.md §4.9).
+
+The defending side decides its own reactions (docs/rules/tactical.md §8.13): a move halts at
+the first hex where an enemy unit or leader may react (003 §7.16, 000 §6.5, §7.15), a shock
+waits before its roll where the defender may fire or retreat (003 §8.2-8.3, §9.16), a hit
+and run waits where its target may fire back (003 §9.3).  ``State.reacting`` then records
+what waits and the side to act is the defender, who plays ``react ...`` or ``decline``; the
+move walks on, the shock is rolled, and play returns to the phasing side.  The phasing side's
+own actions may not carry the defender's choices; ``apply_with_choices`` (cases, odds and
+tests) plays an action written with them as the defender's answers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from bellum.dice import Dice
@@ -23,12 +34,14 @@ from tactical.actions import (
     Action,
     Activate,
     Continuity,
+    Decline,
     Designate,
     Face,
     Fire,
     Move,
     Pass,
     Rally,
+    React,
     Reaction,
     Replace,
     Resolve,
@@ -39,7 +52,7 @@ from tactical.command import check_command, is_ala
 from tactical.hexes import CLOCK_FACING, CLOCK_SIDE, FACING_CLOCK, frontal_dirs, rear_dirs
 from tactical.movement import MoveCosts, Token, movement_allowance, mp_text, roman_foot
 from tactical.sequence import activate, continuity, pass_turn, who_goes_first
-from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.state import Leader, Pending, State, Unit, frontal_hexes, other
 from tactical.tables import HALF, NO, TERRAIN_INDEX
 
 _WOODS = TERRAIN_INDEX["woods"]
@@ -63,7 +76,17 @@ def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[E
         raise RuleError(f"The battle is over; side {state.winner} has won.")
     new = state.copy()
     events: list[Event] = []
-    if isinstance(action, Move):
+    done: Any = action
+    if state.reacting is not None:
+        if not isinstance(action, React | Decline):
+            raise RuleError(
+                f"Side {state.reacting.side} must first decide its reaction to {_waiting(state)} "
+                "('react …' or 'decline')."
+            )
+        done = _answer(new, action, dice, events)
+    elif isinstance(action, React | Decline):
+        raise RuleError("No enemy move, shock or hit and run waits on a reaction now.")
+    elif isinstance(action, Move):
         _move(new, action, dice, events)
     elif isinstance(action, Face):
         _move(new, Move(action.unit, (f"face:{action.to}",)), dice, events)
@@ -77,12 +100,20 @@ def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[E
         who_goes_first(new, dice, events)
     elif isinstance(action, Replace):
         _replace(new, action, dice, events)
-    elif isinstance(action, Designate | Resolve | Shock | Fire | Rally):
+    elif isinstance(action, Shock):
+        done = _shock(new, action, dice, events)
+    elif isinstance(action, Fire):
+        _refuse_choices(action)
+        combat.resolve_fire(new, action, dice, events)
+        _open_return_fire(new, action, events)
+    elif isinstance(action, Designate | Resolve | Rally):
         combat.handle(new, action, dice, events)
     else:
         raise RuleError(f"{action!r} is not an action of the tactical game.")
-    # -- hook: scenario special rules (tactical/special.py, docs/scenarios.md §Special rules) --
-    special.after_action(state, new, action, dice, events)
+    # -- hook: scenario special rules (tactical/special.py, docs/scenarios.md §Special rules);
+    # a shock that waits on the defender has not happened yet --
+    if done is not None:
+        special.after_action(state, new, done, dice, events)
     settle_leaders(new, events)
     check_end(new, events)
     return new, events
@@ -93,6 +124,9 @@ def settle_leaders(state: State, events: list[Event]) -> None:
     there) goes to the nearest friendly unit, or is captured if none can be reached
     (003 §6.7; 000 §4.31 #1, #3; docs §4.10)."""
     grid = state.field.grid
+    leader_hexes = {ld.hex for ld in state.leaders.values() if ld.on_map}
+    if not any(u.hex in leader_hexes or u.hex2 in leader_hexes for u in state.units.values() if u.on_map):
+        return  # no unit stands with any leader (the common case, checked in one pass)
     for ld in sorted(state.leaders.values(), key=lambda x: x.id):
         if not ld.on_map or not any(u.side != ld.side for u in state.units_at(ld.hex)):
             continue
@@ -134,6 +168,284 @@ def check_end(state: State, events: list[Event]) -> None:
                 )
             )
             return
+
+
+# -- the defending side's decisions (docs/rules/tactical.md §8.13) -------------------------------
+def _waiting(state: State) -> str:
+    p = state.reacting
+    assert p is not None
+    grid = state.field.grid
+    if p.kind == "move":
+        return f"{p.action.carry or p.action.unit}'s move into {grid.hex_id(p.at)}"
+    if p.kind == "shock":
+        return f"the shock on {p.action.defender}"
+    return f"{p.action.unit}'s hit and run"
+
+
+def _refuse_choices(action: Move | Shock | Fire) -> None:
+    """The phasing side does not choose the defender's reactions (docs §8.13): they are the
+    defender's, taken when the game asks it."""
+    if isinstance(action, Move) and action.reactions:
+        raise RuleError(
+            "The moving side does not choose the enemy's reactions; the enemy decides them as the move reaches them "
+            "(003 §7.16, 000 §6.5)."
+        )
+    if isinstance(action, Shock) and (action.reaction_fire or action.retreat_before_combat or action.reduce_hits):
+        raise RuleError(
+            "The defender itself chooses reaction fire or a retreat before combat, once the shock comes (003 §8.2-8.3)."
+        )
+    if isinstance(action, Fire) and action.return_fire:
+        raise RuleError("The target of a hit and run decides itself whether to fire back (003 §9.3).")
+
+
+def _shock(state: State, action: Shock, dice: Dice, events: list[Event]) -> Shock | None:
+    """A designated shock (003 §8.3): resolved at once, or held while the defender decides on
+    reaction fire or a retreat before combat (003 §8.2-8.3, §9.16; 001 10.37)."""
+    _refuse_choices(action)
+    combat.take_designation(state, action)
+    plan = combat.plan_shock(state, action, designated=True)
+    if not combat.shock_reactions(state, action):
+        combat.resolve_shock(state, action, dice, events, designated=True)
+        combat.trim_designations(state, events)
+        return action
+    state.seq.phase = "shock"
+    state.seq.leader_done = True
+    side = plan.defender.side
+    state.reacting = Pending("shock", side, action)
+    events.append(
+        Event(
+            "react_wait",
+            f"{'+'.join(action.attackers)} close on {action.defender}: side {side} may fire or retreat first.",
+            {"defender": action.defender, "side": side},
+        )
+    )
+    return None
+
+
+def _open_return_fire(state: State, action: Fire, events: list[Event]) -> None:
+    """After a hit and run its target may fire back (003 §9.3): the game waits on its side."""
+    if action.hit_and_run and combat.may_return_fire(state, action):
+        side = state.units[action.target].side
+        state.reacting = Pending("fire", side, action)
+        events.append(
+            Event(
+                "react_wait",
+                f"{action.target} may fire back at {action.unit} (side {side} decides).",
+                {"unit": action.target, "side": side},
+            )
+        )
+
+
+def _answer(state: State, action: React | Decline, dice: Dice, events: list[Event]) -> Any:
+    """The defender's decision on what ``state.reacting`` holds; returns the action whose
+    consequences are now complete (the shock, once it is resolved) for the special rules."""
+    p = state.reacting
+    assert p is not None
+    if p.kind == "move":
+        _answer_move(state, p, action, dice, events)
+        return action
+    if p.kind == "shock":
+        shock: Shock = p.action
+        if isinstance(action, React):
+            combat.check_shock_react(state, shock, action)
+            shock = dataclasses.replace(
+                shock, reaction_fire=action.fire, retreat_before_combat=action.rbc, reduce_hits=action.reduce_hits
+            )
+        state.reacting = None
+        combat.resolve_shock(state, shock, dice, events, designated=True)
+        combat.trim_designations(state, events)
+        return shock
+    fire: Fire = p.action
+    if isinstance(action, React):
+        if not action.return_fire or action.reaction or action.fire or action.rbc or action.reduce_hits:
+            raise RuleError("After a hit and run its target may only fire back ('react return_fire') or decline.")
+        state.reacting = None
+        combat.return_fire(state, fire, dice, events)
+    else:
+        state.reacting = None
+    return action
+
+
+def _answer_move(state: State, p: Pending, action: React | Decline, dice: Dice, events: list[Event]) -> None:
+    """A reaction (or none) as the enemy move waits in ``p.at``; when no further reaction is
+    taken there, leaders left alone beside the mover go (000 §4.31) and the move walks on."""
+    grid = state.field.grid
+    rest: Move = p.action
+    mover = pending_mover(state, p)
+    at = grid.hex_id(p.at)
+    if isinstance(action, React):
+        r = action.reaction
+        if r is None or action.fire or action.rbc or action.reduce_hits or action.return_fire:
+            raise RuleError(
+                f"As {mover.id} moves, a reaction is a facing change or an orderly withdrawal "
+                f"('react UNIT@{at} face:F' or 'react UNIT@{at} withdraw:HEX,…')."
+            )
+        if r.at != at:
+            raise RuleError(f"{mover.id} stands in {at}; a reaction now is taken at {at}.")
+        who = state.units.get(r.unit) or state.leaders.get(r.unit)
+        if who is None or who.side != p.side:
+            raise RuleError(f"{r.unit} is not a unit or leader of side {p.side}.")
+        if r.unit in p.done:
+            raise RuleError(f"{r.unit} has already reacted as {mover.id} reached {at}.")
+        if (r.face is None) == (r.withdraw is None):
+            raise RuleError(f"The reaction of {r.unit} must either change facing or withdraw.")
+        if r.face is not None:
+            _reaction_facing(state, mover, p.before, r, dice, events)
+        else:
+            _withdraw(state, mover, p.before, r, dice, events)
+        p = dataclasses.replace(p, done=p.done | {r.unit}, changed=True)
+        if mover.on_map and move_reactions(state, mover, p.before, p.done):
+            state.reacting = p  # another unit may still react here
+            return
+    state.reacting = None
+    if not mover.on_map:
+        state.last_mp = mp_text(p.spent)
+        return
+    if _after_entry(state, mover, p.before, [], dice, events):
+        p = dataclasses.replace(p, changed=True)
+    _walk_on(state, mover, rest, parse_path(state, mover, rest.path), dice, events, p)
+
+
+def pending_mover(state: State, p: Pending) -> Unit:
+    """The unit whose move waits in ``p`` (a leader's move waits only for the unit he takes)."""
+    rest: Move = p.action
+    return state.units[rest.carry or rest.unit]
+
+
+def move_reactions(state: State, mover: Unit, before: tuple[int, ...], done: frozenset[str]) -> list[Reaction]:
+    """Every reaction the mover's enemy may take now that ``mover`` entered its hex, coming from
+    ``before`` (units in ``done`` already reacted here): a reaction facing change by a unit the
+    mover has just come next to (003 §7.16, 000 §7.15), an orderly withdrawal by a unit or leader
+    it has just come within two hexes of (000 §6.5, §4.31; 003 §6.7), mounted archers firing as
+    they go (000 §6.55).  One withdrawal per hex it may end in, by its cheapest path."""
+    grid = state.field.grid
+    at = grid.hex_id(mover.hex)
+    mine = mover.hexes()
+    out: list[Reaction] = []
+    friends: list[Unit] | None = None
+    centre = mover.hex
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.side == mover.side or not u.on_map or u.id in done or grid.distance(u.hex, centre) > 4:
+            continue  # (a double-sized unit's second hex is next to its first: 4 bounds both)
+        now = _min_distance(state, u.hexes(), mine)
+        if now > 2:
+            continue
+        earlier = _min_distance(state, u.hexes(), before)
+        turns = u.status == "full" and not u.double and not u.column and u.id not in state.reacted
+        if now == 1 and earlier != 1 and turns:
+            if friends is None:
+                friends = [v for v in state.units.values() if v.on_map and v.side == mover.side and v is not mover]
+            if not any(_min_distance(state, u.hexes(), v.hexes()) == 1 for v in friends):
+                for f in ((u.facing + 1) % 6, (u.facing + 5) % 6):
+                    if not _traps_passing_mover(state, mover, u, f):
+                        out.append(Reaction(u.id, at, face=FACING_CLOCK[f]))
+        if earlier > 2:
+            out.extend(_withdrawals(state, mover, u, at))
+    for ld in sorted(state.leaders.values(), key=lambda x: x.id):
+        if ld.side == mover.side or not ld.on_map or ld.id in done or grid.distance(ld.hex, centre) > 3:
+            continue
+        if _withdrawal_instant(state, ld, mover, before):
+            out.extend(_withdrawals(state, mover, ld, at))
+    return out
+
+
+def _withdrawals(state: State, mover: Unit, who: Unit | Leader, at: str) -> list[Reaction]:
+    """The orderly withdrawals open to ``who`` (000 §6.51-6.55): away from the mover at every
+    step, within the difference in MA, one path per hex it may end in (the cheapest)."""
+    my_ma = who.ma if isinstance(who, Leader) else movement_allowance(who)
+    their_ma = movement_allowance(mover)
+    if my_ma <= their_ma:
+        return []
+    costs = MoveCosts(state, who)
+    try:
+        _withdrawer_check(state, who, False, costs)
+    except RuleError:
+        return []
+    grid = state.field.grid
+    budget = (my_ma - their_ma) * HALF
+    start = who.hex
+    frontier: dict[int, tuple[int, int, tuple[str, ...]]] = {
+        start: (0, _min_distance(state, (start,), mover.hexes()), ())
+    }
+    ends: dict[int, tuple[str, ...]] = {}
+    while frontier:
+        nxt: dict[int, tuple[int, int, tuple[str, ...]]] = {}
+        for cur, (spent, dist, path) in sorted(frontier.items()):
+            for d in range(6):
+                c, nd, why = _withdraw_step(state, costs, mover, cur, d, dist)
+                if why is not None or spent + c > budget:
+                    continue
+                j = grid.nbr[cur * 6 + d]
+                if j not in nxt or spent + c < nxt[j][0]:
+                    nxt[j] = (spent + c, nd, (*path, grid.hex_id(j)))
+        for j, (_c, _nd, path) in nxt.items():
+            if isinstance(who, Leader) or costs.may_end(j * 6 + who.facing):
+                ends.setdefault(j, path)
+        frontier = nxt
+    archer = isinstance(who, Unit) and who.missile == "MA" and who.status == "full"
+    out: list[Reaction] = []
+    for j in sorted(ends):
+        out.append(Reaction(who.id, at, withdraw=ends[j]))
+        if archer:
+            out.append(Reaction(who.id, at, withdraw=ends[j], fire=True))
+    return out
+
+
+def apply_with_choices(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[Event]]:
+    """Play the phasing side's ``action`` with the defender's choices written on it (a move's
+    ``reactions``, a shock's ``reaction_fire`` / ``rbc`` / ``reduce_hits``, a hit and run's
+    ``return_fire``) as the defender's own answers when the game asks for them; any other
+    decision point is declined (``cases/FORMAT.md``: a choice not given is declined).  For the
+    case runner, the odds and tests; a choice that cannot be taken refuses the whole action."""
+    given: list[Reaction] = []
+    answer: React | None = None
+    if isinstance(action, Move) and action.reactions:
+        _check_written_reactions(state, action)
+        given = list(action.reactions)
+        action = dataclasses.replace(action, reactions=())
+    elif isinstance(action, Shock) and (action.reaction_fire or action.retreat_before_combat or action.reduce_hits):
+        answer = React(fire=action.reaction_fire, rbc=action.retreat_before_combat, reduce_hits=action.reduce_hits)
+        action = dataclasses.replace(action, reaction_fire=None, retreat_before_combat=None, reduce_hits=False)
+        combat.check_shock_react(state, action, answer)
+    elif isinstance(action, Fire) and action.return_fire:
+        combat.check_return_fire(state, action)
+        answer = React(return_fire=True)
+        action = dataclasses.replace(action, return_fire=False)
+    new, events = apply(state, action, dice)
+    grid = state.field.grid
+    while new.reacting is not None:
+        p = new.reacting
+        reply: React | Decline = Decline()
+        if p.kind == "move":
+            r = next((r for r in given if r.at == grid.hex_id(p.at) and r.unit not in p.done), None)
+            if r is not None:
+                given.remove(r)
+                reply = React(reaction=r)
+        elif answer is not None:
+            reply, answer = answer, None
+        new, more = apply(new, reply, dice)
+        events += more
+    if given:
+        r = given[0]
+        raise RuleError(f"{r.unit} cannot react at {r.at}: the mover does not reach it in a way that allows it.")
+    if answer is not None:
+        raise RuleError("The defender has no such choice here (003 §8.2-8.3, §9.3).")
+    return new, events
+
+
+def _check_written_reactions(state: State, action: Move) -> None:
+    """A move's written reactions, walked without dice (every reaction assumed to succeed)."""
+    mover = _mover(state, action.unit)
+    reactions = list(action.reactions)
+    if action.carry is not None:
+        mover = _mover(state, action.carry)
+    _check_reactions(state, mover, reactions)
+    trial = state.copy()
+    t_mover = _mover(trial, mover.id)
+    tokens = parse_path(trial, t_mover, action.path)
+    if isinstance(t_mover, Unit):
+        check_may_move(trial, t_mover)
+    _walk(trial, t_mover, tokens, reactions, None, [])
 
 
 # -- movement -------------------------------------------------------------------------------
@@ -213,6 +525,7 @@ def check_may_move(state: State, mover: Unit | Leader) -> str | None:
 
 
 def _move(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
+    _refuse_choices(action)
     if action.carry is not None:
         _move_with_leader(state, action, dice, events)
         return
@@ -221,24 +534,21 @@ def _move(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
     tokens = parse_path(state, mover, action.path)
     if not tokens:
         raise RuleError("A move needs at least one hex or facing change.")
-    reactions = list(action.reactions)
-    _check_reactions(state, mover, reactions)
     # dry run: refuse anything illegal before a die is rolled
     trial = state.copy()
-    _walk(trial, _mover(trial, mover.id), tokens, reactions, None, [])
-    spent = _walk(state, mover, tokens, reactions, dice, events)
+    _walk(trial, _mover(trial, mover.id), tokens, [], None, [])
     if isinstance(mover, Unit):
         if key is not None and state.seq.order is None:
             state.seq.order = key
         state.seq.leader_done = True
     state.moved.add(mover.id)
-    state.last_mp = spent
+    _walk_on(state, mover, action, tokens, dice, events, None)
 
 
 def _move_with_leader(state: State, action: Move, dice: Dice, events: list[Event]) -> None:
     """003 §4.2 / 000 §4.2 exception: the activated leader moves with a combat unit stacked with
-    him.  The unit's path must be legal for the unit (its facing, costs and reactions) and the
-    same hexes within the leader's MP; the unit joins the leader's order group."""
+    him.  The unit's path must be legal for the unit (its facing and costs) and the same hexes
+    within the leader's MP; the unit joins the leader's order group."""
     leader = state.leaders.get(action.unit)
     if leader is None:
         raise RuleError(f"{action.unit} is not a leader; only a leader takes a unit with him.")
@@ -250,10 +560,8 @@ def _move_with_leader(state: State, action: Move, dice: Dice, events: list[Event
     tokens = parse_path(state, unit, action.path)
     if not tokens:
         raise RuleError("A move needs at least one hex or facing change.")
-    reactions = list(action.reactions)
-    _check_reactions(state, unit, reactions)
     trial = state.copy()
-    _walk(trial, trial.units[unit.id], tokens, reactions, None, [])
+    _walk(trial, trial.units[unit.id], tokens, [], None, [])
     # the leader walks the same hexes, the unit beside him costing him nothing
     lead_trial = state.copy()
     lead_trial.units[unit.id].hex = -1
@@ -261,15 +569,33 @@ def _move_with_leader(state: State, action: Move, dice: Dice, events: list[Event
     lead_tokens = [t for t in tokens if t[0] == "hex"]
     if lead_tokens:
         _walk(lead_trial, lead_trial.leaders[leader.id], lead_tokens, [], None, [])
-    spent = _walk(state, unit, tokens, reactions, dice, events)
-    if unit.on_map:
-        leader.hex = unit.hex
-    events.append(Event("move", f"{leader.id} moves with {unit.id}.", {"unit": leader.id}))
     if key is not None and state.seq.order is None:
         state.seq.order = key
     state.seq.leader_done = True
     state.moved.update((unit.id, leader.id))
-    state.last_mp = spent
+    _walk_on(state, unit, action, tokens, dice, events, None)
+
+
+def _walk_on(
+    state: State,
+    mover: Unit | Leader,
+    action: Move,
+    tokens: list[Token],
+    dice: Dice,
+    events: list[Event],
+    resume: Pending | None,
+) -> None:
+    """Walk ``tokens`` for real; halt where the defender may react (``State.reacting``), or
+    finish the move (the leader carrying a unit goes with it, 003 §4.2)."""
+    spent = _walk(state, mover, tokens, [], dice, events, halt=action, resume=resume)
+    if action.carry is not None:
+        leader = state.leaders[action.unit]
+        if mover.on_map:
+            leader.hex = mover.hex
+        if state.reacting is None:
+            events.append(Event("move", f"{leader.id} moves with {mover.id}.", {"unit": leader.id}))
+    if state.reacting is None:
+        state.last_mp = spent
 
 
 def _check_reactions(state: State, mover: Unit | Leader, reactions: list[Reaction]) -> None:
@@ -301,8 +627,16 @@ def _walk(
     reactions: list[Reaction],
     dice: Dice | None,
     events: list[Event],
+    *,
+    halt: Move | None = None,
+    resume: Pending | None = None,
 ) -> int | float:
-    """Play the path one step at a time with the live cost model; return the MP spent."""
+    """Play the path one step at a time with the live cost model; return the MP spent.
+
+    ``reactions``: reactions given in advance (a dry run checking a case's written choices).
+    ``halt``: the move being played for real — at the first hex where the defender may react
+    the walk stops and ``state.reacting`` records the rest of ``halt``'s path.  ``resume``:
+    that record, when the walk goes on after the defender's decision."""
     grid = state.field.grid
     spent = 0
     pending = list(reactions)
@@ -311,12 +645,16 @@ def _walk(
     origin = _node(mover)
     start_hex = mover.hex
     left_start = False
+    if resume is not None:
+        spent, first, reacted_any, origin = resume.spent, False, resume.changed, -1
+        start_hex, left_start = resume.start, True
+    raw_path = halt.path if halt is not None else ()
     # the cost model is rebuilt only when something besides the mover's own step changed the
     # position (a reaction, a withdrawal, a threatened leader, a roll): the mover is never its
     # own friend or enemy, so its steps alone leave every other rule where it was
     mc: MoveCosts | None = None
     seen = -1
-    for tok in tokens:
+    for step, tok in enumerate(tokens):
         if tok[0] == "formation":
             if not first:
                 raise RuleError("A phalanx changes formation only as it is given its order (000 §6.46).")
@@ -358,6 +696,20 @@ def _walk(
             _rough_facing_check(state, mover, dice, events)
         if tok[0] == "hex":
             if isinstance(mover, Unit):
+                if halt is not None and dice is not None and move_reactions(state, mover, before, frozenset()):
+                    # the defender may react here (003 §7.16, 000 §6.5): the move waits on it
+                    rest = dataclasses.replace(halt, path=tuple(raw_path[step + 1 :]), reactions=())
+                    state.reacting = Pending(
+                        "move", other(mover.side), rest, mover.hex, spent, start_hex, before, frozenset(), reacted_any
+                    )
+                    events.append(
+                        Event(
+                            "react_wait",
+                            f"{mover.id} reaches {grid.hex_id(mover.hex)}: side {other(mover.side)} may react.",
+                            {"unit": mover.id, "hex": grid.hex_id(mover.hex)},
+                        )
+                    )
+                    return spent
                 if _after_entry(state, mover, before, pending, dice, events):
                     reacted_any = True
                     mc = None
@@ -576,6 +928,11 @@ def _reaction_facing(
     to = r.face if r.face is not None else -1
     if to not in CLOCK_FACING or (CLOCK_FACING[to] - unit.facing) % 6 not in (1, 5):
         raise RuleError(f"A reaction facing change turns one vertex; {r.unit} cannot turn to {to} (003 §7.16).")
+    if _traps_passing_mover(state, mover, unit, CLOCK_FACING[to]):
+        raise RuleError(
+            f"{mover.id} is passing through a friend's hex: {r.unit} may not turn to bring it into its front there "
+            "(docs/rules/tactical.md §8.13)."
+        )
     state.reacted.add(r.unit)
     if unit.cavalry and not mover.mounted:
         unit.facing = CLOCK_FACING[to]
@@ -607,6 +964,18 @@ def _reaction_facing(
         )
 
 
+def _traps_passing_mover(state: State, mover: Unit, unit: Unit, facing: int) -> bool:
+    """Whether turning ``unit`` to ``facing`` would put a mover that is passing through a friend's
+    hex (003 §6.92) into its front, where the mover could neither stop (stacking) nor go on
+    (003 §7.2).  **Interpretation** (docs §8.13): such a turn is not allowed there."""
+    if not any(u is not mover and u.side == mover.side for h in mover.hexes() for u in state.units_at(h)):
+        return False
+    probe = Unit(unit.id, unit.side, unit.type, unit.size, unit.tq, unit.ma, unit.hex, facing, unit.hex2)
+    if not set(frontal_hexes(state.field.grid, probe)) & set(mover.hexes()):
+        return False
+    return not MoveCosts(state, mover).may_end(_node(mover))
+
+
 def _approach(state: State, unit: Unit, mover: Unit) -> str:
     """Where the enemy comes from: front, flank or rear (docs §4.8)."""
     grid = state.field.grid
@@ -630,6 +999,19 @@ def _withdraw(
 ) -> None:
     """Orderly withdrawal (000 §6.5, 003 §6.7): a unit (or leader) with a higher MA than an enemy
     coming within two hexes steps back up to the difference in MP, keeping its facing."""
+    who, cur = _withdraw_check(state, mover, before, r)
+    grid = state.field.grid
+    who.hex = cur
+    events.append(Event("withdraw", f"{r.unit} withdraws to {grid.hex_id(cur)}.", {"unit": r.unit}))
+    if isinstance(who, Unit):
+        _withdrawal_penalty(state, who, mover, dice, events)
+        if r.fire and dice is not None and who.status == "full":
+            combat.fire_as(state, who, mover, 2, dice, events)  # 000 §6.55: always at two hexes
+
+
+def _withdraw_check(state: State, mover: Unit, before: tuple[int, ...], r: Reaction) -> tuple[Unit | Leader, int]:
+    """Whether the withdrawal ``r`` is allowed now (000 §6.51-6.56); the withdrawer and the hex
+    it ends in.  Reads the position only."""
     grid = state.field.grid
     who: Unit | Leader | None = state.units.get(r.unit) or state.leaders.get(r.unit)
     assert who is not None
@@ -637,7 +1019,7 @@ def _withdraw(
         raise RuleError(f"{r.unit} is not on the map.")
     mine = (who.hex,) if isinstance(who, Leader) else who.hexes()
     now = _min_distance(state, mine, mover.hexes())
-    if now > 2 or _min_distance(state, mine, before) <= 2:
+    if not _withdrawal_instant(state, who, mover, before):
         raise RuleError(f"{r.unit} may withdraw only at the instant the enemy comes within two hexes (000 §6.51).")
     my_ma = who.ma if isinstance(who, Leader) else movement_allowance(who)
     their_ma = movement_allowance(mover)
@@ -646,17 +1028,7 @@ def _withdraw(
             f"{r.unit} may withdraw only from an enemy with a lower MA ({my_ma} against {their_ma}) (000 §6.51)."
         )
     costs = MoveCosts(state, who)
-    if isinstance(who, Unit):
-        if who.status == "routed" or who.engaged:
-            raise RuleError(f"{r.unit} is routed or engaged and may not withdraw (000 §6.51).")
-        if who.double:
-            raise RuleError(f"{r.unit} is double-sized and does not withdraw (docs §4.8).")
-        if who.type == "CH":
-            raise RuleError("Chariots do not withdraw (003 §9.21).")
-        if r.fire and who.missile != "MA":
-            raise RuleError(f"Only mounted archers fire as they withdraw, and {r.unit} is not one (000 §6.55).")
-        if who.hex in costs.zoc_any:
-            raise RuleError(f"{r.unit} is in an enemy unit's front and may not withdraw (000 §6.55).")
+    _withdrawer_check(state, who, r.fire, costs)
     budget = (my_ma - their_ma) * HALF
     spent = 0
     cur = who.hex
@@ -669,30 +1041,69 @@ def _withdraw(
         d = grid.direction(cur, j)
         if d < 0:
             raise RuleError(f"{r.unit} withdraws one hex at a time; {raw} is not next to {grid.hex_id(cur)}.")
-        c = costs.enter(cur, d)
-        if c >= NO:
-            raise RuleError(f"{r.unit} may not withdraw into {raw}.")
-        if state.field.terrain[j] in (_WOODS, _MARSH) or state.field.hexside(cur, j) in _RIVERS:
-            raise RuleError(f"{r.unit} may not withdraw into woods, marsh or across a river (000 §6.55).")
-        if j in costs.zoc_any:
-            raise RuleError(f"{r.unit} may not withdraw into an enemy unit's front (000 §6.55).")
-        nd = _min_distance(state, (j,), mover.hexes())
-        if nd <= dist:
-            raise RuleError(f"{r.unit} must withdraw away from {mover.id} (000 §6.51).")
+        c, nd, why = _withdraw_step(state, costs, mover, cur, d, dist)
+        if why:
+            raise RuleError(why.format(unit=r.unit, hex=raw))
         spent += c
         if spent > budget:
             raise RuleError(f"{r.unit} may withdraw only {my_ma - their_ma} MP (000 §6.51).")
         cur, dist = j, nd
     if not r.withdraw:
         raise RuleError(f"{r.unit}'s withdrawal names no hex.")
-    who.hex = cur
     if isinstance(who, Unit) and not costs.may_end(cur * 6 + who.facing):
         raise RuleError(f"{r.unit} may not end its withdrawal stacked there (000 §6.55).")
-    events.append(Event("withdraw", f"{r.unit} withdraws to {grid.hex_id(cur)}.", {"unit": r.unit}))
-    if isinstance(who, Unit):
-        _withdrawal_penalty(state, who, mover, dice, events)
-        if r.fire and dice is not None and who.status == "full":
-            combat.fire_as(state, who, mover, 2, dice, events)  # 000 §6.55: always at two hexes
+    return who, cur
+
+
+def _withdrawal_instant(state: State, who: Unit | Leader, mover: Unit, before: tuple[int, ...]) -> bool:
+    """The instant a withdrawal may be made: the mover has just come within two hexes (000 §6.51),
+    or, for a leader alone in his hex, has just come next to him (000 §4.31)."""
+    mine = (who.hex,) if isinstance(who, Leader) else who.hexes()
+    now = _min_distance(state, mine, mover.hexes())
+    earlier = _min_distance(state, mine, before)
+    if now <= 2 < earlier:
+        return True
+    return isinstance(who, Leader) and now == 1 < earlier and not _with_friendly_unit(state, who)
+
+
+def _withdrawer_check(state: State, who: Unit | Leader, fire: bool, costs: MoveCosts) -> None:
+    """What the withdrawing unit itself must be (000 §6.51, §6.55; 003 §9.21; docs §4.8)."""
+    if not isinstance(who, Unit):
+        return
+    if who.status == "routed" or who.engaged:
+        raise RuleError(f"{who.id} is routed or engaged and may not withdraw (000 §6.51).")
+    if who.double:
+        raise RuleError(f"{who.id} is double-sized and does not withdraw (docs §4.8).")
+    if who.type == "CH":
+        raise RuleError("Chariots do not withdraw (003 §9.21).")
+    if fire and who.missile != "MA":
+        raise RuleError(f"Only mounted archers fire as they withdraw, and {who.id} is not one (000 §6.55).")
+    if who.hex in costs.zoc_any:
+        raise RuleError(f"{who.id} is in an enemy unit's front and may not withdraw (000 §6.55).")
+    # -- hook: a scenario special rule holding the unit in place holds it against withdrawal too --
+    held = special.refuse_move(state, who)
+    if held is not None:
+        raise RuleError(held)
+
+
+def _withdraw_step(
+    state: State, costs: MoveCosts, mover: Unit, cur: int, d: int, dist: int
+) -> tuple[int, int, str | None]:
+    """One withdrawal step from ``cur`` in direction ``d`` (000 §6.51, §6.55): its cost in half
+    MP, the new distance to the mover, and why it is refused (a template) or None."""
+    grid = state.field.grid
+    j = grid.nbr[cur * 6 + d]
+    c = costs.enter(cur, d) if j >= 0 else NO
+    if c >= NO:
+        return c, 0, "{unit} may not withdraw into {hex}."
+    if state.field.terrain[j] in (_WOODS, _MARSH) or state.field.hexside(cur, j) in _RIVERS:
+        return c, 0, "{unit} may not withdraw into woods, marsh or across a river (000 §6.55)."
+    if j in costs.zoc_any:
+        return c, 0, "{unit} may not withdraw into an enemy unit's front (000 §6.55)."
+    nd = _min_distance(state, (j,), mover.hexes())
+    if nd <= dist:
+        return c, nd, f"{{unit}} must withdraw away from {mover.id} (000 §6.51)."
+    return c, nd, None
 
 
 def _withdrawal_penalty(state: State, unit: Unit, mover: Unit, dice: Dice | None, events: list[Event]) -> None:

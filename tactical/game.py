@@ -105,4 +105,25 @@ def encode_state(state: State) -> dict[str, Any]:
         "designations": [[list(atts), d] for atts, d in state.designations],
         "designating": state.designating,
         "regrouping": sorted(state.regrouping),
+        # the defender's decision the game waits on (docs/rules/tactical.md §8.13)
+        "reacting": encode_pending(state),
+    }
+
+
+def encode_pending(state: State) -> dict[str, Any] | None:
+    """``state.reacting`` as plain data: what waits (its notation) and where a move stands."""
+    p = state.reacting
+    if p is None:
+        return None
+    grid = state.field.grid
+    return {
+        "kind": p.kind,
+        "side": p.side,
+        "action": p.action.notation(),
+        "at": grid.hex_id(p.at) if p.at >= 0 else None,
+        "spent": p.spent,
+        "start": grid.hex_id(p.start) if p.start >= 0 else None,
+        "before": [grid.hex_id(h) for h in p.before],
+        "done": sorted(p.done),
+        "changed": p.changed,
     }

@@ -12,6 +12,15 @@ swamp the list).  Shock (003 §8.3): first designations — each defender agains
 eligible attackers together, against each one alone, and against each pair when there
 are three or more — then ``resolve``, then one ``shock`` per designated combat, in any
 order (with the pursuit variant where cavalry attacks).
+
+The defending side's decisions (docs/rules/tactical.md §8.13): while ``state.reacting``
+holds a move, shock or hit and run that waits on the defender, the side to act is the
+defender (``state.acting``) and the generator offers only its answers — ``decline`` and
+every legal ``react``: each facing change and each orderly withdrawal (one per end hex,
+mounted archers also firing) open to its units and leaders at the hex the mover reached
+(``engine.move_reactions``), reaction fire at each attacker and each retreat before combat
+(``combat.shock_reactions``), or return fire.  The engine halts only where at least one
+such reaction is legal, so ``decline`` is never the sole choice offered.
 """
 
 from __future__ import annotations
@@ -24,11 +33,13 @@ from tactical.actions import (
     Action,
     Activate,
     Continuity,
+    Decline,
     Designate,
     Fire,
     Move,
     Pass,
     Rally,
+    React,
     Resolve,
     Shock,
     Start,
@@ -39,11 +50,13 @@ from tactical.combat import (
     fire_check,
     hit_and_run_check,
     hit_and_run_zone,
+    may_return_fire,
     must_rally,
     plan_shock,
+    shock_reactions,
 )
 from tactical.command import check_command
-from tactical.engine import check_may_move
+from tactical.engine import check_may_move, move_reactions, pending_mover
 from tactical.movement import MoveCosts, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
 from tactical.tables import HALF, NO
@@ -158,6 +171,8 @@ def legal_actions(state: State) -> list[Action]:
     phase = seq.phase
     if phase == "over":
         return []
+    if state.reacting is not None:
+        return reaction_actions(state)
     if phase == "start":
         return [Start()]
     leaders = sorted((ld for ld in state.leaders.values() if ld.on_map and ld.side == side), key=lambda ld: ld.id)
@@ -206,6 +221,21 @@ def legal_actions(state: State) -> list[Action]:
                 acts.append(rally)
     if not engaged_must_attack(state):
         acts.append(Pass())
+    return acts
+
+
+def reaction_actions(state: State) -> list[Action]:
+    """The defender's answers to what ``state.reacting`` holds (docs/rules/tactical.md §8.13)."""
+    p = state.reacting
+    assert p is not None
+    acts: list[Action] = [Decline()]
+    if p.kind == "move":
+        mover = pending_mover(state, p)
+        acts.extend(React(reaction=r) for r in move_reactions(state, mover, p.before, p.done))
+    elif p.kind == "shock":
+        acts.extend(shock_reactions(state, p.action))
+    elif may_return_fire(state, p.action):
+        acts.append(React(return_fire=True))
     return acts
 
 

@@ -318,6 +318,29 @@ class Seq:
     leader_done: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision the defending side must take before play goes on (docs/rules/tactical.md §8.13).
+
+    ``kind``: ``move`` (an enemy move halted where ``side`` may react: 003 §7.16, 000 §6.5,
+    §7.15), ``shock`` (a shock about to be rolled: reaction fire 003 §8.2, retreat before
+    combat 003 §8.3, §9.16, 001 10.37) or ``fire`` (return fire after a hit and run, 003 §9.3).
+    ``action``: the phasing side's action that waits — the shock or hit and run, or for a move
+    the rest of its path (``Move`` with the hexes still to walk).  A halted move also keeps the
+    MP spent so far (half MP), the hex it began in, the mover's hexes before it entered ``at``,
+    the units that already reacted at ``at``, and whether any reaction changed the position."""
+
+    kind: str
+    side: str
+    action: Any
+    at: int = -1
+    spent: int = 0
+    start: int = -1
+    before: tuple[int, ...] = ()
+    done: frozenset[str] = frozenset()
+    changed: bool = False
+
+
 @dataclass(slots=True)
 class State:
     field: Battlefield
@@ -350,6 +373,8 @@ class State:
     #: option pursuit-regroup (001 10.43): cavalry with a pursuit marker, in the regroup box
     #: (off the map) or marching back on the map, not yet back in play
     regrouping: set[str] = dataclasses.field(default_factory=set)
+    #: the defending side's decision the game waits on, if any (docs/rules/tactical.md §8.13)
+    reacting: Pending | None = None
     #: movement points the last move spent (an outcome, not carried by ``copy``)
     last_mp: int | float | None = None
     #: derived lookups (``movement.position_index``), keyed by fingerprints; not copied
@@ -377,6 +402,7 @@ class State:
             list(self.designations),
             self.designating,
             set(self.regrouping),
+            self.reacting,
         )
 
     def clear_activation(self) -> None:
@@ -387,6 +413,12 @@ class State:
         self.designating = True
 
     # -- queries ------------------------------------------------------------
+    @property
+    def acting(self) -> str:
+        """The side to act now: the defending side while a reaction waits on it, else the
+        phasing side (``seq.side``)."""
+        return self.reacting.side if self.reacting is not None else self.seq.side
+
     @property
     def spqr(self) -> bool:
         """000's changes are in force (simple-spqr, and charts-v1 built on it)."""

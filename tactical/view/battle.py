@@ -14,6 +14,12 @@ it with its odds as the position stands), then presses *Resolve*, then resolves 
 designated combats in the order he likes (a pending combat is a button, or click its
 defender): each with its own options (pursuit…) and the odds of the real next roll.
 
+The defender's decisions (docs/rules/tactical.md §8.13): when a move, shock or hit and run
+waits on the defending side (``State.reacting``), the side to act is the defender — the top
+line says so, the panel asks the question in words, and the choice list holds exactly the
+generator's answers (each reaction and "No reaction"), a shock's with the exact odds of the
+shock after that choice.  The AI plays whichever side is to act, the defender included.
+
 Drawing (``on_draw``): the ground is one mipmapped texture rendered once
 (``tactical.view.terrain``); highlights one shape list rebuilt when the selection changes;
 counters, facing notches and leaders one sprite list whose sprites are updated only where
@@ -52,10 +58,12 @@ from bellum.session import Session
 from tactical.actions import (
     Action,
     Continuity,
+    Decline,
     Designate,
     Fire,
     Move,
     Pass,
+    React,
     Resolve,
     Shock,
 )
@@ -76,6 +84,8 @@ from tactical.view.words import (
     log_tail,
     odds_lines,
     pct,
+    reaction_odds,
+    reaction_prompt,
     target_of,
 )
 
@@ -328,6 +338,8 @@ class BattleView(arcade.View):
             if isinstance(a, Resolve):
                 n = len(state.designations)
                 label += f" ({n} shock{'s' if n != 1 else ''} designated)"
+            if isinstance(a, React | Decline) and state.reacting is not None and state.reacting.kind == "shock":
+                label += f"  ({reaction_odds(state, a)})"
             self.choices.append(Choice(label, a))
         # pending designated combats first: they must all be resolved
         self.choices[:0] = [Choice(describe(a), a, opens=True) for a in combats.values()]
@@ -347,7 +359,18 @@ class BattleView(arcade.View):
         self.message = ""
         self.carry = None
         self.refresh(keep)
+        self._show_reaction()
         return True
+
+    def _show_reaction(self) -> None:
+        """A human defender asked to react (docs/rules/tactical.md §8.13) sees where: the map
+        comes to the hex the waiting move reached, if it is out of view."""
+        p = self.state.reacting
+        if p is None or p.kind != "move" or p.side in self.ai_sides or not hasattr(self, "t_top"):
+            return
+        sx, sy = self.screen_point(*self.layout.centre(p.at))
+        if not (0 < sx < self.window.width - PANEL_W and BOTTOM_H < sy < self.window.height - TOP_H):
+            self.look_at(p.at)
 
     def choose(self, choice: Choice) -> bool:
         """A button of the choice list: play it, or open the odds panel of a designated combat."""
@@ -693,12 +716,15 @@ class BattleView(arcade.View):
         if not hasattr(self, "t_top"):
             return
         state, seq = self.state, self.state.seq
-        side = self.side_names.get(seq.side, seq.side)
+        acting = state.acting
+        side = self.side_names.get(acting, acting)
         who = seq.leader or ("group " + ",".join(seq.group) if seq.group else "")
         phase = {"start": "before the battle", "over": "the battle is over"}.get(seq.phase, seq.phase)
         if seq.phase == "shock" and state.designations:
             phase = "shock: designating" if state.designating else "shock: resolving"
-        ai = "  (AI)" if seq.side in self.ai_sides and seq.phase != "over" else ""
+        if state.reacting is not None:
+            phase = f"reacting to side {seq.side}"
+        ai = "  (AI)" if acting in self.ai_sides and seq.phase != "over" else ""
         self.t_top.text = f"{self.title}   ·   {side}{ai}: {phase}" + (f"  ·  {who}" if who else "")
         if state.winner:
             self.t_top.text = f"{self.title}   ·   {self.side_names.get(state.winner, state.winner)} wins"
@@ -754,6 +780,8 @@ class BattleView(arcade.View):
     def _info_text(self) -> str:
         state = self.state
         shown = self.selected or self.inspected
+        if state.reacting is not None and shown is None:
+            return "\n".join(reaction_prompt(state))
         if shown is None or (shown not in state.units and shown not in state.leaders):
             return "Select a unit or leader of the side to act."
         u = state.units.get(shown)
@@ -826,7 +854,7 @@ class BattleView(arcade.View):
 
     def on_update(self, delta_time: float) -> None:
         seq = self.state.seq
-        if seq.phase == "over" or seq.side not in self.ai_sides or self.pending is not None:
+        if seq.phase == "over" or self.state.acting not in self.ai_sides or self.pending is not None:
             return
         self._ai_clock += delta_time
         if self._ai_clock >= self.ai_delay:
@@ -918,8 +946,8 @@ class BattleView(arcade.View):
         if hit is not None:
             self.choose(hit)
             return
-        mine = [u.id for u in state.units_at(h) if u.side == state.seq.side]
-        mine += [ld.id for ld in state.leaders_at(h) if ld.side == state.seq.side]
+        mine = [u.id for u in state.units_at(h) if u.side == state.acting]
+        mine += [ld.id for ld in state.leaders_at(h) if ld.side == state.acting]
         if not mine:
             self.select(None)
             others = [u.id for u in state.units_at(h)] + [ld.id for ld in state.leaders_at(h)]

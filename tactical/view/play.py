@@ -46,6 +46,8 @@ def encode_state(state: State) -> dict[str, Any]:
         "fought": sorted(state.fought),
         "rout_points": dict(state.rout_points),
         "winner": state.winner,
+        # the defender's decision the game waits on (docs/rules/tactical.md §8.13)
+        "reacting": None if state.reacting is None else [state.reacting.kind, state.reacting.action.notation()],
     }
 
 

@@ -15,11 +15,13 @@ from tactical.actions import (
     Action,
     Activate,
     Continuity,
+    Decline,
     Designate,
     Fire,
     Move,
     Pass,
     Rally,
+    React,
     Replace,
     Resolve,
     Shock,
@@ -51,7 +53,73 @@ def describe(action: Action) -> str:
         return "Resolve"
     if isinstance(action, Shock):
         return f"Shock {'+'.join(action.attackers)} -> {action.defender}"
+    if isinstance(action, Decline):
+        return "No reaction (decline)"
+    if isinstance(action, React):
+        return describe_reaction(action)
     return action.notation()
+
+
+def describe_reaction(action: React) -> str:
+    """A defender's reaction in words (docs/rules/tactical.md §8.13)."""
+    r = action.reaction
+    if r is not None:
+        if r.face is not None:
+            return f"{r.unit} turns to face {r.face}"
+        path = r.withdraw or ()
+        return f"{r.unit} withdraws to {path[-1] if path else '?'}" + (", firing" if r.fire else "")
+    if action.rbc:
+        return f"Retreat before combat to {action.rbc[-1]}"
+    if action.return_fire:
+        return "Fire back"
+    text = f"Reaction fire at {action.fire}" if action.fire else ""
+    if action.reduce_hits:
+        text += (" and " if text else "") + "give ground for a hit fewer"
+    return text[:1].upper() + text[1:]
+
+
+def reaction_prompt(state: State) -> list[str]:
+    """What the game asks the defending side, in words (docs/rules/tactical.md §8.13)."""
+    p = state.reacting
+    if p is None:
+        return []
+    grid = state.field.grid
+    if p.kind == "move":
+        unit = p.action.carry or p.action.unit
+        return [
+            f"Side {p.side} may react: {unit} has moved into {grid.hex_id(p.at)}.",
+            "A unit it came next to may turn one vertex (roll its TQ or less, else disordered;",
+            "cavalry facing infantry need not roll, 003 §7.16); a faster unit or a leader it came",
+            "within two hexes of may withdraw (000 §6.5). Choose below, or decline.",
+        ]
+    if p.kind == "shock":
+        return [
+            f"Side {p.side} may react: {'+'.join(p.action.attackers)} are about to shock {p.action.defender}.",
+            "Fire at one attacker first (003 §8.2), or, cavalry facing foot, retreat two hexes",
+            "before combat (003 §8.3). Each choice shows the exact odds of the shock after it.",
+        ]
+    return [f"Side {p.side} may react: {p.action.target} may fire back at {p.action.unit} (003 §9.3)."]
+
+
+def reaction_odds(state: State, action: React | Decline) -> str:
+    """The exact odds of the waiting shock after this choice of the defender, in a few words
+    (``tactical.odds.shock_odds`` with the choice: the real resolver over every die face)."""
+    p = state.reacting
+    if p is None or p.kind != "shock":
+        return ""
+    shock = p.action
+    if isinstance(action, React):
+        if action.rbc:
+            return "no shock"
+        from dataclasses import replace
+
+        shock = replace(shock, reaction_fire=action.fire, reduce_hits=action.reduce_hits)
+    try:
+        full = tac_odds.shock_odds(state, shock)
+    except RuleError as why:
+        return str(why)
+    lines = [line.strip() for line in _fate_lines(state, full)]
+    return "; ".join(lines[:3]) if lines else "no unit harmed"
 
 
 def describe_variant(action: Action) -> str:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from tactical.actions import Move
-from tactical.engine import apply
+from tactical.engine import apply_with_choices
 from tactical.hexes import FACING_CLOCK, SIDE_CLOCK
 from tactical.movement import (
     MoveCosts,
@@ -77,7 +77,7 @@ def test_every_generated_move_is_accepted_at_its_cost(seed: int) -> None:
             if node == reach.costs.start:
                 continue
             path = _path_text(state, u, reach.tokens(node))
-            new, _ = apply(state, Move(u.id, path), Dice.forced([9] * 8))
+            new, _ = apply_with_choices(state, Move(u.id, path), Dice.forced([9] * 8))
             want = reach.dist[node] / HALF
             assert new.last_mp == want, (u.id, path)
             moved = new.units[u.id]
@@ -99,7 +99,7 @@ def test_paths_the_generator_does_not_offer_are_refused(seed: int, pick: int) ->
         path.append(g.hex_id(i))
     reach = reachable(state, mover)
     try:
-        new, _ = apply(state, Move(mover.id, tuple(path)), Dice.forced([9] * 8))
+        new, _ = apply_with_choices(state, Move(mover.id, tuple(path)), Dice.forced([9] * 8))
     except RuleError:
         return
     node = new.units[mover.id].hex * 6 + new.units[mover.id].facing

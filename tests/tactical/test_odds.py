@@ -144,3 +144,42 @@ def test_charts_v1_grouping_equals_the_full_enumeration() -> None:
     action = Shock(("A1",), "B1")
     assert shock_odds(st_, action) == shock_odds_full(st_, action)
     assert sum(shock_odds(st_, action).values()) == 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.integers(1, 9),
+    st.sampled_from(["HI", "HC", "LC"]),
+    st.sampled_from(["J", "A", "S"]),
+    st.sampled_from(["alone", "two", "leader"]),
+)
+def test_reaction_fire_staging_equals_the_full_enumeration(tqa, tqd, ta, missile, how) -> None:  # type: ignore[no-untyped-def]
+    """Reaction fire (003 §8.2) enumerated first, then the grouped shock, equals every die
+    (with no friend to flee to, the defender's leader is lost when a pursuer takes his hex)."""
+    _check_reaction_fire_staging("sgboh", tqa, tqd, ta, missile, how)
+
+
+def test_reaction_fire_staging_equals_the_full_enumeration_in_charts_v1() -> None:
+    _check_reaction_fire_staging("charts-v1", 5, 6, "HC", "J", "alone")
+
+
+def _check_reaction_fire_staging(rules: str, tqa: int, tqd: int, ta: str, missile: str, how: str) -> None:
+    from bellum.errors import RuleError
+
+    lead = [{"id": "LB", "side": "B", "hex": "1008", "initiative": 5, "range": 3}] if how == "leader" else []
+    units = [
+        unit("A1", "A", "1009", utype=ta, tq=tqa, ma=8, missile_hits=tqa - 1),
+        unit("B1", "B", "1008", facing=6, utype="LI", tq=tqd, ma=7, size=4, missile=missile),
+    ]
+    if how == "two":
+        units.append(unit("A2", "A", "0908", facing=2, tq=tqa))
+    st_ = position(units, leaders=lead, rules=rules, sequence={"side": "A", "phase": "shock"})
+    attackers = ("A1", "A2") if how == "two" else ("A1",)
+    action = Shock(attackers, "B1", reaction_fire="A1", pursue=ta != "HI")
+    try:
+        full = shock_odds_full(st_, action)
+    except RuleError:
+        return
+    assert shock_odds(st_, action) == full
+    assert sum(full.values()) == 1

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bellum.dice import Dice
+from tactical.actions import Decline
+from tactical.engine import apply
+from tactical.legal import legal_actions
 from tactical.state import State
 from tests.tactical.playout import play
 from tests.tactical.test_invariants import check_invariants
@@ -17,6 +21,14 @@ SEEDS = range(200)
 
 def invariants(state: State) -> None:
     check_invariants(state)
+    if state.reacting is not None:
+        # a pending reaction is the defender's to take, offers a real choice, and can always be
+        # resolved: declining is accepted (docs/rules/tactical.md §8.13)
+        acts = legal_actions(state)
+        assert state.acting != state.seq.side
+        assert Decline() in acts and len(acts) > 1, acts
+        after, _ = apply(state, Decline(), Dice(0))
+        assert after.acting == after.seq.side or after.reacting != state.reacting
     for u in state.units.values():
         assert u.status in ("full", "disordered", "routed", "eliminated", "off_map")
         if not u.on_map:

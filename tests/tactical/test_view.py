@@ -775,3 +775,88 @@ def test_n_walks_through_the_pieces_that_can_still_act(window: Any) -> None:
         sx, sy = view.screen_point(*view.layout.centre(view._mover_hex()))
         assert 0 < sx < window.width - 360 and 22 < sy < window.height - 34  # brought into view
     assert seen == sorted(seen) and len(set(seen)) == 3
+
+
+REACTION_POSITION = """
+rules = "sgboh"
+[map]
+columns = 16
+rows = 14
+[[units]]
+id = "A1"
+side = "A"
+type = "HI"
+size = 6
+tq = 6
+ma = 6
+hex = "1110"
+facing = 12
+[[units]]
+id = "B1"
+side = "B"
+type = "HI"
+size = 6
+tq = 6
+ma = 6
+hex = "1008"
+facing = 2
+[[units]]
+id = "B2"
+side = "B"
+type = "LI"
+size = 4
+tq = 6
+ma = 7
+hex = "0508"
+facing = 6
+missile = "J"
+[[units]]
+id = "A2"
+side = "A"
+type = "HI"
+size = 6
+tq = 6
+ma = 6
+hex = "0509"
+facing = 12
+[sequence]
+side = "A"
+phase = "move"
+"""
+
+
+def test_the_defending_player_is_asked_and_offered_exactly_the_generators_reactions(
+    window: Any, tmp_path: Path
+) -> None:
+    """docs/rules/tactical.md §8.13: a move halts, the window turns to the defending side with
+    the question in words, and its choice list is exactly the generator's reactions; a shock
+    that waits shows the exact odds of each choice; the AI answers for an AI defender."""
+    from tactical.actions import Decline, Designate, Move, React, Resolve, Shock
+
+    path = tmp_path / "react.toml"
+    path.write_text(REACTION_POSITION)
+    view = _view(str(path))
+    render(window, view)
+    assert view.play(Move("A1", ("1109", "1108")))
+    state = view.state
+    assert state.reacting is not None and state.acting == "B"
+    assert "reacting" in view.t_top.text and "Side B may react" in view.t_info.text
+    legal = set(view.legal())
+    assert Decline() in legal and any(isinstance(a, React) for a in legal)
+    assert _offered_by_the_ui(view) == legal
+    _click_choice(view, React)
+    assert view.state.reacting is None and view.state.acting == "A"
+    render(window, view)
+    # a shock waiting on the defender: each choice carries the odds after it
+    assert view.play(Designate(("A2",), "B2")) and view.play(Resolve())
+    assert view.play(Shock(("A2",), "B2"))
+    assert view.state.reacting is not None and view.state.reacting.kind == "shock"
+    labels = {c.label for c in view.choices}
+    assert any(label.startswith("Reaction fire at A2  (") for label in labels)
+    assert any(label.startswith("No reaction (decline)  (") for label in labels)
+    assert _offered_by_the_ui(view) == set(view.legal())
+    render(window, view)
+    # the AI plays the defender when it is the AI's side
+    view.ai_sides = frozenset({"B"})
+    assert view.ai_step()
+    assert view.state.reacting is None
