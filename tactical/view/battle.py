@@ -16,9 +16,11 @@ defender): each with its own options (pursuit…) and the odds of the real next 
 
 The defender's decisions (docs/rules/tactical.md §8.13): when a move, shock or hit and run
 waits on the defending side (``State.reacting``), the side to act is the defender — the top
-line says so, the panel asks the question in words, and the choice list holds exactly the
-generator's answers (each reaction and "No reaction"), a shock's with the exact odds of the
-shock after that choice.  The AI plays whichever side is to act, the defender included.
+line says so, the panel asks the question in words, the map rings what waits (amber) and
+who may react (green), a human defender's view is brought to the hex, and the choice list
+holds exactly the generator's answers (each reaction and "No reaction"), a shock's with the
+exact odds of the shock after that choice.  The AI plays whichever side is to act, the
+defender included.
 
 Drawing (``on_draw``): the ground is one mipmapped texture rendered once
 (``tactical.view.terrain``); highlights one shape list rebuilt when the selection changes;
@@ -535,6 +537,7 @@ class BattleView(arcade.View):
                 if a is not None and a.on_map:
                     ax, ay = lay.centre(a.hex)
                     _arrow(overlay, ax, ay, dx, dy, (230, 40, 30, 255))
+        self._reaction_rings(overlay)
         self.overlay = overlay
         if self.selected is not None:
             mover = state.units.get(self.selected) or state.leaders.get(self.selected)
@@ -577,6 +580,30 @@ class BattleView(arcade.View):
                 for h in t.hexes():
                     sl.append(shape_list.create_line_loop(lay.corners(h, 0.97), (255, 60, 40, 255), 5))
         self.highlights = sl
+
+    def _reaction_rings(self, overlay: shape_list.ShapeElementList[Any]) -> None:
+        """While the defender decides (docs/rules/tactical.md §8.13): an amber ring on what waits
+        (the mover, the attackers, the hit-and-run firer), a green one on each piece the
+        generator lets react."""
+        state, lay = self.state, self.layout
+        p = state.reacting
+        if p is None:
+            return
+        if p.kind == "move":
+            waiting = [p.action.carry or p.action.unit]
+            reactors = {a.reaction.unit for a in self.legal() if isinstance(a, React) and a.reaction is not None}
+        elif p.kind == "shock":
+            waiting, reactors = list(p.action.attackers), {p.action.defender}
+        else:
+            waiting, reactors = [p.action.unit], {p.action.target}
+        for ids, colour in ((waiting, (255, 170, 0, 255)), (sorted(reactors), (90, 220, 120, 255))):
+            for pid in ids:
+                piece = state.units.get(pid) or state.leaders.get(pid)
+                if piece is None or not piece.on_map:
+                    continue
+                hexes = piece.hexes() if isinstance(piece, Unit) else (piece.hex,)
+                for h in hexes:
+                    overlay.append(shape_list.create_line_loop(lay.corners(h, 0.8), colour, 3))
 
     def _range_outline(self, sl: shape_list.ShapeElementList[Any], leader: Leader, colour: P.RGBA) -> None:
         """The border of the leader's command range (003 §4.2 / 000 §4.2): every hexside between a

@@ -841,6 +841,11 @@ def test_the_defending_player_is_asked_and_offered_exactly_the_generators_reacti
     state = view.state
     assert state.reacting is not None and state.acting == "B"
     assert "reacting" in view.t_top.text and "Side B may react" in view.t_info.text
+    # on the map: amber on the waiting mover, green on the unit that may react
+    shot = render(window, view)
+    assert _count(view, shot, state.units["A1"].hex, (255, 170, 0), tol=30, extent=0.9) > 20
+    assert _count(view, shot, state.units["B1"].hex, (90, 220, 120), tol=30, extent=0.9) > 20
+    assert _count(view, shot, state.units["B2"].hex, (90, 220, 120), tol=30, extent=0.9) < 5
     legal = set(view.legal())
     assert Decline() in legal and any(isinstance(a, React) for a in legal)
     assert _offered_by_the_ui(view) == legal
