@@ -906,7 +906,8 @@ def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_acti
         if state.seq.phase == "over":
             break
         before = state.seq.phase
-        action = players[state.seq.side].choose(state)
+        # the side to act: the defender while a reaction waits on it (tactical.md §8.13)
+        action = players[state.acting].choose(state)
         state, _events = apply(state, action, dice)
         if before in ("activation", "continuity") and state.seq.phase not in ("activation", "continuity"):
             activations += 1
