@@ -1,18 +1,21 @@
 """``bellum battle SCENARIO [--ai both|A|B|none] [--against ai|random|greedy] [--seed N] [--headless]
-[--save F] [--load F]`` (issue 5 §4, §5).
+[--save F] [--load F] [--report F]`` (issue 5 §4, §5).
 
 Without ``--headless`` the battle window opens.  Headless, the computer plays every side:
 the ``--ai`` sides with the tactical AI, any other side with the ``--against`` player (the
 baselines of docs/AI.md).  The battle is printed as it is fought — who goes first, each
 activation and Continuity roll, each shock and missile fire with its roll, routs,
 eliminations, rallies — and ends with one line: ``result: <side name> wins (<why>)`` or
-``result: draw (<why>)``.
+``result: draw (<why>)``.  ``--report FILE`` also writes the battle's after-action report
+(``tactical.report``, docs/rules/tactical.md §11) as Markdown.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 #: a battle that reaches this many actions without a withdrawal is a draw (docs/AI.md)
@@ -53,6 +56,7 @@ def register(sub: Any) -> None:
     p.add_argument("--headless", action="store_true", help="no window: print the battle as it is fought")
     p.add_argument("--save", metavar="FILE", help="save the battle at its end")
     p.add_argument("--load", metavar="FILE", help="continue a saved battle")
+    p.add_argument("--report", metavar="FILE", help="headless: write the battle's after-action report here (Markdown)")
     p.set_defaults(func=_cmd_battle)
 
 
@@ -120,6 +124,9 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         open_battle(str(sc.path), seed=args.seed, ai_sides=sides)
         return 0
     ai_sides = {"both": ("A", "B"), "A": ("A",), "B": ("B",), "none": ()}[args.ai]
+    if args.report and not Path(args.report).parent.is_dir():
+        print(f"bellum: {args.report}: cannot be written (no folder {Path(args.report).parent}).", file=sys.stderr)
+        return 2
     if len(ai_sides) < 2 and args.against is None:
         print(
             f"Headless play needs a computer player for every side: use --ai both, or name the other "
@@ -140,8 +147,24 @@ def _cmd_battle(args: argparse.Namespace) -> int:
     winner, why = play_out(session, players, print)
     if args.save:
         session.save(args.save)
+    if args.report:
+        _write_report(args.report, sc, session, winner, why)
     if winner is None:
         print(f"result: draw ({why})")
     else:
         print(f"result: {sc.side_name(winner)} wins ({why})")
     return 0
+
+
+def _write_report(path: str, sc: Any, session: Any, winner: str | None, why: str) -> None:
+    """The after-action report of the battle just fought, written to ``path``."""
+    from bellum.errors import InputError
+    from tactical.report import markdown
+
+    names = {side: sc.side_name(side) for side in ("A", "B")}
+    text = markdown(sc.model.name, names, session.state, list(session.log), winner, why)
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, "", f"cannot be written ({exc.strerror or exc})") from None
+    print(f"report: {path}")

@@ -88,5 +88,5 @@ def markdown(
         md.append("")
     told = moments(events, lambda t: name_sides(t, names))
     if told:
-        md += ["## How it went", ""] + [f"- {m[:1].upper() + m[1:]}" for m in told] + [""]
+        md += ["## How it went", ""] + [f"- {m}" for m in told] + [""]  # ids keep their case
     return "\n".join(md)

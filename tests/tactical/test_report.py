@@ -47,3 +47,18 @@ def test_the_report_counts_each_sides_losses_by_type_and_its_rout_points() -> No
     assert f"Rout points 7 of a withdrawal level of {state.withdrawal['A']}." in md
     assert f"- {a_units[1].id} routs." in md
     assert "| type | fielded | eliminated | routed | disordered |" in md
+
+
+def test_bellum_battle_writes_the_report(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """``bellum battle S --headless --report FILE`` (tactical.md §11), the battle unchanged."""
+    from bellum.cli import main
+
+    out = tmp_path / "cannae.md"
+    assert main(["battle", "cannae", "--ai", "both", "--seed", "3", "--headless", "--report", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1].startswith("result: ") and printed[-2] == f"report: {out}"
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# ") and "Rout points" in text and "| type | fielded |" in text
+    bad = tmp_path / "missing" / "x.md"
+    assert main(["battle", "cannae", "--ai", "both", "--headless", "--report", str(bad)]) == 2
+    assert "cannot be written" in capsys.readouterr().err
