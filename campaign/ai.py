@@ -12,7 +12,9 @@ How it plays:
 - **Res Publica**: rolls its own party's table while its Political Requirement is not
   safely met and it has Political stratagems to spare — every one of them when it would win
   but for that Requirement, or late in the war; always claims a lost succession; its
-  Tribune vetoes the enemy's results.
+  Tribune vetoes the enemy's results (§16.3: never the holder of Rome's).  In the last
+  year it keeps Political stratagems for the tables, and the Senate works them until
+  Caesar holds no marker (``GUARD_TURN``).
 - **Recruiting**: assassins for the enemy's Supreme Leader, tribute for client states
   and neutral towns, legions where its armies stand, training of recruits, leaders for
   leaderless troops, colonies once it is strong, bribes and subversion of enemy
@@ -47,7 +49,7 @@ from campaign.rules.battle import land_engagement
 from campaign.rules.clients import world_tables
 from campaign.rules.siege import ground_sp, mobile_ground, storm_chance
 from campaign.rules.supply import land_supplied, sea_supply_possible
-from campaign.rules.victory import cities_held, level, political_requirement
+from campaign.rules.victory import cities_held, political_requirement
 from campaign.state import SIDES, CampaignState, enemy
 from campaign.units import Force, catalogue
 
@@ -108,7 +110,7 @@ FRATRICIDE_CARE = 0.6
 FRATRICIDE_BAR = 0.35
 #: a side whose field armies are under this share of the enemy's recruits before politics
 WEAK_SHARE = 0.7
-#: refuse a battle likely to push fratricide past the limit unless the enemy is winning
+#: refuse a battle likely to push fratricide past the limit (both sides, whoever is winning)
 FRATRICIDE_GUARD = True
 #: the share of the full legions on the field a battle is expected to kill (beaten armies
 #: withdraw, break and are taken rather than die to the last man: battleboard.md §10.4–§12.3)
@@ -125,6 +127,11 @@ LATE_TURN = 30
 POLITICS_FIRST = True
 #: a side meeting its Political Requirement without Rome values Rome this much more
 ROME_NEED = 16.0
+#: in the last year (from this turn, January 45 BC) a side not rebuilding keeps this many
+#: Political stratagems in hand for the Res Publica — its Requirement is judged when the war
+#: ends (§21.2) — and the Senate works the tables until Caesar holds no marker at all
+GUARD_TURN = 32
+GUARD_POLITICAL = 3
 #: a client state's forces keep within this many movement points of its capital
 CLIENT_RANGE = 16.0
 #: fall upon a horde on the move (§19.4) with this much more SP than it has …
@@ -298,7 +305,9 @@ class CampaignAI:
         rp = state.res_publica
         mine, theirs = rp.get(side, 0), rp.get(enemy(side), 0)
         # Caesar needs 4 markers; the Senate 2 while Caesar holds at most 1 (§21)
-        want = mine < 5 if side == SIDES[0] else (mine < 3 or theirs > 1)
+        # — in the last year the Senate works until Caesar holds none, a margin for his rolls
+        floor = 0 if state.turn >= GUARD_TURN else 1
+        want = mine < 5 if side == SIDES[0] else (mine < 3 or theirs > floor)
         # an army much weaker than the enemy's keeps its Political stratagems for recruiting
         weak = _field_total(state, side) < WEAK_SHARE * _field_total(state, enemy(side))
         late = state.turn >= LATE_TURN and not political_requirement(state, side)
@@ -354,6 +363,10 @@ class CampaignAI:
                 best = (score, -i, a)
         # keep a Political stratagem in hand for the next Res Publica phase unless rich
         if best is None or best[0] < 3.0 or (held["political"] <= 1 and best[0] < 6.0 and not rebuild):
+            return _pass(legal)
+        # in the last year, more: the Res Publica decides the Requirement at the end (§21.2)
+        guard = state.turn >= GUARD_TURN and not rebuild and held["political"] <= GUARD_POLITICAL
+        if guard and not isinstance(best[2], (A.Train, A.Assassinate)):
             return _pass(legal)
         return best[2]
 
@@ -511,11 +524,11 @@ class CampaignAI:
 
     def would_end_the_war(self, state: CampaignState, f: Force, d: str) -> bool:
         """Whether a battle of ``f`` at ``d`` would likely push fratricide past its limit
-        (§21) while the enemy is not winning — an end with no winner the side does not want.
+        (§21) — an end with no winner that neither side seeks, even one that would lose if
+        the war ended now: the consuls (§16.5), a beaten champion (§16.6) and the tables may
+        still turn the war (BALANCE.md run 45).
         The estimate: ``FRATRICIDE_SHARE`` of the full-strength legions of both sides die."""
         side = state.active
-        if level(state, enemy(side)) is not None:
-            return False  # the enemy would win: an end with no winner is better than that
         theirs = sum(_full_legions(g) for g in state.side_forces_at(d, enemy(side)))
         ours = _full_legions(f) + sum(_full_legions(g) for g in state.side_forces_at(d, side) if g.id != f.id)
         expected = 5 * FRATRICIDE_SHARE * (theirs + ours)

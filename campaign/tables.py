@@ -234,6 +234,10 @@ class ResPublica(_Model):
     dictator: int = Field(ge=-5, le=5)
     repeat: int = Field(ge=-5, le=0)
     party: dict[str, Literal["optimates", "populares"]]
+    tribune_needs_rome: bool
+    consuls_gain: int = Field(ge=0, le=4)
+    consuls_enemy_loses: int = Field(ge=0, le=4)
+    beaten_supreme: int = Field(ge=0, le=4)
     optimates: tuple[tuple[Effect, ...], ...]
     populares: tuple[tuple[Effect, ...], ...]
 

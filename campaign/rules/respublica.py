@@ -87,12 +87,14 @@ def entry(roll: int) -> int:
 
 
 def tribune_may_veto(state: CampaignState, side: str) -> bool:
-    """The enemy holds the Tribune, has not negated a result this turn, and the roller
-    holds no Dictator (a dictator's acts are beyond the tribunes' veto, §16.3–§16.4)."""
+    """The enemy holds the Tribune, has not negated a result this turn, the roller holds
+    no Dictator (a dictator's acts are beyond the tribunes' veto, §16.3–§16.4) and — the
+    veto being spoken in the city (§16.3, ``tribune_needs_rome``) — does not hold Rome."""
     return (
         state.republic.get("tribune") == enemy(side)
         and not state.tribune_used
         and state.republic.get("dictator") != side
+        and not (tables().res_publica.tribune_needs_rome and state.owner_side("roma") == side)
     )
 
 
@@ -227,12 +229,65 @@ def let_stand(state: CampaignState) -> list[Event]:
 
 def beaten_imperator(state: CampaignState, loser: str, present: set[str]) -> list[Event]:
     """A side whose Supreme Leader is beaten in a battle he fought loses the Imperator
-    marker (§16.4: the acclamation is the army's, and a defeat revokes it)."""
+    marker (§16.4: the acclamation is the army's, and a defeat revokes it) and
+    ``beaten_supreme`` Res Publica markers, which go back to the free ones (§16.6: the
+    cause follows its champion's fortune)."""
     sup = state.supreme.get(loser)
-    if state.republic.get("imperator") != loser or not (sup and sup in present):
+    if not (sup and sup in present):
         return []
-    state.republic["imperator"] = None
-    return [event(state, "imperator", f"Beaten, {leader_name(sup)} is no longer hailed Imperator.", side=loser)]
+    events: list[Event] = []
+    if state.republic.get("imperator") == loser:
+        state.republic["imperator"] = None
+        events.append(
+            event(state, "imperator", f"Beaten, {leader_name(sup)} is no longer hailed Imperator.", side=loser)
+        )
+    lost = min(tables().res_publica.beaten_supreme, state.res_publica.get(loser, 0))
+    if lost:
+        state.res_publica[loser] -= lost
+        events.append(
+            event(
+                state,
+                "marker",
+                f"{leader_name(sup)}'s defeat shakes his cause: {SIDE_NAMES[loser]} lose "
+                f"{counted(lost, 'Res Publica marker')} (now {state.res_publica[loser]}).",
+                side=loser,
+                n=-lost,
+            )
+        )
+    return events
+
+
+# --------------------------------------------------------------------------- the consuls
+
+
+def elect_consuls(state: CampaignState) -> list[Event]:
+    """When the year turns, the side holding Rome has the new year's consuls elected: it
+    gains ``consuls_gain`` Res Publica markers (taken from the enemy when none are free)
+    and the enemy loses ``consuls_enemy_loses`` more to the free ones (§16.5).  Nothing
+    when no side holds Rome."""
+    t = tables().res_publica
+    side = state.owner_side("roma")
+    if side not in SIDE_NAMES or not (t.consuls_gain or t.consuls_enemy_loses):
+        return []
+    foe = enemy(side)
+    before = dict(state.res_publica)
+    for _ in range(t.consuls_gain):
+        _gain_marker(state, side)
+    lost = min(t.consuls_enemy_loses, state.res_publica[foe])
+    state.res_publica[foe] -= lost
+    if state.res_publica == before:
+        return []
+    return [
+        event(
+            state,
+            "marker",  # a chronicle kind (campaign.chronicle)
+            f"The consuls of the new year are elected in Rome under the eyes of {SIDE_NAMES[side]}; "
+            f"Res Publica markers: {SIDE_NAMES[side]} {state.res_publica[side]}, "
+            f"{SIDE_NAMES[foe]} {state.res_publica[foe]}.",
+            side=side,
+            res_publica=dict(state.res_publica),
+        )
+    ]
 
 
 # --------------------------------------------------------------------------- the succession

@@ -10,6 +10,8 @@ from campaign import actions as A
 from campaign.ai import (
     CITY_NEED,
     CLIENT_RANGE,
+    GUARD_POLITICAL,
+    GUARD_TURN,
     HORDE_BASE,
     HUNT_BASE,
     HUNT_RANGE,
@@ -190,8 +192,8 @@ def test_a_side_short_of_a_triumph_values_cities_more_and_takes_towns_of_no_side
 
 def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon() -> None:
     """§21: fratricide past 100 ends the war with no winner. The Senate, which would win if
-    the war ended now, will not fight a battle likely to push it past the limit; Caesar,
-    who would lose, prefers an end with no winner."""
+    the war ended now, will not fight a battle likely to push it past the limit; nor will
+    Caesar, who would lose (§14.2: neither side seeks an end with no winner)."""
     s = duel([("legion", "V", 5)] * 3, [("legion", "V", 5)] * 4)
     s.active = "senatorial"
     ai = CampaignAI()
@@ -202,7 +204,11 @@ def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon
     s.fratricide = 92
     assert ai.would_end_the_war(s, me, them.location)
     s.active = "caesarian"
-    assert not ai.would_end_the_war(s, them, me.location)  # the Senate is winning: Caesar fights on
+    # the Senate is winning, yet Caesar keeps the guard too: the consuls (§16.5), a beaten
+    # champion (§16.6) and the tables may still turn the war (§14.2; BALANCE.md run 45)
+    assert ai.would_end_the_war(s, them, me.location)
+    s.turn = 39  # even in December 45 BC
+    assert ai.would_end_the_war(s, them, me.location)
 
 
 def test_the_ai_falls_on_a_horde_it_outnumbers_and_keeps_clear_of_one_it_does_not() -> None:
@@ -359,3 +365,30 @@ def test_a_side_without_a_supreme_leader_takes_a_political_stratagem_to_claim_fi
     assert CampaignAI().choose(s) == A.Take("political")
     s.stratagems["caesarian"]["political"] = 1  # one in hand is enough for the claim
     assert CampaignAI().choose(s) == A.Take("military")
+
+
+def test_in_the_last_year_a_side_keeps_political_stratagems_for_the_res_publica() -> None:
+    """§21.2, §14.2: the Requirement is judged when the war ends; from ``GUARD_TURN`` a side
+    not rebuilding recruits with Political stratagems only above ``GUARD_POLITICAL``."""
+    s = fresh(phase="recruiting", side="senatorial")
+    s.stratagems["senatorial"] = {"military": 1, "political": GUARD_POLITICAL, "agent": 0}
+    assert not rebuilding(s, "senatorial")
+    act = CampaignAI().choose(s)
+    assert not isinstance(act, A.Pass) and act in legal_actions(s)  # April 49: it recruits
+    s.turn = GUARD_TURN
+    assert CampaignAI().choose(s) in (A.Pass(), A.EndPhase())
+    s.stratagems["senatorial"]["political"] = GUARD_POLITICAL + 1
+    assert not isinstance(CampaignAI().choose(s), (A.Pass, A.EndPhase))
+
+
+def test_in_the_last_year_the_senate_works_until_caesar_holds_no_marker() -> None:
+    """§21.1, §14.2: the Senate's Requirement (Caesar at most 1) is met with Caesar at 1, but
+    in the last year it rolls on for a margin against his rolls; before, it stops."""
+    s = fresh(phase="res_publica", side="senatorial")
+    s.stratagems["senatorial"] = {"military": 2, "political": 4, "agent": 0}
+    s.res_publica = {"caesarian": 1, "senatorial": 4}
+    assert CampaignAI().choose(s) == A.Pass()
+    s.turn = GUARD_TURN
+    assert CampaignAI().choose(s) == A.Politics("optimates")
+    s.res_publica = {"caesarian": 0, "senatorial": 4}
+    assert CampaignAI().choose(s) == A.Pass()

@@ -99,23 +99,35 @@ def test_markers_are_taken_from_the_enemy_when_none_are_free() -> None:
 
 def test_the_tribune_negates_one_result_a_turn() -> None:
     """§16.3 (reference: a Tribune can negate one Res Publica result per turn). Caesar
-    holds the Tribune in 49: the Senate's result waits on his veto."""
+    holds the Tribune in 49: the Senate's result waits on his veto — once Caesar holds Rome,
+    since no veto stands against the side that holds the city (§16.3, ``tribune_needs_rome``;
+    tested in test_res_publica_politics.py)."""
     s = _rp("senatorial")
-    s2, ev = play(s, A.Politics("optimates"), Dice.forced([5]))
+    s.owners["roma"] = "caesarian"  # 4 + 1 (own party) → entry 5, a marker
+    s2, ev = play(s, A.Politics("optimates"), Dice.forced([4]))
     assert s2.pending is not None and s2.pending.kind == "veto" and s2.actor == "caesarian"
     assert legal_actions(s2) == [A.Veto(), A.Decline()]
     before = dict(s2.res_publica)
     s3, ev = play(s2, A.Veto())
     assert s3.res_publica == before and s3.tribune_used and ev[0].kind == "veto"
-    s4, _ = play(s3, A.Politics("optimates"), Dice.forced([5]))
+    s4, _ = play(s3, A.Politics("optimates"), Dice.forced([4]))
     assert s4.pending is None  # one veto a turn
     s5, ev = play(s2, A.Decline())
     assert s5.pending is None and s5.res_publica != before
 
 
-def test_a_dictators_acts_are_beyond_the_veto_and_need_rome() -> None:
-    """§16.4: the Dictator's side cannot be vetoed; no dictatorship without Rome."""
+def test_a_dictators_acts_are_beyond_the_veto_and_need_rome(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§16.4: the Dictator's side cannot be vetoed; no dictatorship without Rome.  (With
+    §16.3's veto spoken in Rome the Dictator, who holds Rome, is beyond it twice over; the
+    switch is turned off here so that the Dictator's own immunity is what is tested.)"""
+    t = tables()
+    monkeypatch.setattr(
+        R,
+        "tables",
+        lambda: t.model_copy(update={"res_publica": t.res_publica.model_copy(update={"tribune_needs_rome": False})}),
+    )
     s = _rp("senatorial")
+    assert R.tribune_may_veto(s, "senatorial")
     s.republic["dictator"] = "senatorial"
     s2, _ = play(s, A.Politics("optimates"), Dice.forced([5]))
     assert s2.pending is None
