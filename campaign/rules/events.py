@@ -33,7 +33,7 @@ from campaign.rules.clients import activate, move_hordes, rouse, world_tables
 from campaign.rules.common import event, place_name, set_strengths, tidy
 from campaign.rules.siege import mobile_ground
 from campaign.scenario import BARBARIAN
-from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy, side_title
+from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy
 from campaign.units import catalogue
 
 
@@ -168,12 +168,12 @@ def reforms(state: CampaignState) -> list[Event]:
     tribune = getattr(state, "republic", {}).get("tribune")
     texts = []
     if tribune == side:
-        texts.append(f"{side_title(side)}' Tribune answers the crowd")
+        texts.append(f"{SIDE_NAMES[side]}' Tribune answers the crowd")
     elif state.res_publica.get(side, 0) > 0:
         state.res_publica[side] -= 1
-        texts.append(f"{side_title(side)} lose a Res Publica marker")
+        texts.append(f"{SIDE_NAMES[side]} lose a Res Publica marker")
     else:
-        texts.append(f"{side_title(side)} have no standing to lose")
+        texts.append(f"{SIDE_NAMES[side]} have no standing to lose")
     state.stratagems[other]["political"] += 1
     texts.append(f"{SIDE_NAMES[other]} gain a Political stratagem from the unrest")
     return [

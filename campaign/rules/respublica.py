@@ -18,7 +18,7 @@ from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
-from campaign.rules.common import counted, event, leader_name
+from campaign.rules.common import counted, event, leader_name, possessive
 from campaign.rules.stratagems import gain, leaders_of, play, plays_left
 from campaign.state import SIDE_NAMES, CampaignState, Pending, enemy, side_title
 from campaign.tables import Effect, tables
@@ -248,7 +248,7 @@ def beaten_imperator(state: CampaignState, loser: str, present: set[str]) -> lis
             event(
                 state,
                 "marker",
-                f"{leader_name(sup)}'s defeat shakes his cause: {SIDE_NAMES[loser]} lose "
+                f"{possessive(leader_name(sup))} defeat shakes his cause: {SIDE_NAMES[loser]} lose "
                 f"{counted(lost, 'Res Publica marker')} (now {state.res_publica[loser]}).",
                 side=loser,
                 n=-lost,
