@@ -54,9 +54,10 @@ from campaign.chronicle import lines as chronicle_lines
 from campaign.engine import CampaignEngine, describe_pending
 from campaign.map import CampaignMap, roman_world
 from campaign.odds import decision_odds, odds_text
-from campaign.rules.battle import max_commit
+from campaign.rules.battle import land_engagement
 from campaign.rules.common import force_name, leader_name, place_name, share
 from campaign.rules.march import allowance, march_roll
+from campaign.rules.stratagems import commit_limit
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy, side_title
 from campaign.units import Force, catalogue
 from campaign.view.model import ForceMarker
@@ -304,6 +305,7 @@ class CampaignGame:
         self._markers: tuple[CampaignState, tuple[ForceMarker, ...]] | None = None
         self._odds_cache: dict[tuple[str, tuple[str, ...], bool], MarchOdds] = {}
         self._decision_odds: dict[str, str] = {}
+        self._commit_odds: dict[tuple[str, int, int], dict[str, float]] = {}
         self._chronicle_from(self.session.log)
 
     def set_humans(self, humans: frozenset[str]) -> None:
@@ -403,6 +405,7 @@ class CampaignGame:
         self._moves = None
         self._odds_cache.clear()
         self._decision_odds.clear()
+        self._commit_odds.clear()
         f = self.state.forces.get(self.selected_force or "")
         if f is None:
             self.selected_force = None
@@ -764,11 +767,33 @@ class CampaignGame:
         return ""
 
     def commit_options(self, place: str) -> list[Option]:
-        """Attack at ``place`` committing 0..n Military stratagems (campaign.md §12)."""
-        n = max_commit(self.state, self.state.active, place)
-        return [
-            Option(f"Commit {i} Military stratagem{'s' if i != 1 else ''}", A.Battle(place, i)) for i in range(n + 1)
-        ]
+        """Attack at ``place`` committing 0..n Military stratagems (campaign.md §12.2), as the
+        generator offers them, each with the auto-resolve odds of winning if the enemy then
+        commits none and if it commits all it may (its answer comes after)."""
+        foe_most = commit_limit(self.state, enemy(self.state.active), place)
+        out = []
+        for a in self.legal():
+            if not (isinstance(a, A.Battle) and a.place == place):
+                continue
+            i = a.stratagems
+            odds = f"win {self.commit_odds(place, i, 0)['A']:.0%} if they commit none"
+            if foe_most:
+                odds += f", {self.commit_odds(place, i, foe_most)['A']:.0%} if they commit {foe_most}"
+            out.append(Option(f"Commit {i} Military stratagem{'s' if i != 1 else ''}", a, odds))
+        return out
+
+    def commit_odds(self, place: str, a: int, b: int) -> dict[str, float]:
+        """The auto-resolve odds (``battleboard.resolve.odds``, the battle dialog's) of the
+        battle at ``place`` with ``a`` and ``b`` Military stratagems committed for tactical
+        superiority (§12.2); kept until the state changes."""
+        from battleboard.resolve import odds
+
+        key = (place, a, b)
+        got = self._commit_odds.get(key)
+        if got is None:
+            eng = land_engagement(self.state, place, a, b)
+            got = self._commit_odds[key] = odds(eng, ODDS_BATTLES, seed=1 + self.state.turn)
+        return got
 
     def pending_options(self) -> list[Option]:
         """The reactive side's answers to the waiting decision."""
@@ -785,7 +810,14 @@ class CampaignGame:
             elif isinstance(a, A.Accept):
                 out.append(Option("Accept battle at sea", a))
             elif isinstance(a, A.Commit):
-                out.append(Option(f"Commit {a.stratagems} Military stratagem{'s' if a.stratagems != 1 else ''}", a))
+                win = self.commit_odds(p.data["place"], p.data["a"], a.stratagems)["B"]
+                out.append(
+                    Option(
+                        f"Commit {a.stratagems} Military stratagem{'s' if a.stratagems != 1 else ''}",
+                        a,
+                        f"you win {win:.0%}",
+                    )
+                )
             elif isinstance(a, A.Decline):
                 out.append(Option("Decline", a))
             else:

@@ -101,7 +101,8 @@ class Dialog:
 
     title: str
     lines: list[str]
-    options: list[tuple[str, Callable[[], Any] | None, str]]  # (label, run, why disabled)
+    #: (label, run, the note under it: why it is disabled, or what it risks)
+    options: list[tuple[str, Callable[[], Any] | None, str]]
     cancel: bool = True
 
 
@@ -551,7 +552,7 @@ class CampaignView(MapView):
                     Dialog(
                         f"Attack at {place_name(a.place)}",
                         ["How many Military stratagems do you commit to win tactical superiority?"],
-                        [(x.label, partial(self._play_and_close, x.action), "") for x in opts],
+                        [(x.label, partial(self._play_and_close, x.action), x.detail) for x in opts],
                     )
                 )
             return

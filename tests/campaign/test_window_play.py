@@ -202,6 +202,9 @@ def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(vie
     press_label(view, "Attack at Ariminum")
     render(window, view)
     assert view.dialog is not None and view.dialog.title == "Attack at Ariminum"
+    # each commitment shows its odds before it is made (campaign.md §14.3)
+    commits = [note for label, _run, note in view.dialog.options if label.startswith("Commit")]
+    assert len(commits) >= 2 and all("% if they commit none" in note for note in commits)
     press_label(view, "Commit 0")
     assert game.state.pending is not None and game.state.pending.kind == "commit"
     # the computer commits for the Senatorials; the battle waits for the player's choice
