@@ -78,3 +78,23 @@ def test_the_window_shows_the_odds_beside_the_decision() -> None:
     game.session.state = s
     [opt] = [o for o in game.place_options("massilia") if isinstance(o.action, A.Tribute)]
     assert "% accepted" in opt.detail and "% refused" in opt.detail
+
+
+def test_the_defender_sees_his_chance_for_each_answer() -> None:
+    """§12.2 and §14.3: the defender's commitments each carry the battle dialog's odds of
+    the engagement they would make, from his side."""
+    from campaign.rules.battle import land_engagement
+    from tests.campaign.test_ops_battle import _ilerda
+    from tests.campaign.test_ops_sequence import play
+
+    s1, _ = play(_ilerda(), A.Battle("ilerda", 1))
+    game = CampaignGame.new(seed=1, humans=frozenset({"senatorial"}))
+    game.session.state = s1
+    opts = game.pending_options()
+    assert [o.action for o in opts] == [A.Commit(0), A.Commit(1)]
+    for o in opts:
+        assert isinstance(o.action, A.Commit)
+        want = game.commit_odds("ilerda", 1, o.action.stratagems)["B"]
+        assert o.detail == f"you win {want:.0%}"
+    eng = land_engagement(s1, "ilerda", 1, 1)
+    assert eng.sides["A"].superiority_stratagems == 1 and eng.sides["B"].superiority_stratagems == 1
