@@ -8,7 +8,6 @@ Victory).  ``odds`` plays an engagement N times and reports the distribution.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -37,6 +36,7 @@ from bellum.engagement import (
 )
 from bellum.errors import BellumError
 from bellum.events import Event
+from bellum.report import without_references
 
 MAX_ACTIONS = 20_000
 PROMOTE = {"R": "V", "V": "I"}
@@ -237,10 +237,10 @@ LEADER_LOSSES = frozenset({"killed", "captured", "drowned", "executed"})
 
 
 def moments(events: Iterable[Event]) -> tuple[str, ...]:
-    """The turning points of a battleboard battle, from its event log, with the engine's
-    rule references trimmed ("P1 is eliminated", "side B breaks and flees the field")."""
-    out = []
-    for e in events:
-        if e.kind in MOMENT_KINDS or (e.kind == "leader" and e.data.get("fate") in LEADER_LOSSES):
-            out.append(re.sub(r" \((?:[^()]*?)(?:§|004 )[^()]*\)", "", e.text))
-    return tuple(out)
+    """The turning points of a battleboard battle, from its event log, each a sentence
+    without the engine's rule references ("P1 is eliminated.", "side B panics.")."""
+    return tuple(
+        without_references(e.text)
+        for e in events
+        if e.kind in MOMENT_KINDS or (e.kind == "leader" and e.data.get("fate") in LEADER_LOSSES)
+    )

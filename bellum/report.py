@@ -13,7 +13,7 @@ Two renderings: ``summary()`` — a dozen lines for a window's dialog — and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from bellum.engagement import KILLED, STANDING, Engagement, Outcome, Side
@@ -305,14 +305,21 @@ def _odds_text(odds: Mapping[str, float]) -> str:
     return ", ".join(f"{k} {round(100 * v)}%" for k, v in sorted(odds.items(), key=lambda kv: -kv[1]))
 
 
-def pick_moments(texts: Iterable[str], limit: int = 12) -> tuple[str, ...]:
-    """The last ``limit`` lines of a battle's log, without repeats (its turning points are
-    chosen by the engine's event kinds; this only trims them)."""
-    seen: list[str] = []
-    for t in texts:
-        if t and t not in seen:
-            seen.append(t)
-    return tuple(seen[-limit:])
+def without_references(text: str) -> str:
+    """An engine's log line as a sentence without its closing parenthesis of rule references
+    or causes ("italian-5 is eliminated (it fails to rally (003 §10.27))." → "italian-5 is
+    eliminated.", "side B panics (§10.1)" → "side B panics.")."""
+    text = text.strip().rstrip(".")
+    while text.endswith(")"):
+        depth = 0
+        for i in range(len(text) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(text[i], 0)
+            if depth == 0:
+                text = text[:i].rstrip()
+                break
+        else:
+            break
+    return text + "."
 
 
 def from_data(data: Mapping[str, object], **kw: object) -> AfterAction:

@@ -35,12 +35,18 @@ _BOOKKEEPING = frozenset({"phase", "pass", "turn", "side_turn", "play", "spend"}
 _ROLL = re.compile(r"\s*\((?:roll|rolls)\b[^()]*\)")
 
 
-class _Battle(Exception):
-    pass
+class BattleAhead(Exception):
+    """Raised by ``stop_at_battle``: the engagement the rules are about to fight."""
+
+    def __init__(self, engagement: Engagement) -> None:
+        super().__init__("battle")
+        self.engagement = engagement
 
 
-def _stop(eng: Engagement, dice: Dice) -> Outcome:
-    raise _Battle
+def stop_at_battle(eng: Engagement, dice: Dice) -> Outcome:
+    """A resolver that fights nothing: it stops the engine at the engagement (for odds and
+    for the window's probe of the battle a decision would fight)."""
+    raise BattleAhead(eng)
 
 
 def outcome_words(events: Sequence[Event]) -> str:
@@ -62,14 +68,14 @@ def decision_odds(state: CampaignState, action: A.Action) -> list[tuple[str, Fra
     first; None when it is refused, rolls no die, or would take too long to enumerate."""
     from campaign.engine import CampaignEngine
 
-    engine = CampaignEngine(resolver=_stop)
+    engine = CampaignEngine(resolver=stop_at_battle)
     rolled = False
 
     def run(dice: Dice) -> str:
         nonlocal rolled
         try:
             _s, events = engine.apply(state, action, dice)
-        except _Battle:
+        except BattleAhead:
             return BATTLE
         except MissingRollError:
             rolled = True  # the rules asked for a die: the enumeration branches on it

@@ -11,29 +11,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from bellum.events import Event
-from bellum.report import name_sides, plural_name
-from tactical.state import State
+from bellum.report import name_sides, plural_name, without_references
+from tactical.state import GONE, State
 
 #: the events a report calls turning points: counters eliminated or routed, leaders lost,
 #: elephants rampaging
 MOMENT_KINDS = frozenset({"eliminated", "rout", "leader_lost", "rampage"})
 SIDES = ("A", "B")
-
-
-def without_references(text: str) -> str:
-    """A sentence without its closing parenthesis of rule references or causes
-    ("italian-5 is eliminated (it fails to rally (003 §10.27))." → "italian-5 is eliminated.")."""
-    text = text.strip().rstrip(".")
-    while text.endswith(")"):
-        depth = 0
-        for i in range(len(text) - 1, -1, -1):
-            depth += {")": 1, "(": -1}.get(text[i], 0)
-            if depth == 0:
-                text = text[:i].rstrip()
-                break
-        else:
-            break
-    return text + "."
 
 
 def moments(events: Iterable[Event], named: Callable[[str], str] = lambda t: t) -> tuple[str, ...]:
@@ -51,7 +35,7 @@ def side_table(state: State, side: str) -> list[tuple[str, int, int, int, int]]:
         if u.side != side:
             continue
         fielded[u.type] += 1
-        if u.status in ("eliminated", "off_map"):
+        if u.status in GONE:
             gone[u.type] += 1
         elif u.status == "routed":
             routed[u.type] += 1

@@ -356,8 +356,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
                 event(
                     state,
                     "bonus",
-                    f"{_cap(SIDE_NAMES[sides[out.winner]])} gain {counted(bonus, 'Military stratagem')} "
-                    "from the victory.",
+                    f"{SIDE_NAMES[sides[out.winner]]} gain {counted(bonus, 'Military stratagem')} from the victory.",
                     side=sides[out.winner],
                     n=bonus,
                 )
@@ -365,10 +364,6 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
     state.next_id += 1
     tidy(state)
     return events
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def sides_name(side: str) -> str:

@@ -336,7 +336,7 @@ def rouse(state: CampaignState, hid: str) -> list[Event]:
         return [event(state, "horde", f"More rumours of {spec.name}, who are already on the move.", horde=hid)]
     state.roused = (*state.roused, spec.force)
     where = place_name(state.forces[spec.force].location)
-    return [event(state, "horde", f"{spec.name[:1].upper()}{spec.name[1:]} stir in {where}.", horde=hid)]
+    return [event(state, "horde", f"{spec.name} stir in {where}.", horde=hid)]
 
 
 def _horde_graph() -> nx.Graph:

@@ -121,7 +121,7 @@ def capture(state: CampaignState, place: str, side: str, how: str) -> Event:
     state.starving = tuple(p for p in state.starving if p != place)
     who, name = SIDE_NAMES[side], cmap.name(place)
     text = {
-        "occupy": f"{_cap(who)} occupy {name}.",
+        "occupy": f"{who} occupy {name}.",  # event() opens the sentence with a capital
         "storm": f"{name} falls to {who}.",
         "siege": f"{name}, starved out, surrenders to {who}.",
     }[how]
@@ -136,10 +136,6 @@ def capture(state: CampaignState, place: str, side: str, how: str) -> Event:
         how=how,
         space_kind=kind,
     )
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def storm_targets(state: CampaignState) -> list[tuple[str, str]]:

@@ -53,7 +53,7 @@ from campaign.chronicle import line as chronicle_line
 from campaign.chronicle import lines as chronicle_lines
 from campaign.engine import CampaignEngine, describe_pending
 from campaign.map import CampaignMap, roman_world
-from campaign.odds import decision_odds, odds_text
+from campaign.odds import BattleAhead, decision_odds, odds_text, stop_at_battle
 from campaign.rules.battle import land_engagement
 from campaign.rules.common import force_name, leader_name, place_name, share
 from campaign.rules.march import allowance, march_roll
@@ -165,18 +165,6 @@ class BattleChoice:
     #: which engagement sides (A, B) the computer plays
     ai_letters: frozenset[str] = frozenset()
     names: dict[str, str] = field(default_factory=dict)
-
-
-class _Stop(Exception):
-    """Raised by the probing resolver: the engagement the rules are about to fight."""
-
-    def __init__(self, engagement: Engagement) -> None:
-        super().__init__("battle")
-        self.engagement = engagement
-
-
-def _stop(eng: Engagement, dice: Dice) -> Outcome:
-    raise _Stop(eng)
 
 
 def _kind_name(kind: str) -> str:
@@ -508,11 +496,11 @@ class CampaignGame:
     def probe(self, action: A.Action) -> Engagement | None:
         """The engagement ``action`` would fight now, found by applying it to a copy of the
         state with a copy of the dice (nothing changes); None if no battle follows."""
-        engine = CampaignEngine(resolver=_stop)
+        engine = CampaignEngine(resolver=stop_at_battle)
         dice = Dice.from_state(self.session.dice.state())
         try:
             engine.apply(self.state, action, dice)
-        except _Stop as stop:
+        except BattleAhead as stop:
             return stop.engagement
         except RuleError as no:
             self.message = str(no)
@@ -529,14 +517,19 @@ class CampaignGame:
 
     def battle_odds(self) -> dict[str, float]:
         """The auto-resolve odds of the waiting battle (battleboard AI on both sides, N battles)."""
-        from battleboard.resolve import odds
-
         b = self.battle
         if b is None:
             raise BellumError("there is no battle waiting")
         if b.odds is None:
-            b.odds = odds(b.engagement, ODDS_BATTLES, seed=1 + self.state.turn)
+            b.odds = self._auto_odds(b.engagement)
         return b.odds
+
+    def _auto_odds(self, eng: Engagement) -> dict[str, float]:
+        """Auto-resolve odds: the battleboard AI on both sides over ``ODDS_BATTLES`` battles
+        on dice fixed by the turn (the same for every preview of one state)."""
+        from battleboard.resolve import odds
+
+        return odds(eng, ODDS_BATTLES, seed=1 + self.state.turn)
 
     def auto_resolve(self) -> bool:
         """Fight the waiting battle by auto-resolve, with the campaign's dice (in a supply
@@ -786,13 +779,10 @@ class CampaignGame:
         """The auto-resolve odds (``battleboard.resolve.odds``, the battle dialog's) of the
         battle at ``place`` with ``a`` and ``b`` Military stratagems committed for tactical
         superiority (§12.2); kept until the state changes."""
-        from battleboard.resolve import odds
-
         key = (place, a, b)
         got = self._commit_odds.get(key)
         if got is None:
-            eng = land_engagement(self.state, place, a, b)
-            got = self._commit_odds[key] = odds(eng, ODDS_BATTLES, seed=1 + self.state.turn)
+            got = self._commit_odds[key] = self._auto_odds(land_engagement(self.state, place, a, b))
         return got
 
     def pending_options(self) -> list[Option]:

@@ -51,10 +51,10 @@ def test_the_turning_points_are_losses_panic_breaking_flight_and_fallen_leaders(
         Event("flight", "SYR routs and flees: it is dispersed (flight roll 1, §10.3)", {}),
     ]
     assert moments(ev) == (
-        "P1 is eliminated",
-        "LA is killed",
-        "side B panics",
-        "SYR routs and flees: it is dispersed",
+        "P1 is eliminated.",
+        "LA is killed.",
+        "side B panics.",
+        "SYR routs and flees: it is dispersed.",
     )
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bellum.events import Event
-from tactical.report import markdown, moments, side_table, without_references
+from bellum.report import without_references
+from tactical.report import markdown, moments, side_table
 from tactical.scenario import load_scenario
 from tests.conftest import ROOT
 
