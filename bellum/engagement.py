@@ -215,3 +215,5 @@ class Outcome(_Contract):
     heavy_infantry_killed: dict[Side, int] = {"A": 0, "B": 0}
     #: fratricide points this battle adds (5 per strength-5 heavy infantry unit killed)
     fratricide: int = Field(default=0, ge=0)
+    #: the engine that fought the battle (the battleboard also auto-resolves)
+    engine: Literal["battleboard", "tactical"] = "battleboard"

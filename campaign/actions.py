@@ -68,6 +68,15 @@ class CutSupply:
 
 
 @dataclass(frozen=True, slots=True)
+class Escort:
+    """The supplied side fights for its sea supply to ``place`` with ``force``'s fleets
+    against the enemy's cut (004 case (b)); declining concedes the cut."""
+
+    place: str
+    force: str
+
+
+@dataclass(frozen=True, slots=True)
 class Supply:
     """Resolve the active side's supply phase.  ``outcomes``: convoy battles (§10.2) fought
     elsewhere (the battleboard, the tactical engine), each matched to its engagement by id;
@@ -197,6 +206,7 @@ Action = (
     | Intercept
     | Decline
     | CutSupply
+    | Escort
     | Supply
     | Battle
     | Commit
@@ -227,6 +237,7 @@ TYPES: dict[str, type[Any]] = {
     "intercept": Intercept,
     "decline": Decline,
     "cut_supply": CutSupply,
+    "escort": Escort,
     "supply": Supply,
     "battle": Battle,
     "commit": Commit,

@@ -43,6 +43,7 @@ from functools import cache, lru_cache
 import networkx as nx
 
 from campaign import actions as A
+from campaign import ai_sea
 from campaign.engine import legal_actions
 from campaign.map import roman_world
 from campaign.rules.battle import land_engagement
@@ -134,6 +135,10 @@ GUARD_TURN = 32
 GUARD_POLITICAL = 3
 #: a client state's forces keep within this many movement points of its capital
 CLIENT_RANGE = 16.0
+#: march to relieve a besieged city of the side with this much of the besiegers' SP …
+RELIEF_RATIO = 1.0
+#: … for this value (plus the city's)
+RELIEF_BASE = 9.0
 #: fall upon a horde on the move (§19.4) with this much more SP than it has …
 HORDE_RATIO = 1.5
 #: … for this value (plus HUNT_PER_SP per horde SP): it would sack the side's cities
@@ -235,32 +240,16 @@ class CampaignAI:
     def _decide(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
         p = state.pending
         assert p is not None
-        me = p.actor
         decline = next((a for a in legal if isinstance(a, A.Decline)), legal[-1])
         if p.kind == "intercept":
-            mover = state.forces.get(p.data.get("force", ""))
-            theirs = fleet_sp([mover]) if mover else 0
-            best = None
-            for a in legal:
-                if isinstance(a, A.Intercept):
-                    mine = fleet_sp([state.forces[a.force]])
-                    if mine >= theirs and (best is None or mine > best[0]):
-                        best = (mine, a)
-            return best[1] if best else decline
+            return ai_sea.choose_intercept(state, legal) or decline
         if p.kind == "cut_supply":
-            for a in legal:
-                if isinstance(a, A.CutSupply):
-                    mine = fleet_sp([state.forces[a.force]])
-                    theirs = fleet_sp(state.side_forces_at(a.place, enemy(me)))
-                    if mine >= theirs:
-                        return a
-            return decline
+            return ai_sea.choose_cut(state, legal) or decline
+        if p.kind == "escort":
+            return ai_sea.choose_escort(state, legal) or decline
         if p.kind == "naval_offer":
-            place = p.data["place"]
-            mine = fleet_sp(state.side_forces_at(place, me))
-            theirs = fleet_sp(state.side_forces_at(place, enemy(me)))
             accept = next((a for a in legal if isinstance(a, A.Accept)), None)
-            return accept if accept is not None and mine * 5 > theirs * 6 else decline
+            return accept if accept is not None and ai_sea.accept_battle(state) else decline
         if p.kind == "veto":
             # the Tribune negates every enemy result it may (one a turn)
             return next((a for a in legal if isinstance(a, A.Veto)), decline)
@@ -344,6 +333,8 @@ class CampaignAI:
                     score = 2.0 + (2.0 if cmap.spaces[a.city].capital or a.city == "roma" else 0.0)
                 elif a.kind in ("cavalry", "auxiliary"):
                     score = 3.0 + (1.0 if a.city in armies else 0.0)
+                elif catalogue().kind(a.kind).is_fleet:
+                    score = ai_sea.fleet_recruit_value(state, side, a.city)
                 else:
                     score = 1.0
             elif isinstance(a, A.Train):
@@ -372,7 +363,6 @@ class CampaignAI:
 
     # -- combat -------------------------------------------------------------------
     def _combat(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
-        side = state.active
         battles = [a for a in legal if isinstance(a, A.Battle)]
         if battles:
             place = battles[0].place
@@ -386,12 +376,9 @@ class CampaignAI:
                     best = (chance - (0.05 if a.stratagem else 0), a)
         if best is not None:
             return best[1]
-        for a in legal:
-            if isinstance(a, A.OfferNaval):
-                mine = fleet_sp(state.side_forces_at(a.place, side))
-                theirs = fleet_sp(state.side_forces_at(a.place, enemy(side)))
-                if mine * 10 >= theirs * 13:
-                    return a
+        offer = ai_sea.choose_offer(state, legal)
+        if offer is not None:
+            return offer
         return next((a for a in legal if isinstance(a, A.EndPhase)), legal[-1])
 
     # -- movement -----------------------------------------------------------------
@@ -430,6 +417,11 @@ class CampaignAI:
         ctx.missions = self._missions[key]
         for f in forces:
             done.add(f.id)
+            if ai_sea.is_squadron(f) and not ctx.missions.get(f.id):
+                sq = ai_sea.squadron_move(state, f, by_force[f.id])
+                if sq is not None:
+                    return sq
+                continue
             stay = self._score(ctx, f, f.location)
             best: tuple[float, A.March | A.Sail] | None = None
             for a in by_force[f.id]:
@@ -687,9 +679,18 @@ class _Context:
         mine = field_sp(f)
         out = []
         for o, v, garrison in self.objectives(f):
-            if garrison and not f.can_storm() and (cmap.spaces[o].port or mine <= 2 * garrison):
-                v *= 0.3  # a siege it can neither storm nor starve (sea supply)
+            # a walled city: stormed by an army with engineers, else starved — inland, or a
+            # port whose sea the army's own ships can close (§11.2, §10.2)
+            starve = not cmap.spaces[o].port or bool(f.fleets())
+            if garrison and not f.can_storm() and (not starve or mine <= 2 * garrison):
+                v *= 0.3  # a siege it can neither storm nor starve
             out.append((o, v))
+        # relief: a city of ours under siege, when the army can match the besiegers (§11.4)
+        for city, (besieger, _) in self.state.sieges.items():
+            if besieger == self.foe and mine >= SMALL_ARMY:
+                them = self.field.get(city, 0) + self.garrison.get(city, 0)
+                if mine + self.friendly.get(city, 0) >= RELIEF_RATIO * them:
+                    out.append((city, RELIEF_BASE + place_value(city)))
         if mine >= SMALL_ARMY:
             for loc, sp in self.field.items():
                 near = self.dist(f.location, loc) <= self.hunt_range

@@ -41,8 +41,11 @@ CHRONICLE_KINDS = frozenset(
         "flee",
         "capture",
         "siege",
+        "siege_begun",
+        "siege_lifted",
         "storm",
         "cut_declared",
+        "escort_declared",
         "supply_cut",
         "forage",
         "winter",
@@ -129,8 +132,61 @@ def report_file_name(n: int, rep: AfterAction) -> str:
     return f"{n:02d}-{slug}.md"
 
 
+#: the kinds of engagement a war is counted by (the summary line, docs/BALANCE.md)
+WAR_KINDS = (
+    "land battles",
+    "sea interceptions",
+    "supply battles",
+    "mutual sea battles",
+    "sieges begun",
+    "storms",
+    "relief battles",
+    "tactical battles",
+)
+
+
+def war_kinds(e: Event) -> list[str]:
+    """The kinds of ``WAR_KINDS`` an event counts as (a relief battle is a land battle too;
+    a tactical battle is also counted by its trigger)."""
+    out: list[str] = []
+    if e.kind == "interception":
+        out.append("sea interceptions")
+    elif e.kind == "siege_begun":
+        out.append("sieges begun")
+    elif e.kind == "storm":
+        out.append("storms")
+    elif e.kind == "battle":
+        trigger = e.data.get("trigger")
+        if e.data.get("battle_kind") == "land" and trigger == "battle":
+            out.append("land battles")
+            if e.data.get("relief"):
+                out.append("relief battles")
+        elif trigger == "supply":
+            out.append("supply battles")
+        elif trigger == "mutual":
+            out.append("mutual sea battles")
+        if e.data.get("engine") == "tactical":
+            out.append("tactical battles")
+    return out
+
+
+def war_counts(events: Iterable[Event]) -> dict[str, int]:
+    """How many of each of ``WAR_KINDS`` the events hold."""
+    counts = dict.fromkeys(WAR_KINDS, 0)
+    for e in events:
+        for k in war_kinds(e):
+            counts[k] += 1
+    return counts
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``12 land battles, 3 sea interceptions, …`` — each kind as ``N <kind>``."""
+    return ", ".join(f"{counts[k]} {k}" for k in WAR_KINDS)
+
+
 def summary(state: CampaignState, events: Iterable[Event]) -> str:
-    """One line at the end of a run: the date, the cities each side holds, the battles."""
+    """One line at the end of a run: the date, the cities each side holds, the battles of
+    every kind (``WAR_KINDS``), the Res Publica and fratricide."""
     from campaign.map import roman_world
 
     cmap = roman_world()
@@ -145,7 +201,8 @@ def summary(state: CampaignState, events: Iterable[Event]) -> str:
         f"Caesarians hold {held['caesarian']} cities ({sp['caesarian']} SP), "
         f"Senatorials {held['senatorial']} ({sp['senatorial']} SP); Rome is "
         f"{'Caesarian' if rome == 'caesarian' else 'Senatorial' if rome == 'senatorial' else 'neutral'}; "
-        f"{kinds['battle']} battles ({major} major), {kinds['storm']} storms, {kinds['siege']} siege rolls; "
+        f"{kinds['battle']} battles ({major} major): {counts_text(war_counts(events))}; "
+        f"{kinds['siege']} siege rolls; "
         f"Res Publica {state.res_publica.get('caesarian', 0)}–{state.res_publica.get('senatorial', 0)}; "
         f"fratricide {state.fratricide}."
     )

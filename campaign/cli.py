@@ -41,7 +41,23 @@ def register(subparsers: Any) -> None:
     p.add_argument("--load", metavar="FILE", help="continue a saved game")
     p.add_argument("--scenario", default="49bc", metavar="NAME", help="scenario name or file (default 49bc)")
     p.add_argument("--reports", metavar="DIR", help="headless: write each battle's after-action report into DIR")
+    p.add_argument(
+        "--battles",
+        choices=("auto", "battleboard", "tactical", "decisive-tactical"),
+        default="auto",
+        help="headless: how battles are fought — auto-resolved on the battleboard (auto, battleboard), every land "
+        "battle on the tactical engine (tactical), or only the decisive ones there (decisive-tactical)",
+    )
     p.set_defaults(func=run)
+
+    b = subparsers.add_parser(
+        "balance", help="play many AI-against-AI wars and print the balance tables (docs/BALANCE.md)"
+    )
+    b.add_argument("--seeds", default="1-20", metavar="A-B", help="the seeds to play, e.g. 1-20 or 3,5,8")
+    b.add_argument("--turns", type=int, default=40, metavar="N", help="turns a war (40 = five years)")
+    b.add_argument("--battles", choices=("auto", "battleboard", "tactical", "decisive-tactical"), default="auto")
+    b.add_argument("--jobs", type=int, default=2, metavar="J", help="wars played at once (processes)")
+    b.set_defaults(func=run_balance)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,12 +105,12 @@ def _headless(args: argparse.Namespace) -> int:
     from bellum.session import Session
     from campaign.ai import CampaignAI
     from campaign.chronicle import lines, result, summary
-    from campaign.engine import CampaignEngine
+    from campaign.routes import engine_for
     from campaign.scenario import resolve
 
     if args.reports:
         _writable(args.reports)
-    engine = CampaignEngine()
+    engine = engine_for(args.battles)
     if args.load:
         session = Session.load(engine, args.load)
         print(f"Loaded {args.load}: {session.state.date()}, {len(session.actions)} actions replayed.")
@@ -123,6 +139,36 @@ def _headless(args: argparse.Namespace) -> int:
     if args.save:
         session.save(args.save)
         print(f"Saved to {args.save}.")
+    return 0
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``1-20`` or ``3,5,8`` (or both, comma-separated) as a list of seeds."""
+    from bellum.errors import InputError
+
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, _, hi = part.strip().partition("-")
+            a, b = int(lo), int(hi or lo)
+            if not (0 <= a <= b < 2**63) or b - a > 10_000:
+                raise ValueError
+            seeds.extend(range(a, b + 1))
+    except ValueError:
+        raise InputError("--seeds", "", f"{text!r} is not a list of seeds such as 1-20 or 3,5,8") from None
+    return seeds
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    from bellum.errors import InputError
+    from campaign.study import markdown, study
+
+    if not 1 <= args.turns <= MAX_TURNS:
+        raise InputError("--turns", "", f"{args.turns} is not a number of turns from 1 to {MAX_TURNS}")
+    if not 1 <= args.jobs <= 64:
+        raise InputError("--jobs", "", f"{args.jobs} is not a number of processes from 1 to 64")
+    wars = study(parse_seeds(args.seeds), args.turns, args.battles, args.jobs)
+    print(markdown(wars))
     return 0
 
 

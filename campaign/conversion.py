@@ -847,6 +847,7 @@ def outcome_from_tactical(
     heavy = {s: heavy_sp[s] // FRATRICIDE_BLOCK for s in SIDES}
     return Outcome(
         engagement=eng.id,
+        engine="tactical",
         winner=winner,
         reason=_reason(eng, final, winner, book),
         turns=turns,

@@ -82,6 +82,7 @@ class CampaignEngine:
         before = dict(s.supreme)
         events = self._apply(s, action, dice)
         events += stratagems.supreme_lost(s, before)
+        events += siege.update_sieges(s)
         return s, events
 
     def encode_action(self, action: A.Action) -> dict[str, Any]:
@@ -180,6 +181,12 @@ class CampaignEngine:
             if isinstance(action, A.CutSupply):
                 return supply.cut(s, action.place, action.force)
             if isinstance(action, A.Decline):
+                supply.after_cuts(s)
+                return []
+        elif p.kind == "escort":
+            if isinstance(action, A.Escort):
+                return supply.escort(s, action.place, action.force)
+            if isinstance(action, A.Decline):
                 s.pending = None
                 return []
         elif p.kind == "naval_offer":
@@ -226,11 +233,14 @@ class CampaignEngine:
         spend(s, foe, "military", action.stratagems)
         s.pending = None
         eng = land_engagement(s, place, p.data["a"], action.stratagems)
+        # a relief battle: the attacker marched to a city of his own that enemy troops stand in (§11.4)
+        relief = roman_world().spaces[place].kind == "city" and s.owner_side(place) == s.active
         out = action.outcome if action.outcome is not None else self.resolver(eng, dice)
         check_outcome(eng, out)
         s.fought = (*s.fought, place)
         present = {ld.id for ld in eng.leaders}
         events = apply_outcome(s, eng, out, dice, f"Battle of {place_name(place)}")
+        events[0].data["relief"] = relief
         if out.winner is not None:
             winner = s.active if out.winner == "A" else foe
             loser = enemy(winner)
@@ -258,6 +268,7 @@ def describe_pending(p: Pending) -> str:
     return {
         "intercept": "will you intercept the voyage?",
         "cut_supply": "will you cut the enemy's sea supply?",
+        "escort": "will your fleets fight for your sea supply, or do you concede the cut?",
         "naval_offer": "will you accept battle at sea?",
         "commit": "how many Military stratagems do you commit to the battle?",
         "veto": "will your Tribune veto the Res Publica result?",
@@ -290,6 +301,8 @@ def legal_actions(state: CampaignState) -> list[A.Action]:
             return [*(A.Intercept(f) for f in p.data["options"] if _can_play(state, f)), A.Decline()]
         if p.kind == "cut_supply":
             return [*(A.CutSupply(o[0], o[1]) for o in p.data["options"]), A.Decline()]
+        if p.kind == "escort":
+            return [*(A.Escort(o[0], o[1]) for o in p.data["options"]), A.Decline()]
         if p.kind == "naval_offer":
             return [A.Accept(), A.Decline()]
         if p.kind == "commit":

@@ -76,9 +76,13 @@ class CampaignState:
     fought: tuple[str, ...] = ()
     #: spaces whose garrison lost SP to siege attrition since the siege began
     starving: tuple[str, ...] = ()
+    #: cities under siege (campaign.md §11.2): city -> (the besieging side, the turn it began)
+    sieges: dict[str, tuple[str, int]] = field(default_factory=dict)
     pending: Pending | None = None
     #: sea-supply cuts declared this supply phase: space -> cutting force
     cuts: dict[str, str] = field(default_factory=dict)
+    #: escorts that fight for the sea supply this phase: space -> escorting force (004 (b))
+    escorts: dict[str, str] = field(default_factory=dict)
     dead: tuple[str, ...] = ()
     captives: dict[str, str] = field(default_factory=dict)
     fratricide: int = 0
@@ -118,6 +122,8 @@ class CampaignState:
             supreme=dict(self.supreme),
             spent=dict(self.spent),
             cuts=dict(self.cuts),
+            escorts=dict(self.escorts),
+            sieges=dict(self.sieges),
             captives=dict(self.captives),
             expended={s: dict(v) for s, v in self.expended.items()},
             republic=dict(self.republic),
@@ -260,10 +266,12 @@ def encode_state(state: CampaignState) -> dict[str, Any]:
         "spent": dict(sorted(state.spent.items())),
         "fought": list(state.fought),
         "starving": list(state.starving),
+        "sieges": {c: list(v) for c, v in sorted(state.sieges.items())},
         "pending": None
         if state.pending is None
         else {"kind": state.pending.kind, "actor": state.pending.actor, "data": state.pending.data},
         "cuts": dict(state.cuts),
+        "escorts": dict(state.escorts),
         "dead": list(state.dead),
         "captives": dict(state.captives),
         "fratricide": state.fratricide,

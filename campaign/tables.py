@@ -120,6 +120,14 @@ class Interception(_Model):
     winter: int = Field(ge=-9, le=9)
 
 
+class Decisive(_Model):
+    """Which land battles are decisive (campaign.md §12.8): fought on the tactical engine
+    under ``--battles decisive-tactical`` and offered there first in the window."""
+
+    supreme_sp: int = Field(ge=1, le=200)
+    any_sp: int = Field(ge=1, le=400)
+
+
 class Supply(_Model):
     trace: int = Field(ge=0, le=20)
     pillage: int = Field(ge=0, le=9)
@@ -319,6 +327,7 @@ class Tables(_Model):
     siege: Siege
     storm: Storm
     battle: Battle
+    decisive: Decisive
     stratagems: StratagemRules
     res_publica: ResPublica
     recruiting: Recruiting

@@ -331,6 +331,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             engagement=eng.id,
             battle_kind=eng.kind,
             trigger=eng.trigger,
+            engine=out.engine,
             winner=None if out.winner is None else sides[out.winner],
             lost={sides[k]: v for k, v in lost.items()},
             engaged={sides[k]: sum(u.strength for u in eng.units if u.side == k) for k in ("A", "B")},

@@ -16,7 +16,7 @@ import heapq
 from functools import cache
 
 from bellum.dice import Dice
-from bellum.engagement import Outcome
+from bellum.engagement import Engagement, Outcome
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
@@ -176,6 +176,24 @@ def arrive(state: CampaignState, force_id: str, path: tuple[str, ...], dice: Dic
     return events
 
 
+def interception_engagement(state: CampaignState, interceptor: str) -> Engagement:
+    """The naval battle an interception by ``interceptor`` would fight once the fleet is
+    found (the pending voyage's force is side A)."""
+    p = state.pending
+    assert p is not None and p.kind == "intercept"
+    icp = state.forces[interceptor]
+    return naval_engagement(state, icp.location, [state.forces[p.data["force"]]], [icp], "interception")
+
+
+def mutual_engagement(state: CampaignState, place: str) -> Engagement:
+    """The mutual naval battle at ``place``: every fleet of both sides there (004 (a));
+    the active side is A."""
+    side, foe = state.active, enemy(state.active)
+    a = [f for f in state.side_forces_at(place, side) if f.fleets()]
+    b = [f for f in state.side_forces_at(place, foe) if f.fleets()]
+    return naval_engagement(state, place, a, b, "mutual")
+
+
 def intercept(
     state: CampaignState, interceptor: str, dice: Dice, resolver: Resolver, given: Outcome | None
 ) -> list[Event]:
@@ -279,7 +297,7 @@ def mutual_battle(state: CampaignState, dice: Dice, resolver: Resolver, given: O
     side, foe = state.active, enemy(state.active)
     a = [f for f in state.side_forces_at(place, side) if f.fleets()]
     b = [f for f in state.side_forces_at(place, foe) if f.fleets()]
-    eng = naval_engagement(state, place, a, b, "mutual")
+    eng = mutual_engagement(state, place)
     out = given if given is not None else resolver(eng, dice)
     check_outcome(eng, out)
     state.fought = (*state.fought, place)

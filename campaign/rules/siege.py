@@ -51,6 +51,51 @@ def under_siege(state: CampaignState, city: str) -> str | None:
     return foe
 
 
+def _contested(state: CampaignState) -> set[str]:
+    """Land spaces where ground troops of both sides stand."""
+    cmap = roman_world()
+    sides_at: dict[str, set[str]] = {}
+    for f in state.forces.values():
+        side = state.allegiance(f.side)
+        if side is not None and ground(f):
+            sides_at.setdefault(f.location, set()).add(side)
+    return {p for p, sides in sides_at.items() if len(sides) == 2 and cmap.is_land(p)}
+
+
+def update_sieges(state: CampaignState) -> list[Event]:
+    """Keep ``state.sieges`` true after an action (campaign.md §11.2): a siege begins when
+    a city's garrison is shut in by enemy troops and has no field army of its own there
+    (only a battle could decide that); it goes on while troops of both sides stand in the
+    city — a relieving army's battle does not end it unless the besiegers are driven off —
+    and ends when the city falls or the besiegers leave (the siege is lifted)."""
+    cmap = roman_world()
+    contested = _contested(state)
+    events: list[Event] = []
+    for city in sorted(contested - set(state.sieges)):
+        owner = state.owner_side(city)
+        if owner is None or cmap.spaces[city].kind != "city":
+            continue
+        if any(mobile_ground(f) for f in state.side_forces_at(city, owner)):
+            continue  # a field army is there: a battle, not a siege
+        besieger = enemy(owner)
+        state.sieges[city] = (besieger, state.turn)
+        names = sorted(
+            force_name(f) for f in state.side_forces_at(city, besieger) if ground(f) and f.commander is not None
+        )
+        text = (
+            f"{names[0]} lays siege to {place_name(city)}."
+            if names
+            else (f"{SIDE_NAMES[besieger]} lay siege to {place_name(city)}.")
+        )
+        events.append(event(state, "siege_begun", text, place=city, side=besieger))
+    for city in sorted(set(state.sieges) - contested):
+        besieger, began = state.sieges.pop(city)
+        if state.owner_side(city) != besieger:
+            text = f"The siege of {place_name(city)} is lifted."
+            events.append(event(state, "siege_lifted", text, place=city, began=began, side=besieger))
+    return events
+
+
 def take_captive(state: CampaignState, leader: str, captor: str, dice: Dice) -> Event:
     """A leader taken by the enemy: the captor executes him on a low roll, else holds him
     (§12.5; 004: Antonius "captured and executed"; Caesar's clemency gives a low threshold)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 
 from bellum.dice import Dice
-from bellum.engagement import Outcome
+from bellum.engagement import Engagement, Outcome
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
@@ -101,22 +101,69 @@ def needs_sea(state: CampaignState, side: str) -> list[str]:
 def open_supply_phase(state: CampaignState) -> None:
     """At the start of a supply phase the enemy may declare sea-supply cuts (§10.2)."""
     state.cuts = {}
+    state.escorts = {}
     options = [[p, c] for p in needs_sea(state, state.active) for c in cutters(state, state.active, p)]
     if options:
         state.pending = Pending("cut_supply", enemy(state.active), {"options": options})
 
 
-def cut(state: CampaignState, place: str, force: str) -> list[Event]:
+def escorts(state: CampaignState, side: str, place: str) -> list[str]:
+    """Forces of ``side`` with fleets that can fight for the sea supply to ``place``: in
+    the port or in a sea zone it opens onto — the same waters a cut is made from (§10.2)."""
+    return cutters(state, enemy(side), place)
+
+
+def _take_option(state: CampaignState, place: str, force: str, refusal: str) -> None:
+    """A (place, force) answer to the waiting cut or escort decision: refused unless
+    offered; the place's other options go, and the decision waits on for the rest."""
     p = state.pending
     assert p is not None
     if [place, force] not in p.data["options"]:
-        raise RuleError("That force cannot cut sea supply there.")
-    state.cuts[place] = force
+        raise RuleError(refusal)
     rest = [o for o in p.data["options"] if o[0] != place]
-    state.pending = Pending("cut_supply", p.actor, {"options": rest}) if rest else None
+    state.pending = Pending(p.kind, p.actor, {"options": rest}) if rest else None
+
+
+def cut(state: CampaignState, place: str, force: str) -> list[Event]:
+    _take_option(state, place, force, "That force cannot cut sea supply there.")
+    state.cuts[place] = force
+    f = state.forces[force]
+    events = [
+        event(state, "cut_declared", f"{force_name(f)} moves to cut the sea lanes to {place_name(place)}.", place=place)
+    ]
+    if state.pending is None:
+        after_cuts(state)
+    return events
+
+
+def after_cuts(state: CampaignState) -> None:
+    """The enemy has declared his cuts: the supplied side now decides, cut by cut, whether
+    to concede it or fight for its convoys with fleets in reach (004 case (b): a naval
+    battle unless the supplied side concedes)."""
+    state.pending = None
+    options = [[p, f] for p in sorted(state.cuts) for f in escorts(state, state.active, p)]
+    if options:
+        state.pending = Pending("escort", state.active, {"options": options})
+
+
+def convoy_engagement(state: CampaignState, place: str, escort: str, cutter: str) -> Engagement:
+    """The convoy battle off ``place``: the active side's ``escort`` against the enemy's
+    ``cutter`` (004 case (b); the supplied side is A)."""
+    return naval_engagement(state, place, [state.forces[escort]], [state.forces[cutter]], "supply")
+
+
+def escort(state: CampaignState, place: str, force: str) -> list[Event]:
+    """The supplied side sends ``force`` to fight for the convoys to ``place``."""
+    _take_option(state, place, force, "That force cannot fight for the sea supply there.")
+    state.escorts[place] = force
     f = state.forces[force]
     return [
-        event(state, "cut_declared", f"{force_name(f)} moves to cut the sea lanes to {place_name(place)}.", place=place)
+        event(
+            state,
+            "escort_declared",
+            f"{force_name(f)} puts out to see the convoys through to {place_name(place)}.",
+            place=place,
+        )
     ]
 
 
@@ -150,7 +197,8 @@ def resolve_supply(
     events: list[Event] = []
     cut_places: set[str] = set()
     for place, cutter in sorted(state.cuts.items()):
-        mine = [f for f in state.side_forces_at(place, side) if f.fleets()]
+        guard = state.forces.get(state.escorts.get(place, ""))
+        mine = [guard] if guard is not None and guard.fleets() else []
         c = state.forces.get(cutter)
         if c is None or not c.fleets():
             continue
@@ -160,7 +208,7 @@ def resolve_supply(
                 event(state, "supply_cut", f"{force_name(c)} cuts the sea supply of {place_name(place)}.", place=place)
             )
             continue
-        eng = naval_engagement(state, place, mine, [c], "supply")
+        eng = convoy_engagement(state, place, mine[0].id, cutter)
         out = given.pop(eng.id, None) or resolver(eng, dice)
         check_outcome(eng, out)
         events += apply_outcome(state, eng, out, dice, f"Convoy battle off {place_name(place)}")
@@ -173,6 +221,7 @@ def resolve_supply(
     if given:
         raise RuleError(f"No convoy battle {sorted(given)[0]} is fought in this supply phase.")
     state.cuts = {}
+    state.escorts = {}
     sieges_done: set[str] = set()
     winter = state.winter()
     for fid in sorted(f.id for f in state.forces_of(side)):

@@ -28,6 +28,7 @@ def _two_cut_ports() -> CampaignState:
         s.forces[f"x{n}"] = army(f"x{n}", "caesarian", place, [("fleet", "R", 3)], ("antonius",) if n == 0 else ())
         s.forces[f"y{n}"] = army(f"y{n}", "senatorial", place, [("fleet", "R", 3)], ("libo",) if n == 0 else ())
     s.cuts = {"salonae": "y0", "brundisium": "y1"}
+    s.escorts = {"salonae": "x0", "brundisium": "x1"}  # the Caesarians fight for both (004 (b))
     return s
 
 

@@ -88,6 +88,7 @@ def test_a_convoy_battle_decides_sea_supply_when_both_have_fleets() -> None:
     s.forces["x"] = army("x", "caesarian", "salonae", [("legion", "V", 5), ("fleet", "R", 3)], ("antonius",))
     s.forces["y"] = army("y", "senatorial", "salonae", [("legion", "V", 5), ("fleet", "R", 3)], ("libo",))
     s.cuts = {"salonae": "y"}
+    s.escorts = {"salonae": "x"}  # the Caesarians fight for their convoys (004 (b))
     engine = CampaignEngine(resolver=convoy)
     _s2, ev = _supply(s, Dice.forced([]), engine)
     assert seen == ["supply"]

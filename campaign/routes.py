@@ -1,0 +1,76 @@
+"""How the campaign's battles are fought (docs/rules/campaign.md §12.8).
+
+A *route* is a campaign ``Resolver``: it takes each ``Engagement`` and hands it to one
+battle engine.  Headless, ``bellum campaign --battles MODE`` chooses it:
+
+- ``auto`` (the default) and ``battleboard``: every battle on the battleboard, played out
+  by its AI on both sides (the auto-resolve);
+- ``tactical``: every land field battle on the tactical (GBoH) engine through the
+  campaign's conversion (``campaign.conversion``), AI on both sides; storms and battles
+  at sea stay on the battleboard, which alone has sea and walls;
+- ``decisive-tactical``: the decisive battles (``is_decisive``) on the tactical engine,
+  the rest on the battleboard.
+
+The window offers the tactical engine first for a decisive battle (``campaign.view``).
+"""
+
+from __future__ import annotations
+
+from bellum.dice import Dice
+from bellum.engagement import Engagement, Outcome
+from campaign.engine import CampaignEngine
+from campaign.rules.battle import Resolver, auto_resolve
+from campaign.state import SIDES
+from campaign.tables import tables
+
+MODES = ("auto", "battleboard", "tactical", "decisive-tactical")
+
+
+def ground_sp(eng: Engagement) -> dict[str, int]:
+    """Each side's ground SP in the engagement."""
+    out = {"A": 0, "B": 0}
+    for u in eng.units:
+        if u.kind != "fleet":
+            out[u.side] += u.strength
+    return out
+
+
+def is_decisive(eng: Engagement) -> bool:
+    """A decisive battle (campaign.md §12.8): a land field battle between the two Roman
+    sides in which a Supreme Leader is present and each side brings at least
+    ``decisive.supreme_sp`` SP, or each side brings at least ``decisive.any_sp``."""
+    if eng.kind != "land" or eng.trigger != "battle":
+        return False
+    if {eng.sides["A"].faction, eng.sides["B"].faction} != set(SIDES):
+        return False
+    t = tables().decisive
+    sp = ground_sp(eng)
+    least = min(sp.values())
+    supreme = any(ld.supreme for ld in eng.leaders)
+    return (supreme and least >= t.supreme_sp) or least >= t.any_sp
+
+
+def tactical_ok(eng: Engagement) -> bool:
+    """Whether the tactical engine can fight ``eng``: a land field battle."""
+    return eng.kind == "land" and eng.trigger == "battle"
+
+
+def route(mode: str) -> Resolver:
+    """The resolver for a ``--battles`` mode."""
+    if mode not in MODES:
+        raise ValueError(f"{mode!r} is not a way to fight battles ({', '.join(MODES)})")
+    if mode in ("auto", "battleboard"):
+        return auto_resolve
+
+    def resolve(eng: Engagement, dice: Dice) -> Outcome:
+        from campaign.conversion import resolve_tactical
+
+        wanted = tactical_ok(eng) if mode == "tactical" else is_decisive(eng)
+        return resolve_tactical(eng, dice) if wanted else auto_resolve(eng, dice)
+
+    return resolve
+
+
+def engine_for(mode: str) -> CampaignEngine:
+    """A campaign engine whose battles go by ``mode``."""
+    return CampaignEngine(resolver=route(mode))

@@ -1,0 +1,152 @@
+"""Balance studies: many AI-against-AI wars, counted by kind and year (docs/BALANCE.md).
+
+``play_war(seed, turns, battles)`` plays one headless war exactly as ``bellum campaign
+--ai both --headless`` does and returns what a balance table needs: how it ended, the
+engagements of each kind (``campaign.chronicle.WAR_KINDS``) in all and by year, and the
+seconds it took.  ``study(seeds, …)`` plays several wars on separate processes and
+``markdown(rows)`` writes the tables of docs/BALANCE.md.  ``bellum balance`` is the
+command (``campaign.cli``).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaign.chronicle import WAR_KINDS, is_major, war_kinds
+
+
+@dataclass
+class War:
+    """One war's figures."""
+
+    seed: int
+    ended: str
+    how: str
+    winner: str
+    counts: dict[str, int]
+    by_year: dict[str, dict[str, int]]
+    major: int
+    fratricide: int
+    seconds: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def play_war(seed: int, turns: int = 40, battles: str = "auto", scenario: str = "49bc") -> War:
+    """One headless AI-against-AI war (the same loop as ``bellum campaign --headless``)."""
+    from bellum.session import Session
+    from campaign.ai import CampaignAI
+    from campaign.routes import engine_for
+
+    t0 = time.perf_counter()
+    session = Session(engine_for(battles), scenario, seed)
+    ai = CampaignAI()
+    end = session.state.turn + turns
+    while session.state.turn < end and not session.state.result:
+        session.play(ai.choose(session.state))
+    events = list(session.log)
+    counts = dict.fromkeys(WAR_KINDS, 0)
+    by_year: dict[str, dict[str, int]] = {}
+    major = 0
+    for e in events:
+        year = str(e.data.get("date", "")).split(" ", 1)[-1]
+        kinds = war_kinds(e)
+        if is_major(e):
+            kinds = [*kinds, "major battles"]
+            major += 1
+        for k in kinds:
+            counts[k] = counts.get(k, 0) + 1
+            row = by_year.setdefault(year, {})
+            row[k] = row.get(k, 0) + 1
+    s = session.state
+    res = s.result
+    return War(
+        seed=seed,
+        ended=s.date(),
+        how=res.get("how", "undecided") if res else "undecided",
+        winner=res.get("winner", "") if res else "",
+        counts=counts,
+        by_year=by_year,
+        major=major,
+        fratricide=s.fratricide,
+        seconds=time.perf_counter() - t0,
+    )
+
+
+def _one(args: tuple[int, int, str, str]) -> War:
+    return play_war(*args)
+
+
+def study(seeds: list[int], turns: int = 40, battles: str = "auto", jobs: int = 2) -> list[War]:
+    """Play a war for each seed, ``jobs`` at a time on separate processes."""
+    todo = [(s, turns, battles, "49bc") for s in seeds]
+    if jobs <= 1:
+        return [_one(t) for t in todo]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(_one, todo))
+
+
+SHORT = {
+    "land battles": "land",
+    "sea interceptions": "intercept",
+    "supply battles": "supply",
+    "mutual sea battles": "mutual",
+    "sieges begun": "sieges",
+    "storms": "storms",
+    "relief battles": "relief",
+    "tactical battles": "tactical",
+}
+
+
+def markdown(wars: list[War]) -> str:
+    """The tables of docs/BALANCE.md: one row a war, the means and the games that saw each
+    kind, and the kinds by year."""
+    kinds = list(WAR_KINDS)
+    head = "| seed | ended | how | winner | " + " | ".join(SHORT[k] for k in kinds) + " | major | fratricide | s |"
+    rule = "|" + "---|" * (len(kinds) + 7)
+    rows = [head, rule]
+    for w in wars:
+        cells = " | ".join(str(w.counts.get(k, 0)) for k in kinds)
+        winner = {"caesarian": "Caesarians", "senatorial": "Senatorials"}.get(w.winner, "—")
+        rows.append(
+            f"| {w.seed} | {w.ended} | {w.how} | {winner} | {cells} | {w.major} | {w.fratricide} | {w.seconds:.0f} |"
+        )
+    n = max(1, len(wars))
+    means = " | ".join(f"{sum(w.counts.get(k, 0) for w in wars) / n:.2f}" for k in kinds)
+    seen = " | ".join(f"{sum(1 for w in wars if w.counts.get(k, 0))}/{len(wars)}" for k in kinds)
+    major = sum(w.major for w in wars)
+    rows.append(f"| mean | | | | {means} | {major / n:.2f} | {sum(w.fratricide for w in wars) / n:.0f} | |")
+    rows.append(f"| games with one | | | | {seen} | | | |")
+    winners = {s: sum(1 for w in wars if w.winner == s) for s in ("caesarian", "senatorial")}
+    none = len(wars) - sum(winners.values())
+    turns = sum(_turns_played(w) for w in wars)
+    rows.append("")
+    rows.append(
+        f"Winners: Caesarians {winners['caesarian']}, Senatorials {winners['senatorial']}, no winner {none}. "
+        f"Major battles: {major} in {turns} turns, {4 * major / max(1, turns):.2f} every four turns."
+    )
+    years = sorted({y for w in wars for y in w.by_year}, key=lambda y: -int(y.split()[0]) if y[:1].isdigit() else 0)
+    rows.append("")
+    rows.append("| year | games | " + " | ".join(SHORT[k] for k in kinds) + " | major |")
+    rows.append("|" + "---|" * (len(kinds) + 3))
+    for y in years:
+        if not y[:1].isdigit():
+            continue
+        games = sum(1 for w in wars if y in w.by_year)
+        per = " | ".join(f"{sum(w.by_year.get(y, {}).get(k, 0) for w in wars) / n:.2f}" for k in kinds)
+        maj = sum(w.by_year.get(y, {}).get("major battles", 0) for w in wars) / n
+        rows.append(f"| {y} | {games} | {per} | {maj:.2f} |")
+    return "\n".join(rows)
+
+
+def _turns_played(w: War) -> int:
+    """Turns a war ran, from its end date (8 turns a year from January 49 BC)."""
+    from campaign.tables import tables
+
+    months = [t.month for t in tables().calendar.turns]
+    month, _, year = w.ended.partition(" ")
+    year_bc = int(year.split()[0]) if year[:1].isdigit() else 49
+    index = next((i for i, m in enumerate(months) if m == month), 0)
+    return (49 - year_bc) * len(months) + index

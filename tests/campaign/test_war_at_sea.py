@@ -1,0 +1,168 @@
+"""The war at sea (issue 13): the AI's naval decisions on the real resolver's odds, the
+supplied side's fight for its convoys (004 case (b)), sieges of ports held by sea, the
+war's counts by kind, and the routes that fight decisive battles on the tactical engine.
+"""
+
+from __future__ import annotations
+
+from bellum.dice import Dice
+from bellum.events import Event
+from campaign import actions as A
+from campaign.ai import CampaignAI
+from campaign.chronicle import counts_text, war_counts
+from campaign.engine import legal_actions
+from campaign.routes import is_decisive, route
+from campaign.rules import supply
+from campaign.rules.battle import land_engagement
+from campaign.rules.siege import update_sieges
+from campaign.state import CampaignState
+from tests.campaign.test_ops_sequence import army, fresh, outcome_for, play
+
+AI = CampaignAI()
+
+
+def _crossing(senate_fleets: int, caesar_fleets: int, legions: int = 2, senate: str = "V") -> CampaignState:
+    """A person's Caesarian army sails from Brundisium to Dyrrachium across the lower
+    Adriatic, where a Senatorial squadron under Bibulus lies: the voyage waits on the
+    Senate's interception decision."""
+    s = fresh("movement", "caesarian", keep=[])
+    s.owners["brundisium"] = "caesarian"
+    s.owners["dyrrachium"] = "caesarian"
+    fleet = "R" if senate == "V" else "V"
+    units = [("legion", "V", 5)] * legions + [("fleet", fleet, 3)] * caesar_fleets
+    s.forces["x"] = army("x", "caesarian", "brundisium", units, ("antonius",))
+    squadron = [("fleet", senate, 3)] * senate_fleets
+    s.forces["b"] = army("b", "senatorial", "mare_adriaticum_inf", squadron, ("bibulus",))
+    s.stratagems["senatorial"]["military"] = 2
+    sail = next(a for a in legal_actions(s) if isinstance(a, A.Sail) and a.force == "x" and a.to == "dyrrachium")
+    s, _ = play(s, sail)
+    assert s.pending is not None and s.pending.kind == "intercept"
+    return s
+
+
+def test_the_ai_intercepts_a_persons_crossing_when_the_odds_favour_it() -> None:
+    """004 case (c); docs/AI.md: four veteran squadrons against one fleet of transports."""
+    s = _crossing(senate_fleets=4, caesar_fleets=1)
+    assert AI.choose(s) == A.Intercept("b")
+
+
+def test_the_ai_lets_a_crossing_pass_when_the_odds_do_not_favour_it() -> None:
+    """One raw squadron against six veteran ones sailing light: the Senate keeps its
+    stratagem (the auto-resolve gives the interceptor 1 battle in 6 on these dice)."""
+    s = _crossing(senate_fleets=1, caesar_fleets=6, legions=0, senate="R")
+    assert AI.choose(s) == A.Decline()
+
+
+def _besieged_port(escort_fleets: int, cutter_fleets: int) -> CampaignState:
+    """Brundisium, Caesarian, besieged by a Senatorial army; a Senatorial squadron in the
+    lower Adriatic declares the cut of its sea supply.  The Caesarian AI has
+    ``escort_fleets`` squadrons at sea beside it."""
+    s = fresh("supply", "caesarian", keep=[])
+    s.owners["brundisium"] = "caesarian"
+    s.forces["g"] = army("g", "caesarian", "brundisium", [("civis", "R", 2)])
+    s.forces["siege"] = army("siege", "senatorial", "brundisium", [("legion", "V", 5)] * 3, ("lentulus",))
+    if escort_fleets:
+        s.forces["e"] = army(
+            "e", "caesarian", "mare_adriaticum_inf", [("fleet", "V", 3)] * escort_fleets, ("antonius",)
+        )
+    s.forces["c"] = army("c", "senatorial", "mare_adriaticum_inf", [("fleet", "R", 3)] * cutter_fleets, ("libo",))
+    update_sieges(s)
+    assert "brundisium" in s.sieges
+    supply.open_supply_phase(s)
+    assert s.pending is not None and s.pending.kind == "cut_supply"
+    s, _ = play(s, A.CutSupply("brundisium", "c"))
+    return s
+
+
+def test_a_cut_the_ai_could_contest_and_win_is_fought_not_conceded() -> None:
+    """004 case (b): the supplied side concedes or fights; with a stronger escort in reach
+    the AI fights, so the cut is never unopposed — a convoy battle decides it."""
+    s = _besieged_port(escort_fleets=4, cutter_fleets=1)
+    assert s.pending is not None and s.pending.kind == "escort"
+    choice = AI.choose(s)
+    assert choice == A.Escort("brundisium", "e")
+    s, _ = play(s, choice)
+    seen = []
+
+    def record(eng, dice):  # type: ignore[no-untyped-def]
+        seen.append(eng.trigger)
+        return outcome_for(eng, "A", retreats=False)
+
+    from campaign.engine import CampaignEngine
+
+    _s2, ev = play(s, A.Supply(), Dice.forced([]), engine=CampaignEngine(resolver=record))
+    assert seen == ["supply"]
+    kinds = [e.kind for e in ev]
+    assert "supply_cut" not in kinds and "siege" not in kinds  # held by sea: supplied
+
+
+def test_a_besieged_port_starves_once_the_sea_is_lost() -> None:
+    """campaign.md §11.2: with no fleet of its own in reach, the cut stands unopposed and
+    the besieged garrison rolls for siege attrition."""
+    s = _besieged_port(escort_fleets=0, cutter_fleets=1)
+    assert s.pending is None  # nothing to contest it with
+    _s2, ev = play(s, A.Supply(), Dice.forced([9]))
+    kinds = [e.kind for e in ev]
+    assert "supply_cut" in kinds and "siege" in kinds
+
+
+def test_a_weak_escort_concedes_the_cut() -> None:
+    """The AI does not throw one squadron against four: it concedes the cut."""
+    s = _besieged_port(escort_fleets=1, cutter_fleets=4)
+    assert AI.choose(s) == A.Decline()
+
+
+def test_the_summary_counts_every_kind_of_engagement() -> None:
+    """Issue 13: the war's summary names each kind as ``N <kind>``."""
+    ev = [
+        Event("interception", "x", {}),
+        Event("siege_begun", "x", {}),
+        Event("storm", "x", {}),
+        Event("battle", "x", {"battle_kind": "naval", "trigger": "supply"}),
+        Event("battle", "x", {"battle_kind": "naval", "trigger": "mutual"}),
+        Event("battle", "x", {"battle_kind": "land", "trigger": "battle", "relief": True, "engine": "tactical"}),
+    ]
+    counts = war_counts(ev)
+    assert counts == {
+        "land battles": 1,
+        "sea interceptions": 1,
+        "supply battles": 1,
+        "mutual sea battles": 1,
+        "sieges begun": 1,
+        "storms": 1,
+        "relief battles": 1,
+        "tactical battles": 1,
+    }
+    assert counts_text(counts).startswith("1 land battles, 1 sea interceptions, 1 supply battles")
+
+
+def _caesar_at_ravenna() -> CampaignState:
+    s = fresh("combat", "caesarian", keep=[])
+    s.forces["caesar"] = army("caesar", "caesarian", "ravenna", [("legion", "V", 5)] * 3, ("caesar",))
+    s.supreme["caesarian"] = "caesar"
+    return s
+
+
+def test_a_battle_is_decisive_with_a_supreme_leader_and_armies_on_both_sides() -> None:
+    """campaign.md §12.8: Caesar present and both sides at 12 SP or more."""
+    s = _caesar_at_ravenna()
+    place = "ravenna"
+    s.forces["p"] = army("p", "senatorial", place, [("legion", "V", 5)] * 3, ("lentulus",))
+    assert is_decisive(land_engagement(s, place, 0, 0))
+    s.forces["p"] = army("p", "senatorial", place, [("legion", "V", 5)], ("lentulus",))
+    assert not is_decisive(land_engagement(s, place, 0, 0))
+
+
+def test_the_decisive_route_fights_decisive_battles_on_the_tactical_engine() -> None:
+    """``--battles decisive-tactical``: a decisive battle comes back from the tactical
+    engine with every SP accounted for; a small one from the battleboard."""
+    s = _caesar_at_ravenna()
+    place = "ravenna"
+    s.forces["p"] = army("p", "senatorial", place, [("legion", "V", 5)] * 3, ("lentulus",))
+    eng = land_engagement(s, place, 0, 0)
+    out = route("decisive-tactical")(eng, Dice(5))
+    assert out.engine == "tactical"
+    assert {f.id for f in out.units} == {u.id for u in eng.units}
+    s.forces["p"] = army("p", "senatorial", place, [("legion", "V", 5)], ("lentulus",))
+    small = land_engagement(s, place, 0, 0)
+    assert route("decisive-tactical")(small, Dice(5)).engine == "battleboard"
