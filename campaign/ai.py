@@ -340,7 +340,11 @@ class CampaignAI:
             elif isinstance(a, A.Train):
                 score = 4.0 if held["military"] >= 3 else 0.0
             elif isinstance(a, A.RecruitLeader):
-                leaderless = [f for f in state.forces_of(side) if f.commander is None and field_sp(f) >= 4]
+                leaderless = [
+                    f
+                    for f in state.forces_of(side)
+                    if f.commander is None and (field_sp(f) >= 4 or ai_sea.loose_fleets(f))
+                ]
                 score = 5.0 if any(f.location == a.city for f in leaderless) else 0.5
                 if rebuild and not armies and (a.city == "roma" or cmap.spaces[a.city].capital):
                     score = 7.0  # a general to raise and lead the new army
@@ -395,6 +399,10 @@ class CampaignAI:
         for a in legal:
             if isinstance(a, A.Merge):
                 src, dst = state.forces[a.force], state.forces[a.into]
+                if ai_sea.is_squadron(src):
+                    if ai_sea.joins(src, dst):
+                        return a  # ships join ships: one stronger squadron (a leader's, if any)
+                    continue
                 if src.commander is None and dst.commander is not None and mobile_ground(src):
                     if field_sp(dst) < ARMY_CAP:
                         return a

@@ -11,9 +11,10 @@ window shows a person.  The AI
 - **cuts** the enemy's sea supply when nothing can contest it, or when it would hold its
   own against the strongest escort the enemy could send (``HOLD_IF``);
 - **fights for its own convoys** (004 case (b)) with the escort that gives the best odds,
-  when they reach ``HOLD_IF``, and concedes the cut otherwise;
+  when they reach ``ESCORT_IF`` (``STARVING_IF`` for a besieged port) or the fight is
+  expected to cost the enemy more SP than itself, and concedes the cut otherwise;
 - **offers** a mutual battle at sea when the odds reach ``OFFER_IF`` and **accepts** one
-  at ``HOLD_IF`` (a near-even fight for the sea is worth it to the side that needs it);
+  at ``HOLD_IF`` (``STAKE_IF`` off a port under siege) or when it would cost the enemy more;
 - **builds fleets** where its armies stand on the coast while its fleets are fewer than
   ``FLEET_SHARE`` of the enemy's (the Adriatic crossing, Hispania, Africa, the East);
 - **stations its squadrons** (led forces that are mostly ships) where the war at sea is:
@@ -25,10 +26,6 @@ window shows a person.  The AI
 
 from __future__ import annotations
 
-from functools import cache
-
-import networkx as nx
-
 from bellum.engagement import Engagement
 from campaign import actions as A
 from campaign.map import roman_world
@@ -39,22 +36,37 @@ from campaign.units import Force, catalogue
 #: battleboard battles played for the odds of a sea fight (the window's number too)
 SEA_ODDS_BATTLES = 6
 #: intercept at these odds of winning …
-FIGHT_IF = 0.5
+FIGHT_IF = 0.6
 #: … offer battle at sea at these …
 OFFER_IF = 0.45
-#: … accept battle, fight for a convoy and cut supply against an escort at these
-HOLD_IF = 0.4
-#: build fleets while the side's fleets are under this share of the enemy's …
-FLEET_SHARE = 0.8
+#: … accept battle at these — a third: refusing leaves the enemy the sea there — (and
+#: ``STAKE_IF`` in the waters of a port under siege, where refusing gives up the port) …
+HOLD_IF = 0.33
+STAKE_IF = 0.3
+#: … fight for a convoy at these (a besieged port that loses its sea starves: at ``STARVING_IF``) …
+ESCORT_IF = 0.4
+STARVING_IF = 0.2
+#: … and cut supply against the enemy's best escort at these
+CUT_IF = 0.3
+#: an interception spends a Military stratagem: the AI keeps this many for its battles
+#: unless the voyage carries an army of ``ARMY_AFLOAT`` SP or more
+KEEP_MILITARY = 2
+ARMY_AFLOAT = 8
+#: build fleets while the side's fleets are under this share of the enemy's (the Senate
+#: holds the sea and means to keep it: BC 3.5–3.8) …
+FLEET_SHARE = {"caesarian": 0.8, "senatorial": 1.3}
 #: … and at least this many, once it has an army on the coast
-FLEET_FLOOR = 3
-#: a squadron: a led force with fleets and fewer ground SP than this
+FLEET_FLOOR = 6
+#: a squadron: ships alone, or a led force with fleets and fewer ground SP than this
 SQUADRON_GROUND = 6
 #: station values (campaign.md §14.2)
 BLOCKADE = 9.0
 ESCORT = 8.0
+#: a port under siege: its own side's ships come to keep its sea open, the besiegers' to close it
+RELIEVE_PORT = 14.0
+CLOSE_PORT = 12.0
 WATCH = 5.0
-HUNT = 7.0
+HUNT = 6.0
 WINTER_HARBOUR = 6.0
 WINTER_AT_SEA = -8.0
 OUTGUNNED = -10.0
@@ -71,8 +83,27 @@ def fleet_sp(forces: list[Force]) -> int:
     return sum(u.strength for f in forces for u in f.fleets())
 
 
+def loose_fleets(force: Force) -> bool:
+    """Ships with no leader and no troops, free to move once a leader takes them over."""
+    cat = catalogue()
+    return force.commander is None and bool(force.units) and all(cat.kind(u.kind).is_fleet for u in force.units)
+
+
+def joins(src: Force, dst: Force) -> bool:
+    """Whether squadron ``src`` should join ``dst`` where both lie: ships gather into one
+    squadron — under a leader when one of them has one, else the smaller into the larger."""
+    if not is_squadron(dst):
+        return False
+    if (src.commander is None) != (dst.commander is None):
+        return dst.commander is not None
+    return (fleet_sp([src]), src.id) < (fleet_sp([dst]), dst.id)
+
+
 def is_squadron(force: Force) -> bool:
-    return force.commander is not None and bool(force.fleets()) and ground_sp(force) < SQUADRON_GROUND
+    """A force of ships: led with few troops aboard, or ships alone."""
+    if not force.fleets():
+        return False
+    return loose_fleets(force) or (force.commander is not None and ground_sp(force) < SQUADRON_GROUND)
 
 
 _odds_cache: dict[tuple[object, ...], dict[str, float]] = {}
@@ -101,8 +132,22 @@ def sea_odds(state: CampaignState, eng: Engagement) -> dict[str, float]:
 # --------------------------------------------------------------------------- decisions
 
 
+def costs_them_more(got: dict[str, float], me: str) -> bool:
+    """Whether a sea fight is expected to cost the enemy more SP than ``me`` (side A or B
+    of the odds) — worth fighting for a convoy or accepting even when it may not be won."""
+    them = "B" if me == "A" else "A"
+    return got[f"{me}_lost"] < got[f"{them}_lost"]
+
+
 def choose_intercept(state: CampaignState, legal: list[A.Action]) -> A.Action | None:
-    """The interception with the best odds, when they reach ``FIGHT_IF``."""
+    """The interception with the best odds, when they reach ``FIGHT_IF`` — and, unless the
+    voyage carries an army, only while Military stratagems are to spare."""
+    p = state.pending
+    assert p is not None
+    mover = state.forces.get(p.data["force"])
+    afloat = ground_sp(mover) if mover is not None else 0
+    if afloat < ARMY_AFLOAT and state.stratagems[p.actor]["military"] < KEEP_MILITARY:
+        return None
     best: tuple[float, A.Action] | None = None
     for a in legal:
         if isinstance(a, A.Intercept):
@@ -122,28 +167,36 @@ def choose_cut(state: CampaignState, legal: list[A.Action]) -> A.Action | None:
         if not guards:
             return a
         worst = min(sea_odds(state, supply.convoy_engagement(state, a.place, g, a.force))["B"] for g in guards)
-        if worst >= HOLD_IF:
+        if worst >= CUT_IF:
             return a
     return None
 
 
 def choose_escort(state: CampaignState, legal: list[A.Action]) -> A.Action | None:
-    """The escort with the best odds of seeing the convoys through, at ``HOLD_IF`` or better."""
+    """The escort with the best odds of seeing the convoys through, at ``ESCORT_IF`` or
+    better — ``STARVING_IF`` for a besieged port, which starves without them."""
     best: tuple[float, A.Action] | None = None
     for a in legal:
         if isinstance(a, A.Escort):
             eng = supply.convoy_engagement(state, a.place, a.force, state.cuts[a.place])
-            win = sea_odds(state, eng)["A"]
-            if win >= HOLD_IF and (best is None or win > best[0]):
+            got = sea_odds(state, eng)
+            win = got["A"]
+            need = STARVING_IF if a.place in state.sieges else ESCORT_IF
+            if (win >= need or costs_them_more(got, "A")) and (best is None or win > best[0]):
                 best = (win, a)
     return best[1] if best else None
 
 
 def accept_battle(state: CampaignState) -> bool:
-    """Accept a mutual battle at sea when the odds reach ``HOLD_IF``."""
+    """Accept a mutual battle at sea when the odds reach ``HOLD_IF`` (``STAKE_IF`` off a
+    port under siege)."""
     p = state.pending
     assert p is not None and p.kind == "naval_offer"
-    return sea_odds(state, naval.mutual_engagement(state, p.data["place"]))["B"] >= HOLD_IF
+    place = p.data["place"]
+    cmap = roman_world()
+    stake = any(place == c or place in cmap.seas_of(c) for c in state.sieges if cmap.spaces[c].port)
+    got = sea_odds(state, naval.mutual_engagement(state, place))
+    return got["B"] >= (STAKE_IF if stake else HOLD_IF) or costs_them_more(got, "B")
 
 
 def choose_offer(state: CampaignState, legal: list[A.Action]) -> A.Action | None:
@@ -158,12 +211,12 @@ def choose_offer(state: CampaignState, legal: list[A.Action]) -> A.Action | None
 
 
 def fleets_wanted(state: CampaignState, side: str) -> bool:
-    """Whether ``side`` should build a fleet: fewer than ``FLEET_SHARE`` of the enemy's
-    fleets, or fewer than ``FLEET_FLOOR``."""
+    """Whether ``side`` should build a fleet: fewer than its ``FLEET_SHARE`` of the
+    enemy's fleets, or fewer than ``FLEET_FLOOR``."""
     cat = catalogue()
     mine = sum(1 for f in state.forces_of(side) for u in f.units if cat.kind(u.kind).is_fleet)
     theirs = sum(1 for f in state.forces_of(enemy(side)) for u in f.units if cat.kind(u.kind).is_fleet)
-    return mine < max(FLEET_FLOOR, FLEET_SHARE * theirs)
+    return mine < max(FLEET_FLOOR, FLEET_SHARE.get(side, 1.0) * theirs)
 
 
 def fleet_recruit_value(state: CampaignState, side: str, city: str) -> float:
@@ -186,29 +239,10 @@ def fleet_recruit_value(state: CampaignState, side: str, city: str) -> float:
 # --------------------------------------------------------------------------- stations
 
 
-@cache
-def _sea_graph() -> nx.Graph:
-    cmap = roman_world()
-    g = nx.Graph()
-    for u, v, d in cmap.graph.edges(data=True):
-        if d["kind"] == "sea_lane":
-            g.add_edge(u, v, cost=d["cost"])
-    return g
-
-
-@cache
-def sea_distances() -> dict[str, dict[str, float]]:
-    """Sea-lane cost between every two ports or sea zones."""
-    return {
-        a: {b: float(c) for b, c in d.items()}
-        for a, d in nx.all_pairs_dijkstra_path_length(_sea_graph(), weight="cost")
-    }
-
-
 def sea_dist(a: str, b: str) -> float:
-    if a == b:
-        return 0.0
-    return sea_distances().get(a, {}).get(b, 99.0)
+    """Sea-lane cost between two ports or sea zones (99 when none joins them)."""
+    d = roman_world().sea_distance(a, b)
+    return 99.0 if d == float("inf") else d
 
 
 def stations(state: CampaignState, side: str) -> list[tuple[str, float]]:
@@ -223,7 +257,7 @@ def stations(state: CampaignState, side: str) -> list[tuple[str, float]]:
     # the blockade: enemy ports we besiege, enemy troops living on sea supply
     for city, (besieger, _) in state.sieges.items():
         if cmap.spaces[city].port:
-            value = BLOCKADE if besieger == side else ESCORT
+            value = CLOSE_PORT if besieger == side else RELIEVE_PORT
             out += [(w, value) for w in waters(city)]
     for port in supply.needs_sea(state, foe):
         out += [(w, BLOCKADE) for w in waters(port)]
@@ -248,19 +282,19 @@ def station_score(state: CampaignState, f: Force, d: str, goals: list[tuple[str,
     side = state.allegiance(f.side) or f.side
     foe = enemy(side)
     score = max((v - SEA_DISTANCE_COST * sea_dist(d, g) for g, v in goals), default=0.0)
+    #: the waters of a port under siege are held even against stronger ships: that is the fight
+    held = any(g == d and v >= CLOSE_PORT for g, v in goals)
     mine = fleet_sp([f]) + fleet_sp([g for g in state.side_forces_at(d, side) if g.id != f.id])
     theirs = fleet_sp(state.side_forces_at(d, foe))
     near = {d, *(cmap.seas_of(d) if cmap.is_land(d) else [])}
     around = sum(fleet_sp(state.side_forces_at(p, foe)) for p in near)
     if theirs > mine * 1.3 or around > mine * 1.8:
-        score += OUTGUNNED
+        score += 0.0 if held else OUTGUNNED
     if state.winter():
         if cmap.is_sea(d):
             score += WINTER_AT_SEA
         elif state.owner_side(d) == side:
             score += WINTER_HARBOUR
-    if cmap.is_land(d) and state.owner_side(d) == foe and not any(g.units for g in state.side_forces_at(d, foe)):
-        score += 2.0  # an undefended enemy port falls to a landing
     return score
 
 

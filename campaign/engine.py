@@ -82,6 +82,7 @@ class CampaignEngine:
         before = dict(s.supreme)
         events = self._apply(s, action, dice)
         events += stratagems.supreme_lost(s, before)
+        events += siege.stray_ships(s)
         events += siege.update_sieges(s)
         return s, events
 

@@ -395,6 +395,25 @@ class CampaignMap:
         self.space(place)
         return [z for z in self.neighbours(place, ("sea_lane",)) if z in self.seas]
 
+    def sea_distance(self, a: str, b: str) -> float:
+        """The sea-lane cost from ``a`` to ``b`` (ports and sea zones); infinity when no
+        sea lane joins them."""
+        if a == b:
+            return 0.0
+        return self._sea_distances().get(a, {}).get(b, float("inf"))
+
+    def _sea_distances(self) -> dict[str, dict[str, float]]:
+        got: dict[str, dict[str, float]] | None = getattr(self, "_sea_cache", None)
+        if got is None:
+            sea = nx.Graph()
+            sea.add_edges_from((u, v, d) for u, v, d in self.graph.edges(data=True) if d["kind"] == "sea_lane")
+            got = {
+                a: {b: float(c) for b, c in d.items()}
+                for a, d in nx.all_pairs_dijkstra_path_length(sea, weight="cost")
+            }
+            self._sea_cache = got
+        return got
+
     def adjacent_seas(self, sea: str) -> list[str]:
         self.sea(sea)
         return [z for z in self.neighbours(sea, ("sea_lane",)) if z in self.seas]

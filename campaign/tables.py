@@ -116,6 +116,7 @@ class March(_Model):
 class Interception(_Model):
     need: int = Field(ge=0, le=10)
     destination: int = Field(ge=-9, le=9)
+    sortie: int = Field(ge=-9, le=9)
     admiral: int = Field(ge=-9, le=9)
     winter: int = Field(ge=-9, le=9)
 
@@ -130,6 +131,7 @@ class Decisive(_Model):
 
 class Supply(_Model):
     trace: int = Field(ge=0, le=20)
+    escort_reach: int = Field(ge=0, le=12)
     pillage: int = Field(ge=0, le=9)
     winter: int = Field(ge=-9, le=0)
     big_army: int = Field(ge=1, le=200)

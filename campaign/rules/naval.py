@@ -1,6 +1,6 @@
 """Naval movement, interception and mutual naval battles (docs/rules/campaign.md §9).
 
-A led force with fleets sails through sea zones up to its sea allowance, carrying what
+A led force with fleets (or ships alone, under their own captains) sails through sea zones
 its fleets can carry (two ground units a fleet, campaign.md §4.3); what they cannot
 carry stays ashore as a garrison.  A voyage may be intercepted by an enemy force with
 fleets and a leader lying in a sea zone on the route or in the port of arrival, if the
@@ -40,10 +40,14 @@ def sea_allowance(state: CampaignState) -> int:
 
 
 def can_sail(state: CampaignState, force: Force) -> bool:
-    """A led force with a fleet, in a port or at sea, that has not moved this phase (§9.1)."""
+    """A led force with a fleet, or ships alone under their own captains, in a port or at
+    sea, that has not moved this phase (§9.1)."""
     if state.phase != "movement" or state.pending is not None or state.allegiance(force.side) != state.active:
         return False
-    if force.commander is None or not force.fleets() or state.spent.get(force.id, 0):
+    if not force.fleets() or state.spent.get(force.id, 0):
+        return False
+    cat = catalogue()
+    if force.commander is None and not all(cat.kind(u.kind).is_fleet for u in force.units):
         return False
     cmap = roman_world()
     if cmap.is_land(force.location) and not cmap.spaces[force.location].port:
@@ -126,16 +130,31 @@ def embark(state: CampaignState, force_id: str) -> list[Event]:
 
 
 def interceptors(state: CampaignState, force_id: str, path: tuple[str, ...]) -> list[str]:
-    """Enemy forces that may try to intercept a voyage along ``path`` (§9.2)."""
+    """Enemy forces that may try to intercept a voyage along ``path`` (§9.2): led forces
+    with fleets lying in a sea zone on the route or in the port of arrival, or in a port
+    (not the one it sails from) that opens onto a sea zone on the route — they put out
+    from harbour."""
     foe = enemy(state.active)
     if state.stratagems[foe]["military"] < 1:
         return []
-    places = set(path[1:])
     out = []
     for f in state.forces_of(foe):
-        if f.location in places and f.commander is not None and f.fleets():
+        if f.commander is not None and f.fleets() and battle_place(f.location, path) is not None:
             out.append(f.id)
     return sorted(out)
+
+
+def battle_place(where: str, path: tuple[str, ...]) -> str | None:
+    """Where a force at ``where`` meets a voyage along ``path``: its own space when that is
+    on the route (past the start), else the first sea zone of the route its port opens
+    onto (a sortie from harbour), else None."""
+    if where in path[1:]:
+        return where
+    cmap = roman_world()
+    if where == path[0] or not cmap.is_land(where) or not cmap.spaces[where].port:
+        return None
+    seas = set(cmap.seas_of(where))
+    return next((z for z in path[1:] if z in seas), None)
 
 
 def sail(state: CampaignState, force_id: str, to: str, path: tuple[str, ...]) -> list[Event]:
@@ -170,8 +189,8 @@ def arrive(state: CampaignState, force_id: str, path: tuple[str, ...], dice: Dic
     verb = "sails" if ashore else "puts to sea"
     text = f"{force_name(f)} {verb} from {cmap.name(path[0])} to {cmap.name(to)}."
     events = [event(state, "sail", text, force=force_id, path=list(path), side=state.active)]
-    if ashore:
-        events.extend(occupy(state, to, state.active, dice))
+    if ashore and any(u.aboard is None and not catalogue().kind(u.kind).is_fleet for u in units):
+        events.extend(occupy(state, to, state.active, dice))  # a port falls to troops landed, not to ships
     tidy(state)
     return events
 
@@ -182,7 +201,8 @@ def interception_engagement(state: CampaignState, interceptor: str) -> Engagemen
     p = state.pending
     assert p is not None and p.kind == "intercept"
     icp = state.forces[interceptor]
-    return naval_engagement(state, icp.location, [state.forces[p.data["force"]]], [icp], "interception")
+    place = battle_place(icp.location, tuple(p.data["path"])) or icp.location
+    return naval_engagement(state, place, [state.forces[p.data["force"]]], [icp], "interception")
 
 
 def mutual_engagement(state: CampaignState, place: str) -> Engagement:
@@ -210,7 +230,10 @@ def intercept(
     t = tables().interception
     cat = catalogue()
     icp = state.forces[interceptor]
+    place = battle_place(icp.location, path) or icp.location
     need = t.need + (t.destination if icp.location == path[-1] else 0) + (t.winter if state.winter() else 0)
+    if place != icp.location:
+        need += t.sortie
     if icp.commander and cat.leader(icp.commander).role == "admiral":
         need += t.admiral
     roll = dice.d10(f"interception by {interceptor}")
@@ -220,8 +243,8 @@ def intercept(
             event(
                 state,
                 "interception",
-                f"{name_i} puts out to intercept {name_m} in {place_name(icp.location)} but does not find the fleet.",
-                place=icp.location,
+                f"{name_i} puts out to intercept {name_m} in {place_name(place)} but does not find the fleet.",
+                place=place,
                 found=False,
             ),
             *arrive(state, mover, path, dice),
@@ -230,15 +253,15 @@ def intercept(
         event(
             state,
             "interception",
-            f"{name_i} intercepts {possessive(name_m)} fleet in {place_name(icp.location)}.",
-            place=icp.location,
+            f"{name_i} intercepts {possessive(name_m)} fleet in {place_name(place)}.",
+            place=place,
             found=True,
         )
     ]
-    eng = naval_engagement(state, icp.location, [state.forces[mover]], [icp], "interception")
+    eng = naval_engagement(state, place, [state.forces[mover]], [icp], "interception")
     out = given if given is not None else resolver(eng, dice)
     check_outcome(eng, out)
-    events += apply_outcome(state, eng, out, dice, f"Sea fight off {place_name(icp.location)}")
+    events += apply_outcome(state, eng, out, dice, f"Sea fight off {place_name(place)}")
     # fleets that broke through sail on as a force of their own (004 Escape)
     if mover in state.forces and out.continuing_fleets and not out.movement_continues:
         f = state.forces[mover]
@@ -259,8 +282,8 @@ def intercept(
             events.append(event(state, "voyage_stopped", f"{possessive(name_m)} voyage is stopped.", force=mover))
             if roman_world().is_sea(state.forces[mover].location):
                 events += retreat_sea(state, [mover], state.forces[mover].location, state.active)
-    if out.loser_retreats and out.winner == "A" and interceptor in state.forces:
-        events += retreat_sea(state, [interceptor], icp.location, foe)
+    if out.loser_retreats and out.winner == "A" and interceptor in state.forces and place == icp.location:
+        events += retreat_sea(state, [interceptor], icp.location, foe)  # a sortie ends back in harbour
     tidy(state)
     return events
 

@@ -96,6 +96,26 @@ def update_sieges(state: CampaignState) -> list[Event]:
     return events
 
 
+def stray_ships(state: CampaignState) -> list[Event]:
+    """Ships with no troops of their own side cannot lie in a port where troops of another
+    side stand in a city that side holds (a port that changed hands by a bribe, a revolt or
+    a tribute while they lay in it): they put to sea in the first zone it opens onto
+    (campaign.md §11.1)."""
+    cmap = roman_world()
+    events: list[Event] = []
+    for f in sorted(state.forces.values(), key=lambda g: g.id):
+        side = state.allegiance(f.side)
+        place = f.location
+        if side is None or not f.fleets() or ground(f) or not cmap.is_land(place) or not cmap.spaces[place].port:
+            continue
+        owner = state.owner_side(place)
+        if owner in (None, side) or any(ground(g) for g in state.side_forces_at(place, side)):
+            continue
+        if any(ground(g) for g in state.side_forces_at(place, owner)):
+            events += flee_to_sea(state, place, side)
+    return events
+
+
 def take_captive(state: CampaignState, leader: str, captor: str, dice: Dice) -> Event:
     """A leader taken by the enemy: the captor executes him on a low roll, else holds him
     (§12.5; 004: Antonius "captured and executed"; Caesar's clemency gives a low threshold)."""
@@ -126,11 +146,13 @@ def flee_to_sea(state: CampaignState, place: str, side: str) -> list[Event]:
     for f in state.side_forces_at(place, side):
         if f.units and not ground(f) and seas:
             state.forces[f.id] = f.model_copy(update={"location": seas[0]})
+            name = force_name(f)
+            ships = name if name.endswith("ships") else f"{possessive(name)} ships"
             events.append(
                 event(
                     state,
                     "flee",
-                    f"{possessive(force_name(f))} ships put to sea from {cmap.name(place)}.",
+                    f"{ships} put to sea from {cmap.name(place)}.",
                     force=f.id,
                     place=seas[0],
                 )

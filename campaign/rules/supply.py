@@ -108,9 +108,19 @@ def open_supply_phase(state: CampaignState) -> None:
 
 
 def escorts(state: CampaignState, side: str, place: str) -> list[str]:
-    """Forces of ``side`` with fleets that can fight for the sea supply to ``place``: in
-    the port or in a sea zone it opens onto — the same waters a cut is made from (§10.2)."""
-    return cutters(state, enemy(side), place)
+    """Forces of ``side`` with fleets that can fight for the sea supply to ``place`` (§10.2):
+    in the port, or within ``supply.escort_reach`` sea points of it — on the convoys' way in —
+    and not shut in an enemy port."""
+    cmap = roman_world()
+    reach = tables().supply.escort_reach
+    out = []
+    for f in state.forces_of(side):
+        if not f.fleets() or cmap.sea_distance(f.location, place) > reach:
+            continue
+        if cmap.is_land(f.location) and f.location != place and state.owner_side(f.location) != side:
+            continue
+        out.append(f.id)
+    return sorted(out)
 
 
 def _take_option(state: CampaignState, place: str, force: str, refusal: str) -> None:
@@ -147,9 +157,12 @@ def after_cuts(state: CampaignState) -> None:
 
 
 def convoy_engagement(state: CampaignState, place: str, escort: str, cutter: str) -> Engagement:
-    """The convoy battle off ``place``: the active side's ``escort`` against the enemy's
-    ``cutter`` (004 case (b); the supplied side is A)."""
-    return naval_engagement(state, place, [state.forces[escort]], [state.forces[cutter]], "supply")
+    """The convoy battle off ``place``: the active side's ships within reach — ``escort``
+    leading, every other force of its side that could escort joining (the convoys gather
+    their escorts on the way in) — against the enemy's ``cutter`` (004 case (b); the
+    supplied side is A)."""
+    group = [escort, *(f for f in escorts(state, state.active, place) if f != escort)]
+    return naval_engagement(state, place, [state.forces[f] for f in group], [state.forces[cutter]], "supply")
 
 
 def escort(state: CampaignState, place: str, force: str) -> list[Event]:
@@ -209,6 +222,7 @@ def resolve_supply(
             )
             continue
         eng = convoy_engagement(state, place, mine[0].id, cutter)
+        group = [mine[0].id, *(f for f in escorts(state, side, place) if f != mine[0].id), cutter]
         out = given.pop(eng.id, None) or resolver(eng, dice)
         check_outcome(eng, out)
         events += apply_outcome(state, eng, out, dice, f"Convoy battle off {place_name(place)}")
@@ -216,7 +230,7 @@ def resolve_supply(
             cut_places.add(place)
         if out.loser_retreats and out.winner is not None:
             loser = foe if out.winner == "A" else side
-            fids = [f.id for f in (*mine, c) if f.id in state.forces and state.allegiance(f.side) == loser]
+            fids = [f for f in group if f in state.forces and state.allegiance(state.forces[f].side) == loser]
             events += retreat_sea(state, fids, place, loser)
     if given:
         raise RuleError(f"No convoy battle {sorted(given)[0]} is fought in this supply phase.")

@@ -54,6 +54,7 @@ from campaign.chronicle import lines as chronicle_lines
 from campaign.engine import CampaignEngine, describe_pending
 from campaign.map import CampaignMap, roman_world
 from campaign.odds import BattleAhead, decision_odds, odds_text, stop_at_battle
+from campaign.rules import naval, supply
 from campaign.rules.battle import land_engagement
 from campaign.rules.common import force_name, leader_name, place_name, share
 from campaign.rules.march import allowance, march_roll
@@ -794,11 +795,26 @@ class CampaignGame:
         for a in self.legal():
             if isinstance(a, A.Intercept):
                 f = self.state.forces[a.force]
-                out.append(Option(f"Intercept with {force_name(f)}", a, f"{len(f.fleets())} fleets, 1 stratagem"))
+                win = self._auto_odds(naval.interception_engagement(self.state, a.force))["B"]
+                out.append(
+                    Option(
+                        f"Intercept with {force_name(f)}",
+                        a,
+                        f"{len(f.fleets())} fleets, 1 stratagem; you win {win:.0%} if found",
+                    )
+                )
             elif isinstance(a, A.CutSupply):
                 out.append(Option(f"Cut supply at {place_name(a.place)}", a, force_name(self.state.forces[a.force])))
+            elif isinstance(a, A.Escort):
+                eng = supply.convoy_engagement(self.state, a.place, a.force, self.state.cuts[a.place])
+                win = self._auto_odds(eng)["A"]
+                f = self.state.forces[a.force]
+                out.append(
+                    Option(f"Fight for the convoys to {place_name(a.place)}", a, f"{force_name(f)}: you win {win:.0%}")
+                )
             elif isinstance(a, A.Accept):
-                out.append(Option("Accept battle at sea", a))
+                win = self._auto_odds(naval.mutual_engagement(self.state, p.data["place"]))["B"]
+                out.append(Option("Accept battle at sea", a, f"you win {win:.0%}"))
             elif isinstance(a, A.Commit):
                 win = self.commit_odds(p.data["place"], p.data["a"], a.stratagems)["B"]
                 out.append(
@@ -819,6 +835,7 @@ class CampaignGame:
         titles = {
             "intercept": "Intercept the voyage?",
             "cut_supply": "Cut the enemy's sea supply?",
+            "escort": "Fight for your sea supply?",
             "naval_offer": "Battle offered at sea",
             "commit": "Battle: commit stratagems",
             "veto": "The Tribune's veto",

@@ -45,6 +45,7 @@ from pyglet.graphics import Batch
 from bellum.errors import BellumError, InputError
 from bellum.report import AfterAction
 from campaign import actions as A
+from campaign.routes import is_decisive
 from campaign.rules.common import force_name, place_name
 from campaign.state import SIDES, side_title
 from campaign.units import catalogue
@@ -675,16 +676,16 @@ class CampaignView(MapView):
         ok, why = tactical_available()
         if ok and eng.kind != "land":
             ok, why = False, "the tactical engine fights land battles; a battle at sea is fought on the battleboard"
-        return Dialog(
-            f"{b.title} — {eng.turn}",
-            lines,
-            [
-                ("Auto-resolve", self.auto_resolve, ""),
-                ("Fight it on the battleboard", self.open_battleboard, ""),
-                ("Fight it with the tactical engine", self.open_tactical if ok else None, "" if ok else why),
-            ],
-            cancel=False,
-        )
+        choices: list[tuple[str, Callable[[], Any] | None, str]] = [
+            ("Auto-resolve", self.auto_resolve, ""),
+            ("Fight it on the battleboard", self.open_battleboard, ""),
+            ("Fight it with the tactical engine", self.open_tactical if ok else None, "" if ok else why),
+        ]
+        if is_decisive(eng):
+            # a decisive battle (campaign.md §12.8): the tactical engine is offered first
+            lines.append("A decisive battle: the war may turn on it. Fight it out on the tactical map?")
+            choices = [choices[2], choices[0], choices[1]]
+        return Dialog(f"{b.title} — {eng.turn}", lines, choices, cancel=False)
 
     def auto_resolve(self) -> None:
         self.dialog = None

@@ -107,8 +107,9 @@ def test_a_besieged_port_starves_once_the_sea_is_lost() -> None:
 
 
 def test_a_weak_escort_concedes_the_cut() -> None:
-    """The AI does not throw one squadron against four: it concedes the cut."""
-    s = _besieged_port(escort_fleets=1, cutter_fleets=4)
+    """The AI does not throw one squadron against six that would sink it for little loss
+    (the auto-resolve: 0 wins in 6, 3 SP lost against 0.5): it concedes the cut."""
+    s = _besieged_port(escort_fleets=1, cutter_fleets=6)
     assert AI.choose(s) == A.Decline()
 
 
