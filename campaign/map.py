@@ -408,8 +408,7 @@ class CampaignMap:
             sea = nx.Graph()
             sea.add_edges_from((u, v, d) for u, v, d in self.graph.edges(data=True) if d["kind"] == "sea_lane")
             got = {
-                a: {b: float(c) for b, c in d.items()}
-                for a, d in nx.all_pairs_dijkstra_path_length(sea, weight="cost")
+                a: {b: float(c) for b, c in d.items()} for a, d in nx.all_pairs_dijkstra_path_length(sea, weight="cost")
             }
             self._sea_cache = got
         return got
