@@ -24,7 +24,7 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
-from bellum.errors import BellumError, InputError
+from bellum.errors import InputError
 
 #: the game's shared data: its folder in the package (``bellum/data/…``) → in a source checkout
 SHARED = {"maps": "maps", "scenarios": "scenarios", "rules": "docs/rules"}
@@ -47,15 +47,11 @@ def game_data(*parts: str) -> Path:
     head, rest = parts[0], parts[1:]
     if head not in SHARED:
         return Path(str(files(head).joinpath(*rest)))
-    packaged = Path(str(files("bellum"))) / "data" / head
-    if packaged.is_dir():
-        return packaged.joinpath(*rest)
+    packaged = Path(str(files("bellum"))) / "data"
     checkout = ROOT / SHARED[head]
-    if checkout.is_dir():
+    if not packaged.is_dir() and checkout.is_dir():  # a source checkout (an editable install)
         return checkout.joinpath(*rest)
-    raise BellumError(
-        f"the game's {head} folder is missing (looked in {packaged} and {checkout}); reinstall bellum-civile"
-    )
+    return packaged.joinpath(head, *rest)
 
 
 def data_origin() -> str:
@@ -91,11 +87,11 @@ def scenario_files(engine: str) -> list[Path]:
 
 
 def resolve_scenario(name: str, engine: str) -> Path:
-    """A scenario given as a path, or as a bare name: the player's own
+    """A scenario given as a path (any existing file), or as a bare name: the player's own
     (``<user folder>/scenarios/<engine>/``) before the shipped ones (``scenarios/<engine>/``).
     A name found nowhere is one ``InputError`` sentence naming the choices."""
     p = Path(name)
-    if p.suffix == ".toml" and p.is_file():
+    if p.is_file():
         return p
     file = name if name.endswith(".toml") else f"{name}.toml"
     own = user_folder() / "scenarios" / engine

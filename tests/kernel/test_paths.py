@@ -13,8 +13,9 @@ import pytest
 
 from bellum import paths
 from bellum.cli import main
-from bellum.errors import BellumError, InputError
+from bellum.errors import InputError
 from bellum.paths import ENGINES, SHARED, game_data, resolve_scenario, scenario_files, user_folder
+from bellum.tomlio import read_toml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,11 +40,21 @@ def test_the_packaged_layout_wins_over_the_checkout(monkeypatch: pytest.MonkeyPa
     assert "installed" in paths.data_origin()
 
 
-def test_missing_data_is_one_sentence(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(paths, "files", lambda package: tmp_path)
-    monkeypatch.setattr(paths, "ROOT", tmp_path)
-    with pytest.raises(BellumError, match="the game's rules folder is missing"):
-        game_data("rules")
+def test_missing_data_is_named_where_it_should_be(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fake = tmp_path / "site" / "bellum"
+    (fake / "data" / "maps").mkdir(parents=True)
+    (tmp_path / "site" / "docs" / "rules").mkdir(parents=True)  # never read beside an installed game
+    monkeypatch.setattr(paths, "files", lambda package: fake)
+    monkeypatch.setattr(paths, "ROOT", tmp_path / "site")
+    assert game_data("rules", "campaign.md") == fake / "data" / "rules" / "campaign.md"
+    with pytest.raises(InputError, match="no such file"):
+        read_toml(game_data("maps", "roman_world.toml"))
+
+
+def test_a_scenario_path_is_any_existing_file(tmp_path: Path) -> None:
+    generated = tmp_path / "bellum-campaign-battles"
+    generated.write_text("# a generated battle\n", encoding="utf-8")
+    assert resolve_scenario(str(generated), "tactical") == generated
 
 
 def test_user_folder_follows_bellum_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
