@@ -1,6 +1,7 @@
 # Bellum Civile — the two commands a newcomer needs:
 #   make play   installs everything and opens the game
 #   make test   installs everything and runs every check (what CI runs)
+#   make bundle a one-folder desktop build (PyInstaller) in dist/bellum/
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -8,13 +9,13 @@ STAMP := $(VENV)/.installed
 APT_PACKAGES := libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri libgles2 libglu1-mesa xvfb xauth \
                 libfontconfig1 libfreetype6 fonts-dejavu-core
 
-.PHONY: play test setup system lint typecheck unit cases bench shot clean
+.PHONY: play test setup system lint typecheck unit release bundle cases bench shot clean
 
 play: setup
 	$(VENV)/bin/bellum
 
 test: setup
-	$(MAKE) -k --no-print-directory lint typecheck unit
+	$(MAKE) -k --no-print-directory lint typecheck unit release
 
 setup: system $(STAMP)
 
@@ -44,6 +45,15 @@ typecheck:
 unit:
 	ARCADE_HEADLESS=1 $(VENV)/bin/pytest -q -p no:cacheprovider -n 2
 
+# build sdist + wheel, check them, install the wheel in a fresh venv outside the checkout and play
+release:
+	tests/release/release-check.sh $(PY)
+
+# the desktop build (docs/INSTALL.md): dist/bellum/bellum, the game with its data; not part of `make test`
+bundle: setup
+	$(PY) -m pip install -q 'pyinstaller>=6.10'
+	$(VENV)/bin/pyinstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller bellum.spec
+
 cases: setup
 	$(VENV)/bin/bellum case ../shared/cases tests/cases
 
@@ -54,4 +64,4 @@ shot: setup
 	$(VENV)/bin/bellum shot menu --out shots/menu.png
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .benchmarks
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .benchmarks build dist

@@ -33,10 +33,7 @@ class Scenario(Position):
 
 
 def scenario_path(name: str) -> Path:
-    p = resolve_scenario(name, "battleboard")
-    if not p.exists():
-        raise InputError(name, "", "no such battleboard scenario (a path, or a name under scenarios/battleboard/)")
-    return p
+    return resolve_scenario(name, "battleboard")
 
 
 def load_scenario(name: str) -> tuple[Scenario, State]:

@@ -13,9 +13,10 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bellum.engagement import Discipline, UnitKind
+from bellum.paths import game_data
 from bellum.tomlio import load_model
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = game_data("battleboard", "data")
 
 DISCIPLINES: tuple[str, ...] = get_args(Discipline)
 Cls = Literal["foot", "horse", "wheels", "beast", "ship"]

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("bellum bench", "", "needs the test extra: pip install -e '.[test]'") from None
     bench_dir = ROOT / "tests" / "bench"
     if not bench_dir.is_dir():
-        raise InputError(bench_dir, "", "the benchmark folder is missing")
+        raise InputError(bench_dir, "", "the benchmark folder is missing (bellum bench runs from a source checkout)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(args.json_out) if args.json_out else Path(tmp) / "bench.json"
         cmd = [sys.executable, "-m", "pytest", str(bench_dir), "-q", "-p", "no:cacheprovider"]

@@ -28,7 +28,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _cmd_version(args: argparse.Namespace) -> int:
+    from bellum.paths import data_origin, user_folder
+
     print(f"Bellum Civile {__version__}")
+    print(f"game data: {data_origin()}")
+    print(f"your scenarios and saves: {user_folder()}")
     return 0
 
 
@@ -65,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    p = sub.add_parser("version", help="print the game's version")
+    p = sub.add_parser("version", help="print the game's version and where its data was found")
     p.set_defaults(func=_cmd_version)
 
     p = sub.add_parser("menu", help="open the main menu (the same as no command)")

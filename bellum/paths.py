@@ -1,22 +1,103 @@
-"""Where the game's data lives: the repository's ``maps/``, ``scenarios/``, ``saves/``."""
+"""Where the game's files are: the one data finder (``game_data``) and the player's own folder.
+
+The game's data — the map, the scenarios, the rules texts and each engine's tables — is read
+through ``importlib.resources`` by ``game_data``, which finds it wherever the game runs:
+
+- **installed** (a wheel, ``pipx install bellum-civile``): the shared data ships inside the
+  kernel package as ``bellum/data/{maps,scenarios,rules}`` — the wheel maps the repository's
+  top-level ``maps/``, ``scenarios/`` and ``docs/rules/`` there (``pyproject.toml``
+  ``[tool.setuptools.package-dir]``), so the repository keeps one copy;
+- **frozen** (the PyInstaller bundle, ``make bundle``): the same layout inside the bundle,
+  read through PyInstaller's resource reader;
+- **a source checkout** (``pip install -e``, ``make play``): no ``bellum/data`` exists, and
+  the same names are found in the checkout's ``maps/``, ``scenarios/`` and ``docs/rules/``.
+
+A player's own scenarios and saves live in their data folder (``user_folder``:
+platformdirs' user data folder for ``bellum-civile``, or ``$BELLUM_HOME``); a scenario is
+looked for there before the shipped ones, and a path on the command line always works.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from importlib.resources import files
 from pathlib import Path
 
+from bellum.errors import InputError
+
+#: the game's shared data: its folder in the package (``bellum/data/…``) → in a source checkout
+SHARED = {"maps": "maps", "scenarios": "scenarios", "rules": "docs/rules"}
+#: the engines' scenario folders (``scenarios/<engine>/``)
+ENGINES = ("campaign", "battleboard", "tactical")
+
 ROOT = Path(__file__).resolve().parent.parent
-MAPS = ROOT / "maps"
-SCENARIOS = ROOT / "scenarios"
-SAVES = ROOT / "saves"
-DOCS = ROOT / "docs"
+"""The source checkout (meaningful only when running from one: tests, benchmarks)."""
+
+
+def game_data(*parts: str) -> Path:
+    """The game's data file or folder ``parts``, wherever the game is installed.
+
+    ``game_data("maps", "roman_world.toml")``, ``game_data("scenarios", "tactical")`` and
+    ``game_data("rules", "campaign.md")`` name the shared data; any other first part is a
+    package holding its own data (``game_data("campaign", "data", "units.toml")``).  The
+    path is returned whether or not it exists: the reader says what is missing."""
+    if not parts:
+        raise ValueError("game_data needs the name of a file or folder")
+    head, rest = parts[0], parts[1:]
+    if head not in SHARED:
+        return Path(str(files(head).joinpath(*rest)))
+    packaged = Path(str(files("bellum"))) / "data"
+    checkout = ROOT / SHARED[head]
+    if not packaged.is_dir() and checkout.is_dir():  # a source checkout (an editable install)
+        return checkout.joinpath(*rest)
+    return packaged.joinpath(head, *rest)
+
+
+def data_origin() -> str:
+    """Where ``game_data`` finds the shared data, in words (``bellum version``)."""
+    folder = game_data("maps").parent
+    if getattr(sys, "frozen", False):
+        return f"{folder} (the bundle)"
+    return f"{folder} ({'installed' if folder.name == 'data' else 'source checkout'})"
+
+
+def user_folder() -> Path:
+    """The player's own folder: ``$BELLUM_HOME`` or the user data folder (``scenarios/<engine>/``, ``saves/``)."""
+    home = os.environ.get("BELLUM_HOME")
+    if home:
+        return Path(home).expanduser()
+    from platformdirs import user_data_path
+
+    return user_data_path("bellum-civile", appauthor=False)
+
+
+MAPS = game_data("maps")
+SCENARIOS = game_data("scenarios")
+RULES = game_data("rules")
+SAVES = user_folder() / "saves"
+
+
+def scenario_files(engine: str) -> list[Path]:
+    """Every scenario of ``engine`` a player can choose: the shipped ones and their own (which
+    replace a shipped one of the same name), sorted by name."""
+    found = {p.stem: p for p in sorted((SCENARIOS / engine).glob("*.toml"))}
+    found.update({p.stem: p for p in sorted((user_folder() / "scenarios" / engine).glob("*.toml"))})
+    return [found[k] for k in sorted(found)]
 
 
 def resolve_scenario(name: str, engine: str) -> Path:
-    """A scenario given as a path, or as a bare name under ``scenarios/<engine>/``."""
+    """A scenario given as a path (any existing file), or as a bare name: the player's own
+    (``<user folder>/scenarios/<engine>/``) before the shipped ones (``scenarios/<engine>/``).
+    A name found nowhere is one ``InputError`` sentence naming the choices."""
     p = Path(name)
-    if p.suffix == ".toml" and p.exists():
+    if p.is_file():
         return p
-    candidate = SCENARIOS / engine / (name if name.endswith(".toml") else f"{name}.toml")
-    if candidate.exists():
-        return candidate
-    return p
+    file = name if name.endswith(".toml") else f"{name}.toml"
+    own = user_folder() / "scenarios" / engine
+    for folder in (own, SCENARIOS / engine):
+        candidate = folder / file
+        if candidate.is_file():
+            return candidate
+    names = ", ".join(p.stem for p in scenario_files(engine)) or "none"
+    raise InputError(name, "", f"no such {engine} scenario: give a file, or one of {names} (your own go in {own})")

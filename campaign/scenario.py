@@ -27,12 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.engagement import Discipline
 from bellum.errors import InputError
-from bellum.paths import SCENARIOS
+from bellum.paths import resolve_scenario
 from bellum.tomlio import read_toml, validate
 from campaign.map import CampaignMap, roman_world
 from campaign.units import Catalogue, Force, Report, Unit, catalogue, force_problems
 
-CAMPAIGN_SCENARIOS = SCENARIOS / "campaign"
 MONTHS: tuple[str, ...] = (
     "January",
     "February",
@@ -252,10 +251,7 @@ def load_scenario(path: str | Path, cmap: CampaignMap | None = None, cat: Catalo
 
 def resolve(name: str) -> Path:
     """A scenario given as a path, or a bare name under ``scenarios/campaign/``."""
-    p = Path(name)
-    if p.suffix == ".toml" and p.exists():
-        return p
-    return CAMPAIGN_SCENARIOS / (name if name.endswith(".toml") else f"{name}.toml")
+    return resolve_scenario(name, "campaign")
 
 
 _INDEXED = re.compile(r"^(forces|sides|clients|owners|counter_mix)\[(\d+)\](?:\.units\[(\d+)\])?(.*)$")

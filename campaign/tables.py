@@ -17,9 +17,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from bellum.engagement import Discipline
+from bellum.paths import game_data
 from bellum.tomlio import load_model
 
-TABLES_FILE = Path(__file__).resolve().parent / "data" / "tables.toml"
+TABLES_FILE = game_data("campaign", "data", "tables.toml")
 
 ResultKind = Literal["ok", "halt", "loss", "scatter"]
 _RESULT = re.compile(r"^(ok|halt|loss|scatter)(?::(\d{1,3}))?$")

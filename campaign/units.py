@@ -27,9 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bellum.engagement import Discipline, ForceLeader, ForceUnit, Side
 from bellum.engagement import UnitKind as BattleboardKind
 from bellum.errors import InputError
+from bellum.paths import game_data
 from bellum.tomlio import load_model, read_toml, validate
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = game_data("campaign", "data")
 UNITS_FILE = DATA / "units.toml"
 LEADERS_FILE = DATA / "leaders.toml"
 

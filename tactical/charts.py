@@ -32,9 +32,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bellum.errors import InputError
+from bellum.paths import game_data
 from bellum.tomlio import read_toml, validate
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = game_data("tactical", "data")
 
 RULESETS = ("sgboh", "simple-spqr", "charts-v1")
 

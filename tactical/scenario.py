@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.errors import InputError
+from bellum.paths import resolve_scenario
 from bellum.tomlio import load_model
 from tactical import special
 from tactical.hexes import CLOCK_FACING, Grid, hex2_dir
@@ -336,10 +337,7 @@ def _scenario_place(sc: ScenarioIn, pos: PositionIn, place: str) -> str:
 
 def resolve(name: str) -> Path:
     """A scenario by bare name (``pharsalus``) or by path."""
-    p = Path(name)
-    if p.suffix == ".toml" or p.exists():
-        return p
-    return Path(__file__).resolve().parent.parent / "scenarios" / "tactical" / f"{name}.toml"
+    return resolve_scenario(name, "tactical")
 
 
 def schema() -> dict[str, Any]:

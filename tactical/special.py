@@ -46,13 +46,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.dice import Dice
 from bellum.events import Event
+from bellum.paths import game_data
 from bellum.tomlio import load_model
 from tactical.actions import Shock
 from tactical.combat import attack_position, rampage
@@ -87,7 +87,7 @@ class SpecialRulesFile(BaseModel):
 
 
 RULES: dict[str, RuleSpec] = dict(
-    load_model(SpecialRulesFile, Path(__file__).resolve().parent / "data" / "special_rules.toml").rules
+    load_model(SpecialRulesFile, game_data("tactical", "data", "special_rules.toml")).rules
 )
 
 

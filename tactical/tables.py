@@ -10,14 +10,14 @@ prohibited (grey) cell.  The combat tables belong to ``tactical.charts``.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from bellum.paths import game_data
 from bellum.tomlio import load_model
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = game_data("tactical", "data")
 
 #: a prohibited move (grey cell)
 NO = 1 << 20

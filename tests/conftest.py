@@ -8,6 +8,7 @@ allows one window per process).  It renders headless on Mesa EGL
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ import pytest
 # set before any test module imports arcade (pyglet reads it at import time)
 if not os.environ.get("DISPLAY"):
     os.environ.setdefault("ARCADE_HEADLESS", "1")
+# the player's own folder (scenarios, saves): a fresh one for the test session, never the tester's
+os.environ["BELLUM_HOME"] = tempfile.mkdtemp(prefix="bellum-home-")
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_CASES = ROOT.parent / "shared" / "cases"

@@ -6,7 +6,7 @@ import arcade
 
 from battleboard.scenario import load_scenario
 from battleboard.view.window import battle_view
-from bellum.paths import SCENARIOS
+from bellum.paths import scenario_files
 from bellum.view.picker import ScenarioPicker as _Picker
 
 LABEL = "Battleboard"
@@ -17,7 +17,7 @@ class ScenarioPicker(_Picker):
     """``scenarios/battleboard/*.toml``; the AI plays side B unless hotseat."""
 
     def __init__(self, menu: arcade.View) -> None:
-        paths = sorted((SCENARIOS / "battleboard").glob("*.toml"))
+        paths = scenario_files("battleboard")
         super().__init__(menu, [str(p) for p in paths], [p.stem for p in paths], self.make_view)
 
     def make_view(self, path: str, hotseat: bool) -> arcade.View:

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from bellum.dice import Dice
 from bellum.events import Event
+from bellum.paths import game_data
 from bellum.tomlio import load_model
 from campaign.map import roman_world
 from campaign.rules.common import event, inflict, leader_name, loss_text, place_name, set_strengths, tidy
@@ -31,7 +32,7 @@ from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy
 from campaign.tables import tables
 from campaign.units import Force, Unit, catalogue
 
-WORLD_FILE = Path(__file__).resolve().parent.parent / "data" / "world.toml"
+WORLD_FILE = game_data("campaign", "data", "world.toml")
 
 EventKind = Literal["quiet", "horde", "client", "revolt", "justice", "reforms", "wavering"]
 

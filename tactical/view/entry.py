@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import arcade
 
-from bellum.paths import SCENARIOS
+from bellum.paths import scenario_files
 from bellum.view.picker import ScenarioPicker as _Picker
 from tactical.view.app import battle_view
 from tactical.view.play import DEMO
@@ -18,8 +20,8 @@ class ScenarioPicker(_Picker):
     side B unless hotseat."""
 
     def __init__(self, menu: arcade.View) -> None:
-        paths = sorted(str(p) for p in (SCENARIOS / "tactical").glob("*.toml")) or [DEMO]
-        names = [p if p == DEMO else p.rsplit("/", 1)[-1][:-5] for p in paths]
+        paths = [str(p) for p in scenario_files("tactical")] or [DEMO]
+        names = [p if p == DEMO else Path(p).stem for p in paths]
         super().__init__(menu, paths, [n.replace("-", " ").title() for n in names], self.make_view)
 
     def make_view(self, path: str, hotseat: bool) -> arcade.View:

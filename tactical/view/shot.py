@@ -11,14 +11,14 @@ import argparse
 
 import arcade
 
-from bellum.paths import SCENARIOS
+from bellum.paths import game_data
 from tactical.view.app import battle_view
 from tactical.view.battle import BOTTOM_H, PANEL_W, TOP_H, BattleView
 from tactical.view.play import DEMO
 
 
 def default_scenario() -> str:
-    pharsalus = SCENARIOS / "tactical" / "pharsalus.toml"
+    pharsalus = game_data("scenarios", "tactical", "pharsalus.toml")
     return str(pharsalus) if pharsalus.exists() else DEMO
 
 
