@@ -8,8 +8,9 @@ window shows a person.  The AI
 
 - **intercepts** a voyage when its interceptor would win the battle at sea
   (``FIGHT_IF``), against the AI and a person alike;
-- **cuts** the enemy's sea supply when nothing can contest it, or when it would hold its
-  own against the strongest escort the enemy could send (``HOLD_IF``);
+- **cuts** the enemy's sea supply when nothing can contest it, or when it would win
+  ``CUT_IF`` of the convoy battles against every escort the enemy could send, or make them
+  cost the enemy more SP than itself;
 - **fights for its own convoys** (004 case (b)) with the escort that gives the best odds,
   when they reach ``ESCORT_IF`` (``STARVING_IF`` for a besieged port) or the fight is
   expected to cost the enemy more SP than itself, and concedes the cut otherwise;
@@ -47,7 +48,7 @@ STAKE_IF = 0.3
 ESCORT_IF = 0.4
 STARVING_IF = 0.2
 #: … and cut supply against the enemy's best escort at these
-CUT_IF = 0.3
+CUT_IF = 0.25
 #: an interception spends a Military stratagem: the AI keeps this many for its battles
 #: unless the voyage carries an army of ``ARMY_AFLOAT`` SP or more
 KEEP_MILITARY = 2
@@ -166,8 +167,9 @@ def choose_cut(state: CampaignState, legal: list[A.Action]) -> A.Action | None:
         guards = supply.escorts(state, state.active, a.place)
         if not guards:
             return a
-        worst = min(sea_odds(state, supply.convoy_engagement(state, a.place, g, a.force))["B"] for g in guards)
-        if worst >= CUT_IF:
+        # every escort fights together (supply.convoy_engagement): the odds are the same
+        got = sea_odds(state, supply.convoy_engagement(state, a.place, guards[0], a.force))
+        if got["B"] >= CUT_IF or costs_them_more(got, "B"):
             return a
     return None
 
