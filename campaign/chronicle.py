@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from bellum.events import Event
 from bellum.report import AfterAction, from_data
@@ -120,13 +121,89 @@ def battle_reports(events: Iterable[Event], fought: str = "") -> list[AfterActio
 
     cmap = roman_world()
     return [
-        from_data(e.data["report"], names=SIDE_NAMES, place=cmap.name(e.data.get("place", "")), fought=fought)
+        from_data(
+            e.data["report"],
+            names=SIDE_NAMES,
+            place=cmap.name(e.data.get("place", "")),
+            fought="the tactical engine" if e.data.get("engine") == "tactical" else fought,
+        )
         for e in events
         if e.kind == "battle" and isinstance(e.data.get("report"), dict)
     ]
 
 
-def report_file_name(n: int, rep: AfterAction) -> str:
+#: what a siege's story tells, besides its beginning and end
+SIEGE_KINDS = frozenset(
+    {"siege", "storm", "cut_declared", "escort_declared", "supply_cut", "battle", "bribe", "capture", "siege_lifted"}
+)
+
+
+@dataclass
+class Story:
+    """A report that is not a battle's: a siege from its beginning to its end, or an
+    interception at sea (``write_reports``)."""
+
+    kind: str  # "siege" or "interception"
+    place: str
+    date: str
+    lines: list[str] = field(default_factory=list)
+    end: str = ""
+
+    def title(self) -> str:
+        from campaign.map import roman_world
+
+        name = roman_world().name(self.place)
+        what = "Siege of" if self.kind == "siege" else "Interception off"
+        return f"{what} {name}, {self.date}"
+
+    def markdown(self) -> str:
+        out = [f"# {self.title()}", ""]
+        out += [f"- {ln}" for ln in self.lines]
+        if self.end:
+            out += ["", self.end]
+        return "\n".join(out)
+
+
+def stories(events: Iterable[Event]) -> list[Story]:
+    """Every siege (from ``siege_begun`` to its fall or lifting, with each attrition roll,
+    storm, blockade and convoy battle at the city) and every interception, in the order
+    they began (campaign.md §14.4)."""
+    from campaign.map import roman_world
+
+    cmap = roman_world()
+    out: list[Story] = []
+    open_sieges: dict[str, Story] = {}
+    for e in events:
+        place = str(e.data.get("place", ""))
+        if e.kind == "interception":
+            found = bool(e.data.get("found"))
+            story = Story("interception", place, str(e.data.get("date", "")), [line(e)])
+            story.end = (
+                "The fleet was found: the sea fight has its own battle report."
+                if found
+                else "The fleet was not found, and the voyage went on."
+            )
+            out.append(story)
+            continue
+        if e.kind == "siege_begun":
+            story = Story("siege", place, str(e.data.get("date", "")), [line(e)])
+            open_sieges[place] = story
+            out.append(story)
+            continue
+        near = [c for c in open_sieges if place == c or (cmap.is_sea(place) and place in cmap.seas_of(c))]
+        for city in near:
+            if e.kind in SIEGE_KINDS:
+                open_sieges[city].lines.append(line(e))
+            if e.kind == "capture" and place == city:
+                open_sieges.pop(city).end = f"{cmap.name(city)} fell."
+            elif e.kind == "siege_lifted" and place == city:
+                open_sieges.pop(city).end = "The siege was lifted."
+    for story in open_sieges.values():
+        story.end = "The siege goes on."
+    return out
+
+
+def report_file_name(n: int, rep: AfterAction | Story) -> str:
     """``03-battle-of-pharsalus-august-48-bc.md``: numbered in the order fought."""
     slug = re.sub(r"[^a-z0-9]+", "-", rep.title().lower()).strip("-")
     return f"{n:02d}-{slug}.md"

@@ -185,15 +185,17 @@ def _writable(folder: str) -> None:
 
 
 def write_reports(events: list[Any], folder: str) -> int:
-    """Every battle's after-action report among ``events``, one Markdown file each in
-    ``folder`` (made if missing); the number written.  A folder that cannot be written is
-    one ``InputError`` sentence."""
+    """Every battle's after-action report among ``events`` — and the story of every siege
+    and every interception (``campaign.chronicle.stories``) — one Markdown file each in
+    ``folder`` (made if missing), numbered in the order they happened; the number written.
+    A folder that cannot be written is one ``InputError`` sentence."""
     from pathlib import Path
 
     from bellum.errors import InputError
-    from campaign.chronicle import battle_reports, report_file_name
+    from campaign.chronicle import battle_reports, report_file_name, stories
 
-    reports = battle_reports(events, fought="auto-resolve")
+    reports: list[Any] = [*battle_reports(events, fought="auto-resolve"), *stories(events)]
+    reports.sort(key=_when)
     out = Path(folder)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -202,3 +204,16 @@ def write_reports(events: list[Any], folder: str) -> int:
     except OSError as exc:
         raise InputError(folder, "", f"cannot be written ({exc.strerror or exc})") from None
     return len(reports)
+
+
+def _when(rep: Any) -> int:
+    """A report's turn number (for ordering battles, sieges and interceptions together)."""
+    from campaign.tables import tables
+
+    date = rep.date if hasattr(rep, "date") else rep.engagement.turn
+    months = [t.month for t in tables().calendar.turns]
+    month, _, year = date.partition(" ")
+    try:
+        return (49 - int(year.split()[0])) * len(months) + months.index(month)
+    except (ValueError, IndexError):
+        return 0

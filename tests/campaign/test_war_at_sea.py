@@ -167,3 +167,24 @@ def test_the_decisive_route_fights_decisive_battles_on_the_tactical_engine() -> 
     s.forces["p"] = army("p", "senatorial", place, [("legion", "V", 5)], ("lentulus",))
     small = land_engagement(s, place, 0, 0)
     assert route("decisive-tactical")(small, Dice(5)).engine == "battleboard"
+
+
+def test_every_siege_and_interception_has_its_story() -> None:
+    """Issue 13 item 4: ``--reports`` tells each siege from its beginning to its end (the
+    blockade and the hunger on the way) and each interception, found or not."""
+    from campaign.chronicle import stories
+
+    d = {"date": "June 48 BC"}
+    ev = [
+        Event("siege_begun", "Caesar lays siege to Brundisium.", {**d, "place": "brundisium"}),
+        Event("cut_declared", "Libo moves to cut the sea lanes.", {**d, "place": "brundisium"}),
+        Event("siege", "The garrison loses 1 SP.", {**d, "place": "brundisium"}),
+        Event("march", "Someone marches elsewhere.", {**d, "place": "roma"}),
+        Event("capture", "Brundisium falls.", {**d, "place": "brundisium"}),
+        Event("interception", "Bibulus puts out but does not find the fleet.", {**d, "place": "corcyra", "found": False}),
+    ]
+    siege, icp = stories(ev)
+    assert siege.title() == "Siege of Brundisium, June 48 BC"
+    assert len(siege.lines) == 4 and siege.end == "Brundisium fell."
+    assert "marches" not in siege.markdown()
+    assert icp.kind == "interception" and "not found" in icp.end
