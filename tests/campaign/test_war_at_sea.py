@@ -181,7 +181,9 @@ def test_every_siege_and_interception_has_its_story() -> None:
         Event("siege", "The garrison loses 1 SP.", {**d, "place": "brundisium"}),
         Event("march", "Someone marches elsewhere.", {**d, "place": "roma"}),
         Event("capture", "Brundisium falls.", {**d, "place": "brundisium"}),
-        Event("interception", "Bibulus puts out but does not find the fleet.", {**d, "place": "corcyra", "found": False}),
+        Event(
+            "interception", "Bibulus puts out but does not find the fleet.", {**d, "place": "corcyra", "found": False}
+        ),
     ]
     siege, icp = stories(ev)
     assert siege.title() == "Siege of Brundisium, June 48 BC"
