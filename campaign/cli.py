@@ -105,12 +105,13 @@ def _headless(args: argparse.Namespace) -> int:
     from bellum.session import Session
     from campaign.ai import CampaignAI
     from campaign.chronicle import lines, result, summary
-    from campaign.routes import engine_for
+    from campaign.engine import CampaignEngine
+    from campaign.routes import settled
     from campaign.scenario import resolve
 
     if args.reports:
         _writable(args.reports)
-    engine = engine_for(args.battles)
+    engine = CampaignEngine()
     if args.load:
         session = Session.load(engine, args.load)
         print(f"Loaded {args.load}: {session.state.date()}, {len(session.actions)} actions replayed.")
@@ -126,7 +127,11 @@ def _headless(args: argparse.Namespace) -> int:
     end = session.state.turn + args.turns
     shown = start
     while session.state.turn < end and not session.state.result:
-        session.play(ai.choose(session.state))
+        # a battle for the tactical engine is fought here and its outcome kept in the action
+        action = settled(
+            session.state, ai.choose(session.state), args.battles, session.seed * 7919 + len(session.actions)
+        )
+        session.play(action)
         new = session.log.since(shown)
         shown = len(session.log)
         for text in lines(new):

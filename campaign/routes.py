@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from bellum.dice import Dice
 from bellum.engagement import Engagement, Outcome
+from campaign import actions as A
 from campaign.engine import CampaignEngine
 from campaign.rules.battle import Resolver, auto_resolve
-from campaign.state import SIDES
+from campaign.state import SIDES, CampaignState
 from campaign.tables import tables
 
 MODES = ("auto", "battleboard", "tactical", "decisive-tactical")
@@ -72,5 +73,29 @@ def route(mode: str) -> Resolver:
 
 
 def engine_for(mode: str) -> CampaignEngine:
-    """A campaign engine whose battles go by ``mode``."""
+    """A campaign engine whose battles go by ``mode`` (the outcome is not kept in the action
+    log: a game saved from it replays only under the same mode — the headless command uses
+    ``settled`` instead)."""
     return CampaignEngine(resolver=route(mode))
+
+
+def settled(state: CampaignState, action: A.Action, mode: str, seed: int) -> A.Action:
+    """``action`` carrying the outcome of the battle it would fight, when ``mode`` sends
+    that battle to the tactical engine — fought AI against AI on dice of its own
+    (``seed``) — so that the action log replays the war exactly under any engine, as a
+    battle the window fought does (campaign.md §12.8); else ``action`` itself."""
+    if mode not in ("tactical", "decisive-tactical") or not isinstance(action, A.Commit) or action.outcome:
+        return action
+    from campaign.conversion import resolve_tactical
+    from campaign.odds import BattleAhead, stop_at_battle
+
+    seed %= 2**63
+
+    try:
+        CampaignEngine(resolver=stop_at_battle).apply(state, action, Dice(seed, record=False))
+    except BattleAhead as stop:
+        eng = stop.engagement
+        wanted = tactical_ok(eng) if mode == "tactical" else is_decisive(eng)
+        if wanted:
+            return A.Commit(action.stratagems, resolve_tactical(eng, Dice(seed)))
+    return action

@@ -38,14 +38,16 @@ def play_war(seed: int, turns: int = 40, battles: str = "auto", scenario: str = 
     """One headless AI-against-AI war (the same loop as ``bellum campaign --headless``)."""
     from bellum.session import Session
     from campaign.ai import CampaignAI
-    from campaign.routes import engine_for
+    from campaign.engine import CampaignEngine
+    from campaign.routes import settled
 
     t0 = time.perf_counter()
-    session = Session(engine_for(battles), scenario, seed)
+    session = Session(CampaignEngine(), scenario, seed)
     ai = CampaignAI()
     end = session.state.turn + turns
     while session.state.turn < end and not session.state.result:
-        session.play(ai.choose(session.state))
+        action = settled(session.state, ai.choose(session.state), battles, seed * 7919 + len(session.actions))
+        session.play(action)
     events = list(session.log)
     counts = dict.fromkeys(WAR_KINDS, 0)
     by_year: dict[str, dict[str, int]] = {}

@@ -190,3 +190,21 @@ def test_every_siege_and_interception_has_its_story() -> None:
     assert len(siege.lines) == 4 and siege.end == "Brundisium fell."
     assert "marches" not in siege.markdown()
     assert icp.kind == "interception" and "not found" in icp.end
+
+
+def test_a_decisive_battle_headless_is_fought_on_the_tactical_engine_and_kept_in_the_log() -> None:
+    """``--battles decisive-tactical``: the defender's Commit carries the tactical outcome,
+    so the action log replays under the default engine; other modes leave it alone."""
+    from campaign.routes import settled
+
+    s = _caesar_at_ravenna()
+    s.forces["p"] = army("p", "senatorial", "ravenna", [("legion", "V", 5)] * 3, ("lentulus",))
+    s, _ = play(s, A.Battle("ravenna", 0))
+    assert s.pending is not None and s.pending.kind == "commit"
+    plain = A.Commit(0)
+    assert settled(s, plain, "auto", 5) is plain
+    fought = settled(s, plain, "decisive-tactical", 5)
+    assert isinstance(fought, A.Commit) and fought.outcome is not None and fought.outcome.engine == "tactical"
+    _s2, ev = play(s, fought)
+    battle = next(e for e in ev if e.kind == "battle")
+    assert battle.data["engine"] == "tactical" and war_counts(ev)["tactical battles"] == 1
