@@ -7,6 +7,8 @@ command-line and menu entries."""
 
 from __future__ import annotations
 
+import os
+
 import argparse
 from collections.abc import Iterator
 from fractions import Fraction
@@ -661,3 +663,37 @@ def test_the_end_of_the_war_is_announced_once_and_shown_in_the_war_panel() -> No
     game._after([])
     assert [t for t, _ in game.popups].count("The war is over") == 1
     assert game.war_lines()[-1] == "The war is over: Caesar is master of Rome and the world."
+
+
+@pytest.mark.window
+@pytest.mark.parametrize("least", [12, 10])
+def test_a_decisive_battle_offers_the_tactical_engine_first(
+    view: Any, window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, least: int
+) -> None:
+    """Issue 13 item 3 (campaign.md §12.8): Caesar (11 SP) at Ariminum against Domitius
+    (15 SP) is not decisive at the rule's 12 SP, and is at 10; a decisive battle's dialog
+    puts the tactical map first and says why."""
+    from campaign.routes import is_decisive
+    from campaign.tables import tables
+
+    real = tables()
+    rule = real.model_copy(update={"decisive": real.decisive.model_copy(update={"supreme_sp": least})})
+    monkeypatch.setattr("campaign.routes.tables", lambda: rule)
+    game = view.game
+    to_movement(game)
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    game.play(A.EndPhase())
+    game.play(A.Battle("ariminum", 0))
+    game.run_ai()
+    view.on_update(0.0)
+    assert view.dialog is not None and game.battle is not None
+    decisive = is_decisive(game.battle.engagement)
+    assert decisive == (least == 10)
+    first = view.dialog.options[0][0]
+    if decisive:
+        assert first == "Fight it with the tactical engine"
+        assert any("decisive battle" in ln for ln in view.dialog.lines)
+    else:
+        assert first == "Auto-resolve"
+    render(window, view).save(os.environ.get("BELLUM_SHOT_DIR", str(tmp_path)) + f"/battle-dialog-{least}.png")
