@@ -3,8 +3,8 @@
 Every naval decision is taken on the odds of the real resolver: the naval battle the
 decision would bring on is built by the rules (``naval.interception_engagement``,
 ``naval.mutual_engagement``, ``supply.convoy_engagement``) and auto-resolved on the
-battleboard ``SEA_ODDS_BATTLES`` times on dice fixed by the turn — the same odds the
-window shows a person.  The AI
+battleboard ``SEA_ODDS_BATTLES`` times on dice fixed by the turn — the resolver whose
+odds the window shows a person (over more battles).  The AI
 
 - **intercepts** a voyage when its interceptor would win the battle at sea
   (``FIGHT_IF``), against the AI and a person alike;

@@ -208,3 +208,21 @@ def test_a_decisive_battle_headless_is_fought_on_the_tactical_engine_and_kept_in
     _s2, ev = play(s, fought)
     battle = next(e for e in ev if e.kind == "battle")
     assert battle.data["engine"] == "tactical" and war_counts(ev)["tactical battles"] == 1
+
+
+def test_a_person_sees_the_odds_of_each_sea_decision() -> None:
+    """The window (campaign.view.game, no arcade) offers a person the fight for his convoys
+    with the odds of the real resolver on that very engagement (``ODDS_BATTLES`` battles),
+    or the concession."""
+    from battleboard.resolve import odds
+    from campaign.view.game import ODDS_BATTLES, CampaignGame
+
+    game = CampaignGame.new(seed=5, humans=frozenset({"caesarian"}))
+    game.session.state = _besieged_port(escort_fleets=4, cutter_fleets=1)
+    options = game.pending_options()
+    assert game.pending_title() == "Fight for your sea supply?"
+    fight = next(o for o in options if isinstance(o.action, A.Escort))
+    eng = supply.convoy_engagement(game.state, "brundisium", "e", "c")
+    win = odds(eng, ODDS_BATTLES, seed=1 + game.state.turn)["A"]
+    assert f"you win {win:.0%}" in fight.detail
+    assert any(isinstance(o.action, A.Decline) for o in options)
