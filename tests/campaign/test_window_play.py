@@ -7,9 +7,8 @@ command-line and menu entries."""
 
 from __future__ import annotations
 
-import os
-
 import argparse
+import os
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
