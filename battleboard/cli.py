@@ -28,10 +28,15 @@ def register(subparsers: Any) -> None:
 def _cmd_board(args: argparse.Namespace) -> int:
     from battleboard.scenario import load_scenario, side_name
     from bellum.errors import InputError
+    from bellum.paths import check_output
 
+    if not 0 <= args.seed < 2**63:
+        raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0 to 2^63 − 1)")
     sc, state = load_scenario(args.scenario)
     if args.report and not args.headless:
         raise InputError("bellum board", "--report", "is written for a headless battle (add --headless --ai both)")
+    if args.report:
+        check_output(args.report, "--report")
     if args.headless:
         if args.ai != "both":
             raise InputError("bellum board", "--headless", "needs --ai both, since nobody would play the other side")

@@ -101,3 +101,40 @@ def resolve_scenario(name: str, engine: str) -> Path:
             return candidate
     names = ", ".join(p.stem for p in scenario_files(engine)) or "none"
     raise InputError(name, "", f"no such {engine} scenario: give a file, or one of {names} (your own go in {own})")
+
+
+def check_output(path: str | Path, flag: str, folder: bool = False) -> Path:
+    """Refuse, before any work is done, an output path the game could not write at the end
+    (campaign, battle, board and shot commands): a folder where a file is wanted (or a file
+    where a folder is), a device or pipe, a parent folder that does not exist or cannot be
+    written.  One ``InputError`` sentence naming the flag and the path."""
+    import os
+    import stat
+
+    from bellum.errors import InputError
+
+    try:
+        p = Path(path)
+        st = p.stat() if p.exists() else None
+    except (OSError, ValueError) as exc:
+        raise InputError(flag, "", f"{str(path)!r} cannot be used ({exc})") from None
+    if st is not None:
+        if folder and not stat.S_ISDIR(st.st_mode):
+            raise InputError(flag, "", f"{p} is a file, not a folder")
+        if not folder and stat.S_ISDIR(st.st_mode):
+            raise InputError(flag, "", f"{p} is a folder: give a file name in it")
+        if not folder and not stat.S_ISREG(st.st_mode):
+            raise InputError(flag, "", f"{p} is not a regular file (a device, a pipe or a socket)")
+        if not os.access(p, os.W_OK):
+            raise InputError(flag, "", f"{p} cannot be written (no permission)")
+        return p
+    parent = p.parent if str(p.parent) else Path(".")
+    if folder:
+        # a folder may be made with its parents: the nearest existing one must be writable
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+    if not parent.is_dir():
+        raise InputError(flag, "", f"{p}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise InputError(flag, "", f"{p}: the folder {parent} cannot be written (no permission)")
+    return p

@@ -66,6 +66,9 @@ def shot(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() != ".png":
         raise InputError("bellum shot", "--out", f"{out} must end in .png")
+    from bellum.paths import check_output
+
+    check_output(out, "--out")
     if not (320 <= args.width <= 4096 and 240 <= args.height <= 4096):
         raise InputError("bellum shot", "--width/--height", "the size must be between 320x240 and 4096x4096")
     wants_xvfb = os.environ.get("BELLUM_SHOT_BACKEND") == "xvfb"

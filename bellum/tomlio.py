@@ -9,7 +9,9 @@ nested too deeply, numbers outside 64-bit range, non-finite floats.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,22 +33,42 @@ _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
 def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file, refusing anything malformed or hostile."""
+    return parse_toml(read_input(path), Path(path))
+
+
+def read_input(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a game file, through the one input gate: a regular file only (a folder,
+    a device such as ``/dev/zero``, a pipe or a socket is refused by its type, before it is
+    opened, so nothing blocks or streams for ever), read up to ``limit`` bytes while
+    streaming (a file that grows or lies about its size is stopped there)."""
     p = Path(path)
     try:
-        size = p.stat().st_size
+        st = p.stat()
     except FileNotFoundError:
         raise InputError(p, "", "no such file") from None
+    except ValueError:
+        raise InputError(repr(str(path)), "", "is no file name (it holds a NUL character)") from None
     except OSError as exc:
         raise InputError(p, "", f"cannot be read ({exc.strerror or exc})") from None
-    if p.is_dir():
+    if stat.S_ISDIR(st.st_mode):
         raise InputError(p, "", "is a folder, not a TOML file")
-    if size > MAX_FILE_BYTES:
-        raise InputError(p, "", f"is {size} bytes, more than the {MAX_FILE_BYTES} a game file may have")
+    if not stat.S_ISREG(st.st_mode):
+        raise InputError(p, "", "is not a regular file (a device, a pipe or a socket), so it is not read")
+    if st.st_size > limit:
+        raise InputError(p, "", f"is {st.st_size} bytes, more than the {limit} a game file may have")
     try:
-        raw = p.read_bytes()
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise InputError(p, "", "is not a regular file (a device, a pipe or a socket), so it is not read")
+            raw = f.read(limit + 1)
     except OSError as exc:
         raise InputError(p, "", f"cannot be read ({exc.strerror or exc})") from None
-    return parse_toml(raw, p)
+    if len(raw) > limit:
+        raise InputError(p, "", f"is more than the {limit} bytes a game file may have")
+    if b"\x00" in raw:
+        raise InputError(p, "", "holds a NUL byte: it is not a text file")
+    return raw
 
 
 def parse_toml(raw: bytes | str, source: str | Path) -> dict[str, Any]:

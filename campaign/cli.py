@@ -102,6 +102,7 @@ def _window_launcher() -> Any:
 
 def _headless(args: argparse.Namespace) -> int:
     from bellum.errors import InputError
+    from bellum.paths import check_output
     from bellum.session import Session
     from campaign.ai import CampaignAI
     from campaign.chronicle import lines, result, summary
@@ -111,6 +112,8 @@ def _headless(args: argparse.Namespace) -> int:
 
     if args.reports:
         _writable(args.reports)
+    if args.save:
+        check_output(args.save, "--save")
     engine = CampaignEngine()
     if args.load:
         session = Session.load(engine, args.load)
@@ -182,7 +185,9 @@ def _writable(folder: str) -> None:
     from pathlib import Path
 
     from bellum.errors import InputError
+    from bellum.paths import check_output
 
+    check_output(folder, "--reports", folder=True)
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -13,7 +13,6 @@ eliminations, rallies — and ends with one line: ``result: <side name> wins (<w
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -107,11 +106,14 @@ def make_player(kind: str, seed: int) -> Any:
 
 
 def _cmd_battle(args: argparse.Namespace) -> int:
+    from bellum.errors import InputError
     from bellum.session import Session
     from tactical.actions import Action
     from tactical.game import TacticalEngine, load
     from tactical.state import State
 
+    if not 0 <= args.seed < 2**63:
+        raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0 to 2^63 − 1)")
     engine = TacticalEngine()
     sc = load(args.scenario)
     if not args.headless:
@@ -124,9 +126,12 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         open_battle(str(sc.path), seed=args.seed, ai_sides=sides)
         return 0
     ai_sides = {"both": ("A", "B"), "A": ("A",), "B": ("B",), "none": ()}[args.ai]
-    if args.report and not Path(args.report).parent.is_dir():
-        print(f"bellum: {args.report}: cannot be written (no folder {Path(args.report).parent}).", file=sys.stderr)
-        return 2
+    from bellum.paths import check_output
+
+    if args.report:
+        check_output(args.report, "--report")
+    if args.save:
+        check_output(args.save, "--save")
     if len(ai_sides) < 2 and args.against is None:
         print(
             f"Headless play needs a computer player for every side: use --ai both, or name the other "
