@@ -90,3 +90,13 @@ def test_the_examples_of_issue_22_are_refused_in_one_sentence(args: tuple[str, .
     lines = got.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0] and "Traceback" not in got.stderr
     assert got.stdout.strip() == ""  # refused before any of the war was played
+
+
+def test_a_save_refuses_to_load_as_another_battle(tmp_path: Path) -> None:
+    """Issue 22: ``bellum battle cannae --load <a Pharsalus save>`` used to report
+    "Carthage wins"; the save remembers its battle."""
+    save = tmp_path / "pharsalus.toml"
+    made = _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--save", str(save))
+    assert made.returncode == 0 and save.exists()
+    got = _bellum("battle", "cannae", "--ai", "both", "--headless", "--load", str(save))
+    assert got.returncode == 2 and "is a save of pharsalus, not of cannae" in got.stderr
