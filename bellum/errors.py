@@ -28,7 +28,13 @@ class InputError(BellumError):
         self.place = place
         self.problem = problem
         where = f"{self.source}: {place}: " if place else f"{self.source}: "
-        super().__init__(where + problem)
+        super().__init__(printable(where + problem))
+
+
+def printable(text: str) -> str:
+    """``text`` on one line with its control characters escaped (``\\n``, ``\\x1b``…):
+    a message naming hostile input never spreads over lines or drives the terminal."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 class DiceError(BellumError):

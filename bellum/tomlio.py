@@ -36,12 +36,13 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     return parse_toml(read_input(path), Path(path))
 
 
-def read_input(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_input(path: str | Path, limit: int | None = None) -> bytes:
     """The bytes of a game file, through the one input gate: a regular file only (a folder,
     a device such as ``/dev/zero``, a pipe or a socket is refused by its type, before it is
     opened, so nothing blocks or streams for ever), read up to ``limit`` bytes while
     streaming (a file that grows or lies about its size is stopped there)."""
     p = Path(path)
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
         st = p.stat()
     except FileNotFoundError:

@@ -100,3 +100,10 @@ def test_a_save_refuses_to_load_as_another_battle(tmp_path: Path) -> None:
     assert made.returncode == 0 and save.exists()
     got = _bellum("battle", "cannae", "--ai", "both", "--headless", "--load", str(save))
     assert got.returncode == 2 and "is a save of pharsalus, not of cannae" in got.stderr
+
+
+def test_messages_escape_control_characters() -> None:
+    """Issue 22: a hostile name never spreads a message over lines or reaches the terminal raw."""
+    msg = str(InputError("save\n\x1b[31m.toml", "units[0].id", "'AL\t1' is not an id"))
+    assert "\n" not in msg and "\x1b" not in msg and "\t" not in msg
+    assert "save\\n\\x1b[31m.toml" in msg and "AL\\t1" in msg
