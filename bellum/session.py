@@ -143,6 +143,12 @@ class Session(Generic[S, A]):
     def load(cls, engine: Engine[S, A], path: str | Path) -> Session[S, A]:
         """Replay a save from its scenario, seed and actions; refuse it if the replay drifts."""
         data = read_save(path, engine.name)
+        try:
+            cls(engine, data.scenario, data.seed)
+        except InputError as exc:
+            # the save is what the player gave: name it, and the scenario it names
+            problem = f"names {data.scenario!r}, which cannot be loaded ({exc})"
+            raise InputError(path, "save.scenario", problem) from None
         session = cls.replay(engine, data.scenario, data.seed, data.actions, source=str(path))
         if session.checksum() != state_checksum(data.state):
             raise InputError(path, "state", "replaying the saved actions does not give the saved state (drift)")

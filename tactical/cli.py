@@ -13,6 +13,7 @@ eliminations, rallies — and ends with one line: ``result: <side name> wins (<w
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -120,7 +121,7 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         try:
             from tactical.view.app import open_battle  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
-            print("The battle window is not available in this build; use --headless.")
+            print("bellum: the battle window is not available in this build; use --headless.", file=sys.stderr)
             return 2
         sides = {"both": ("A", "B"), "A": ("A",), "B": ("B",), "none": ()}[args.ai]
         open_battle(str(sc.path), seed=args.seed, ai_sides=sides)
@@ -134,8 +135,9 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         check_output(args.save, "--save")
     if len(ai_sides) < 2 and args.against is None:
         print(
-            f"Headless play needs a computer player for every side: use --ai both, or name the other "
-            f"side's player with --against ai|random|greedy (--ai {args.ai} leaves a side to nobody)."
+            f"bellum: headless play needs a computer player for every side: use --ai both, or name the other "
+            f"side's player with --against ai|random|greedy (--ai {args.ai} leaves a side to nobody).",
+            file=sys.stderr,
         )
         return 2
     session: Session[State, Action] = (

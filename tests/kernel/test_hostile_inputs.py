@@ -107,3 +107,16 @@ def test_messages_escape_control_characters() -> None:
     msg = str(InputError("save\n\x1b[31m.toml", "units[0].id", "'AL\t1' is not an id"))
     assert "\n" not in msg and "\x1b" not in msg and "\t" not in msg
     assert "save\\n\\x1b[31m.toml" in msg and "AL\\t1" in msg
+
+
+def test_a_save_whose_scenario_is_bad_names_the_save(tmp_path: Path) -> None:
+    """Issue 22: a save naming a scenario that cannot be loaded (here ``/dev/zero``) is
+    refused naming the save first, then the scenario it names."""
+    save = tmp_path / "p.toml"
+    assert _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--save", str(save)).returncode == 0
+    text = save.read_text().replace('scenario = "pharsalus"', 'scenario = "/dev/zero"', 1)
+    assert "/dev/zero" in text
+    save.write_text(text)
+    got = _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--load", str(save))
+    assert got.returncode == 2
+    assert got.stderr.startswith(f"bellum: {save}: save.scenario: names '/dev/zero'")

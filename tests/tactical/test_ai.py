@@ -151,4 +151,4 @@ def test_play_out_ends_with_a_verdict() -> None:
 
 def test_headless_needs_a_player_for_every_side(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["battle", "pharsalus", "--ai", "A", "--headless"]) == 2
-    assert "--against" in capsys.readouterr().out
+    assert "--against" in capsys.readouterr().err
