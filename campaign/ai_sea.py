@@ -7,7 +7,8 @@ battleboard ``SEA_ODDS_BATTLES`` times on dice fixed by the turn — the resolve
 odds the window shows a person (over more battles).  The AI
 
 - **intercepts** a voyage when its interceptor would win the battle at sea
-  (``FIGHT_IF``), against the AI and a person alike;
+  (``FIGHT_IF``), against the AI and a person alike — keeping ``KEEP_MILITARY`` Military
+  stratagems for its battles unless the voyage carries an army;
 - **cuts** the enemy's sea supply when nothing can contest it, or when it would win
   ``CUT_IF`` of the convoy battles against every escort the enemy could send, or make them
   cost the enemy more SP than itself;
@@ -21,8 +22,9 @@ odds the window shows a person (over more battles).  The AI
 - **stations its squadrons** (led forces that are mostly ships) where the war at sea is:
   off enemy ports it besieges or whose troops live on sea supply (the blockade), with its
   own forces that live on sea supply (the escort), across the sea lanes an enemy army
-  with ships may take (the watch), against enemy squadrons it outguns (the hunt) — and in
-  friendly harbours for the winter.
+  with ships may take (the watch), against enemy squadrons it outguns (the hunt), and above
+  all on the waters of a port under siege, to keep or to close its sea — and in friendly
+  harbours for the winter; ships lying together gather into one squadron.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from campaign.rules import naval, supply
 from campaign.state import CampaignState, enemy
 from campaign.units import Force, catalogue
 
-#: battleboard battles played for the odds of a sea fight (the window's number too)
+#: battleboard battles played for the odds of a sea fight (the window plays more for a person)
 SEA_ODDS_BATTLES = 6
 #: intercept at these odds of winning …
 FIGHT_IF = 0.6
