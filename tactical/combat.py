@@ -103,7 +103,10 @@ def _disorder(state: State, unit: Unit, events: list[Event], why: str) -> None:
     if not unit.on_map:
         return
     if unit.status == "disordered" or unit.type == "CH":
-        _rout(state, unit, events, f"{why}; already disordered" if unit.type != "CH" else f"{why} (chariots rout)")
+        if unit.type == "CH":
+            _rout(state, unit, events, f"{why} (a chariot disordered routs, 003 §9.22)", chariot_survives=True)
+        else:
+            _rout(state, unit, events, f"{why}; already disordered")
         return
     if unit.type == "AT" and len(state.units_at(unit.hex)) == 1:
         eliminate(state, unit, events, "artillery alone in its hex is eliminated when disordered (003 §9.5)")
@@ -113,12 +116,17 @@ def _disorder(state: State, unit: Unit, events: list[Event], why: str) -> None:
     events.append(Event("disorder", f"{unit.id} is disordered ({why}).", {"unit": unit.id}))
 
 
-def _rout(state: State, unit: Unit, events: list[Event], why: str) -> None:
-    """A rout: skirmishers and chariots are eliminated (003 §9.3, §9.22); others rout and move."""
+def _rout(state: State, unit: Unit, events: list[Event], why: str, *, chariot_survives: bool = False) -> None:
+    """A rout: skirmishers are eliminated (003 §9.3), and so is a chariot that suffers a rout
+    (003 §9.22) — unless the rout is what a Disorder turns into for it (``chariot_survives``),
+    and it was not routed already; others rout and move."""
     if not unit.on_map:
         return
-    if unit.skirmisher or (unit.type == "CH" and unit.status == "routed"):
+    if unit.skirmisher:
         eliminate(state, unit, events, f"{why}: skirmishers do not survive a rout (003 §9.3)")
+        return
+    if unit.type == "CH" and (unit.status == "routed" or not chariot_survives):
+        eliminate(state, unit, events, f"{why}: a chariot that suffers a rout is eliminated (003 §9.22)")
         return
     unit.status = "routed"
     unit.engaged = False
