@@ -982,7 +982,8 @@ class TacticalAI:
                 p_dis = 0.0 if self._from_front(state, mover, unit) else 1.0  # 000 §6.52 exception
         else:
             p_dis = max(0.0, min(1.0, (9 - unit.tq + (0 if self._from_front(state, mover, unit) else 2)) / 10))
-        return threat - p_dis * 1.0
+        # a unit already disordered routs on the withdrawal's disorder (docs/rules/tactical.md §4.8)
+        return threat - p_dis * (1.0 if unit.status == "full" else ROUT_COST)
 
     def _from_front(self, state: State, mover: Unit, unit: Unit) -> bool:
         grid = state.field.grid
@@ -1025,6 +1026,8 @@ RBC_LOSS = 0.1
 FACE_GAIN = 0.15
 #: a withdrawal (chart units) must avoid this much more than its disorder costs
 WITHDRAW_GAIN = 0.5
+#: what a rout costs in the same chart units as a disorder (1): a disordered unit withdrawing
+ROUT_COST = 3.0
 
 
 def _local(state: State, defender: Unit) -> State:

@@ -135,6 +135,18 @@ def _rout(state: State, unit: Unit, events: list[Event], why: str, *, chariot_su
     rout_move(state, unit, events)
 
 
+def disorder_again_routs(state: State, unit: Unit, events: list[Event], why: str) -> None:
+    """A disorder that is not a combat result (the penalty of an orderly withdrawal, 000 §6.52):
+    full → disordered, and a unit already disordered routs, as for a combat result (003 §8.3;
+    docs/rules/tactical.md §4.8)."""
+    if unit.status == "disordered":
+        _rout(state, unit, events, f"{why}; already disordered")
+        return
+    if unit.status == "full":
+        unit.status = "disordered"
+    events.append(Event("disorder", f"{unit.id} {why}: disordered.", {"unit": unit.id}))
+
+
 def _shock_disorder(state: State, unit: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
     """A Disorder shock result; an elephant rampages instead (003 §9.14)."""
     if unit.type == "EL" and unit.on_map:

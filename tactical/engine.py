@@ -1115,27 +1115,24 @@ def _withdrawal_penalty(state: State, unit: Unit, mover: Unit, dice: Dice | None
         if roman_foot(unit) and unit.type in ("LG", "CO"):
             roll = dice.d10(f"{unit.id} withdrawal check")
             if roll > unit.tq:
-                _disorder(unit, events, f"rolls {roll} over TQ {unit.tq} after withdrawing (000 §6.52 #1)")
+                combat.disorder_again_routs(
+                    state, unit, events, f"rolls {roll} over TQ {unit.tq} after withdrawing (000 §6.52 #1)"
+                )
             return
         if unit.skirmisher and approach == "front":
             return  # 000 §6.52 exception: skirmishers and velites approached from the front
-        _disorder(unit, events, "withdraws on foot (000 §6.52 #2)")
+        combat.disorder_again_routs(state, unit, events, "withdraws on foot (000 §6.52 #2)")
         return
     roll = dice.d10(f"{unit.id} withdrawal check")
     total = roll + (2 if approach == "rear" else 0)
     if total > unit.tq:
-        _disorder(
+        combat.disorder_again_routs(
+            state,
             unit,
             events,
             f"rolls {roll}{' +2 (from behind)' if approach == 'rear' else ''} over TQ {unit.tq} "
             "after withdrawing (003 §6.7)",
         )
-
-
-def _disorder(unit: Unit, events: list[Event], why: str) -> None:
-    if unit.status == "full":
-        unit.status = "disordered"
-    events.append(Event("disorder", f"{unit.id} {why}: disordered.", {"unit": unit.id}))
 
 
 def _threatened_leader(state: State, mover: Unit, ld: Leader, dice: Dice | None, events: list[Event]) -> None:
