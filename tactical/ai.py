@@ -878,7 +878,34 @@ class TacticalAI:
             return reacts[0]  # return fire costs the target nothing (003 §9.3)
         if p.kind == "shock":
             return self._shock_reaction(state, p.action, reacts)
+        if p.kind == "rampage":
+            return self._rampage_reaction(state, state.units[p.action.elephant], reacts)
         return self._move_reaction(state, pending_mover(state, p), reacts)
+
+    def _rampage_reaction(self, state: State, elephant: Unit, reacts: list[React]) -> Action:
+        """Withdraw before a rampage (000 §6.51) the unit that gains most: its chance of being
+        disordered by the rampage's roll (over its TQ, 003 §9.14) against the withdrawal's own
+        disorder chance (000 §6.52), a rout costing ``ROUT_COST`` for a unit already disordered;
+        only to an end beyond the rampage's two hexes."""
+        grid = state.field.grid
+        best: Action = Decline()
+        best_v = 0.0
+        by_unit: dict[str, list[Reaction]] = {}
+        for a in reacts:
+            r = a.reaction
+            if r is None or r.withdraw is None:
+                continue
+            end = grid.index(r.withdraw[-1])
+            if min(grid.distance(end, h) for h in elephant.hexes()) > 2:
+                by_unit.setdefault(r.unit, []).append(r)
+        for uid, options in sorted(by_unit.items()):
+            unit = state.units[uid]
+            cost = 1.0 if unit.status == "full" else ROUT_COST
+            trampled = max(0.0, (9 - unit.tq) / 10) * cost
+            v = trampled - self._withdraw_disorder_chance(state, elephant, unit) * cost
+            if v > best_v + 1e-9:
+                best, best_v = React(reaction=self._withdraw_to(state, elephant, options)), v
+        return best
 
     def _shock_reaction(self, state: State, shock: Shock, reacts: list[React]) -> Action:
         """The option with the best expected exchange for the defender (exact odds); a retreat
@@ -974,16 +1001,19 @@ class TacticalAI:
             return 2.0 if alone and mover.mounted and state.spqr else 0.0
         unit = state.units[uid]
         threat = self._threat(state, mover, unit)
-        if unit.mounted:
-            p_dis = 0.0
-        elif state.spqr:
-            p_dis = (9 - unit.tq) / 10 if unit.roman and unit.type in ("LG", "CO") else 1.0
-            if unit.skirmisher:
-                p_dis = 0.0 if self._from_front(state, mover, unit) else 1.0  # 000 §6.52 exception
-        else:
-            p_dis = max(0.0, min(1.0, (9 - unit.tq + (0 if self._from_front(state, mover, unit) else 2)) / 10))
+        p_dis = self._withdraw_disorder_chance(state, mover, unit)
         # a unit already disordered routs on the withdrawal's disorder (docs/rules/tactical.md §4.8)
         return threat - p_dis * (1.0 if unit.status == "full" else ROUT_COST)
+
+    def _withdraw_disorder_chance(self, state: State, mover: Unit, unit: Unit) -> float:
+        """The chance that withdrawing from ``mover`` disorders ``unit`` (000 §6.52; 003 §6.7)."""
+        if unit.mounted:
+            return 0.0
+        if state.spqr:
+            if unit.skirmisher:
+                return 0.0 if self._from_front(state, mover, unit) else 1.0  # 000 §6.52 exception
+            return (9 - unit.tq) / 10 if unit.roman and unit.type in ("LG", "CO") else 1.0
+        return max(0.0, min(1.0, (9 - unit.tq + (0 if self._from_front(state, mover, unit) else 2)) / 10))
 
     def _from_front(self, state: State, mover: Unit, unit: Unit) -> bool:
         grid = state.field.grid

@@ -28,7 +28,7 @@ from tactical.command import in_range
 from tactical.hexes import flank_dirs, frontal_dirs, rear_dirs
 from tactical.rout import eliminate, home_distance, rout_move
 from tactical.sight import line_of_sight
-from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.state import Leader, RampageWait, State, Unit, frontal_hexes
 from tactical.tables import NO, TERRAINS
 
 #: option id of 001 10.43 (the regroup-box pursuit return)
@@ -150,7 +150,7 @@ def disorder_again_routs(state: State, unit: Unit, events: list[Event], why: str
 def _shock_disorder(state: State, unit: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
     """A Disorder shock result; an elephant rampages instead (003 §9.14)."""
     if unit.type == "EL" and unit.on_map:
-        rampage(state, unit, cause, dice, events)
+        rampage(state, unit, cause, dice, events, hold=True)
         return
     _disorder(state, unit, events, "shock")
 
@@ -829,7 +829,7 @@ def _fire(
         # 003 §8.15: an elephant takes no missile hits: it may rampage instead
         check = dice.d10(f"{target.id} rampage check")
         if check > target.tq:
-            rampage(state, target, firer, dice, events)
+            rampage(state, target, firer, dice, events, hold=not reaction)
         return
     target.missile_hits += 1
     if target.missile_hits > target.tq:
@@ -957,10 +957,30 @@ def hit_and_run_check(state: State, firer: Unit, target: Unit, zone: set[int] | 
         raise RuleError(f"{target.id} is not within {mp} MP of {firer.id} for a hit and run (003 §9.3, §9.41).")
 
 
-def rampage(state: State, elephant: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
+def rampage(state: State, elephant: Unit, cause: Unit, dice: Dice, events: list[Event], *, hold: bool = False) -> None:
     """003 §9.14: roll for each non-elephant unit within two hexes, starting with the unit that
     set it off, then clockwise; a roll over its TQ disorders it; 0, 1, 8 or 9 also ends the
-    rampage with the elephant eliminated; an elephant still there at the end is eliminated."""
+    rampage with the elephant eliminated; an elephant still there at the end is eliminated.
+
+    ``hold``: the rampage comes from a shock result or a volley (not reaction fire, whose shock
+    still has to be rolled).  If the engine may pause there (``state.hold_rampages``) and a unit
+    may withdraw before the elephant (000 §6.51), the rampage is queued and rolled once the
+    withdrawals are decided (``engine``; docs/rules/tactical.md §8.7)."""
+    if hold and state.hold_rampages is not None and state.hold_rampages(state, elephant):
+        state.rampages.append(RampageWait(elephant.id, cause.id))
+        events.append(
+            Event(
+                "rampage_wait",
+                f"{elephant.id} rampages (003 §9.14); units near it may withdraw first (000 §6.51).",
+                {"unit": elephant.id},
+            )
+        )
+        return
+    roll_rampage(state, elephant, cause, dice, events)
+
+
+def roll_rampage(state: State, elephant: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
+    """The rampage's rolls (003 §9.14), for the units within two hexes now."""
     grid = state.field.grid
     centre = elephant.hex
     events.append(Event("rampage", f"{elephant.id} rampages (003 §9.14).", {"unit": elephant.id}))
