@@ -30,6 +30,7 @@ from tactical.rout import eliminate, home_distance, rout_move
 from tactical.sight import line_of_sight
 from tactical.state import Leader, RampageWait, State, Unit, frontal_hexes
 from tactical.tables import NO, TERRAINS
+from tactical.variants import legion_unit
 
 #: option id of 001 10.43 (the regroup-box pursuit return)
 REGROUP = "pursuit-regroup"
@@ -392,10 +393,39 @@ def shock_drms(state: State, attackers: list[Unit], defender: Unit, weapon_unit:
     if leader_with(state, defender):
         d["leader"] = d.get("leader", 0) - 1
     if state.spqr and "no-pilum" not in state.options:
-        pila = [a for a in attackers if a.roman and a.type in ("LG", "CO") and not a.engaged and a.missile == "J"]
+        pila = [a for a in attackers if legion_unit(a) and not a.engaged and a.missile == "J"]
         if pila:
             d["pilum"] = 1  # 000 §8.14: legion javelins as a shock bonus (docs §8.6)
+    if "no-pilum" in state.options:
+        _no_pilum_drms(state, d, weapon_unit, defender, positions[weapon_unit.id])
     return {k: v for k, v in d.items() if v}
+
+
+#: 001 No Pilum #2-#3 move a legion's or an elephant's attack two columns along the Standard
+#: Clash of Spears chart; the Simple rules' matrix counts one column as one DRM (docs §9)
+NO_PILUM_COLUMNS = 2
+#: the types that fight as HC or LC (RC and BC attack as HC, 003 matrix aliases; docs §9)
+_HORSE = ("HC", "LC", "RC", "BC")
+
+
+def _no_pilum_drms(state: State, d: dict[str, int], weapon_unit: Unit, defender: Unit, position: str) -> None:
+    """001 No Pilum #2-#4 (option ``no-pilum``; docs/rules/tactical.md §9)."""
+    frontal_moving = position == "front" and not weapon_unit.engaged
+    if frontal_moving and legion_unit(weapon_unit) and defender.type == "EL":
+        d["no_pilum"] = NO_PILUM_COLUMNS  # #2: column 5 instead of 3
+    elif frontal_moving and weapon_unit.type == "EL" and legion_unit(defender):
+        d["no_pilum"] = -NO_PILUM_COLUMNS  # #3: column 5 instead of 7
+    elif (
+        position == "front"
+        and weapon_unit.type in _HORSE
+        and legion_unit(defender)
+        and defender.id in state.pressed
+        and d["weapons"] < 0
+    ):
+        # #4: the legion is superior to horse attacking it frontally only if it began the
+        # activation with no enemy in its zone of control; else its edge counts as 0, as 003's
+        # bracketed cells count for horse attacking through a flank or the rear
+        d["no_pilum"] = -d["weapons"]
 
 
 #: 002's Weapons System matrix prints the cohort in three grades (CO (Vet), CO (Rec), CO (Con)),

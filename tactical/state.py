@@ -392,6 +392,9 @@ class State:
     regrouping: set[str] = dataclasses.field(default_factory=set)
     #: the defending side's decision the game waits on, if any (docs/rules/tactical.md §8.13)
     reacting: Pending | None = None
+    #: option no-pilum (001 No Pilum #4): legion units that began this activation with an enemy
+    #: unit in their front (``variants.pressed_legions``)
+    pressed: frozenset[str] = frozenset()
     #: rampages set off but not yet rolled, first the one ``reacting`` may wait on (000 §6.51)
     rampages: list[RampageWait] = dataclasses.field(default_factory=list)
     #: set by the engine while a rampage may wait for withdrawals: whether any unit may withdraw
@@ -425,6 +428,7 @@ class State:
             self.designating,
             set(self.regrouping),
             self.reacting,
+            self.pressed,
             list(self.rampages),
         )
 
