@@ -79,6 +79,7 @@ from tactical.combat import (
     hit_and_run_zone,
     plan_shock,
     shock_drms,
+    shock_reactions,
 )
 from tactical.command import check_command, in_range, order_key
 from tactical.engine import apply, check_may_move, pending_mover
@@ -322,6 +323,8 @@ class TacticalAI:
         self._mem: _Memory | None = None
         self._odds_cache: dict[Any, float] = {}
         self._enemy_cache: tuple[Any, _Enemy] | None = None
+        #: the hex the unit being moved starts from (``_best_move``; its end hexes are scored)
+        self._mover_start = -1
 
     def _view(self, state: State, side: str) -> _View:
         key = _enemy_key(state, side)
@@ -584,6 +587,7 @@ class TacticalAI:
     def _best_move(self, state: State, view: _View, u: Unit, scorer: Any) -> Action | None:
         reach = reachable(state, u)
         start = reach.costs.start
+        self._mover_start = u.hex
         scratch = state.copy()
         su = scratch.units[u.id]
         best_node, best = start, None
@@ -622,7 +626,15 @@ class TacticalAI:
                     total = sum(shock_drms(scratch, [su], st, su).values())
                 except (RuleError, AssertionError):
                     continue
-                best = max(best, band_value(scratch.ruleset, total) * (rout_value(t) / 6) + 0.5)
+                threat = band_value(scratch.ruleset, total)
+                if self._would_withdraw(scratch, view, su, st, threat):
+                    # it steps back as we come within two hexes (000 §6.5): no shock, only the
+                    # disorder its withdrawal may cost it
+                    cost = 1.0 if st.status == "full" else ROUT_COST
+                    gain = self._withdraw_disorder_chance(scratch, su, st) * cost
+                    best = max(best, 0.5 * gain * (rout_value(t) / 6) + 0.2)
+                    continue
+                best = max(best, threat * (rout_value(t) / 6) + 0.5)
             score += best if best > -9.0 else -1.0
         else:
             d = view.near(h)
@@ -639,6 +651,21 @@ class TacticalAI:
             if j >= 0 and j in view.friend_at and view.friend_at[j].id != su.id:
                 score += 0.35
         return score
+
+    def _would_withdraw(self, scratch: State, view: _View, su: Unit, target: Unit, threat: float) -> bool:
+        """Whether ``target`` may withdraw as ``su`` comes up (000 §6.51: a higher MA, not
+        engaged, not double-sized or a chariot, the mover not within two hexes of it before the
+        move) and would, as this AI answers (``_withdraw_gain``: the shock it avoids against the
+        withdrawal's disorder, ``WITHDRAW_GAIN``)."""
+        if target.engaged or target.double or target.type == "CH" or target.status == "routed":
+            return False
+        if movement_allowance(target) <= movement_allowance(su):
+            return False
+        start = self._mover_start
+        if start < 0 or scratch.field.grid.distance(start, target.hex) <= 2:
+            return False
+        cost = 1.0 if target.status == "full" else ROUT_COST
+        return threat - self._withdraw_disorder_chance(scratch, su, target) * cost > WITHDRAW_GAIN
 
     def _score_missile(self, scratch: State, view: _View, su: Unit, node: int) -> float:
         h, f = divmod(node, 6)
@@ -743,10 +770,28 @@ class TacticalAI:
                 try:
                     local = _local(state, state.units[defender])
                     hit = outcome_value(state, state.seq.side, shock_odds(local, Shock(atts, defender)))
+                    hit = min(hit, self._answered(state, local, Shock(atts, defender)))
                 except DiceError:
                     pass  # too many dice to enumerate: the chart reading stands
             self._odds_cache[key] = hit
         return hit
+
+    def _answered(self, state: State, local: State, shock: Shock) -> float:
+        """The shock's worth after the defender's best answer (docs/rules/tactical.md §8.13):
+        reaction fire at each attacker (003 §8.2, with ``reduce_hits`` where offered) by the
+        exact odds, a retreat before combat (003 §8.3) spending the attack for nothing.  The
+        defender chooses, so the attacker counts the answer worst for it (+inf when none)."""
+        worst = float("inf")
+        for r in shock_reactions(local, shock):
+            if r.rbc is not None:
+                worst = min(worst, 0.0)
+                continue
+            trial = dataclasses.replace(shock, reaction_fire=r.fire, reduce_hits=r.reduce_hits)
+            try:
+                worst = min(worst, outcome_value(state, state.seq.side, shock_odds(local, trial)))
+            except RuleError:
+                continue
+        return worst
 
     def _options(self, state: State) -> dict[str, list[str]]:
         """Defender -> the attackers that may shock it now (003 §8.3)."""
