@@ -120,6 +120,9 @@ def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[E
         special.after_action(state, new, done, dice, events)
     settle_leaders(new, events)
     check_end(new, events)
+    if new.seq.phase == "over":
+        new.reacting = None  # a decision left waiting when an army withdraws is moot (003 §10.4)
+        new.rampages.clear()
     return new, events
 
 
