@@ -702,6 +702,9 @@ class TacticalAI:
         if hit is None:
             try:
                 local = _local(state, state.units[action.target])
+                # a light horse's hit and run starts up to 4 MP off (003 §9.41): beyond the
+                # local radius, so the firer is kept in the position too
+                local.units.setdefault(action.unit, state.units[action.unit])
                 hit = outcome_value(state, state.seq.side, fire_odds(local, action))
             except (RuleError, DiceError):
                 hit = -99.0

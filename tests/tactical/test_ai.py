@@ -170,3 +170,19 @@ def test_shocks_are_weighed_after_the_defenders_answer() -> None:
     assert ai._shock_value(state, ("A1",), "B1") == pytest.approx(min(plain, after_fire))
     horse = _duel({"utype": "HI"}, {"utype": "HC", "ma": 8})
     assert TacticalAI(1)._shock_value(horse, ("A1",), "B1") <= 0.0
+
+
+def test_a_distant_hit_and_run_is_valued() -> None:
+    """A light horse's hit and run from beyond the odds' local radius (003 §9.41: within 4 MP)
+    is valued with the firer kept in the local position (a KeyError once, Gaugamela)."""
+    state = position(
+        [
+            unit("A1", "A", "1016", utype="LC", ma=12, missile="MA"),
+            unit("B1", "B", "1010", 6, utype="HI", ma=4),
+        ],
+        rules="charts-v1",
+    )
+    state.units["A1"].hex = state.field.grid.index("1017")
+    from tactical.actions import Fire
+
+    TacticalAI(1)._fire_value(state, Fire("A1", "B1", hit_and_run=True))  # no KeyError
