@@ -82,6 +82,27 @@ def _wants_to_leave(s: State, u: Unit) -> bool:
     return u.flipped or sc[u.side] < sc[other(u.side)]
 
 
+def _fleet_power(s: State, side: str) -> float:
+    """The strength a naval force fights with now: its fleets on the board and all aboard."""
+    return sum(unit_value(s, u) for u in s.units.values() if u.side == side and u.kind == "fleet" and on_board(u))
+
+
+def _running(s: State, side: str) -> bool:
+    """Under interception the moving (active) side makes for the enemy edge (004 Escape) — but
+    a ship broken through counts as lost for victory (docs/rules/battleboard.md §13.11-13.12)
+    while a won battle lets the whole force sail on: so it runs only when it cannot expect to
+    win — outmatched at sea, or panicked."""
+    if not (s.naval and s.cfg.trigger == "interception" and side == s.active_side):
+        return False
+    if side in s.panicked:
+        return True
+    return _fleet_power(s, side) < RUN_RATIO * _fleet_power(s, other(side))
+
+
+#: an intercepted force stands and fights unless the enemy is this much stronger at sea
+RUN_RATIO = 1.0
+
+
 def should_withdraw(s: State) -> bool:
     """A panicked land force that is losing withdraws rather than fight to the last (§10.4, §15)."""
     if may_withdraw(s) is not None:
@@ -96,7 +117,7 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int) -> Action | None:
     if (
         sq0 is not None
         and board.row(sq0) != board.home_row(other(u.side))
-        and not (s.naval and s.cfg.trigger == "interception" and u.side == s.active_side)
+        and not _running(s, u.side)
         and not _wants_to_leave(s, u)
     ):
         # cheap reasons to stay put, before asking the generator for the unit's moves
@@ -116,14 +137,14 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int) -> Action | None:
         a = leave[0]
         sq = u.square
         assert sq is not None
-        if board.row(sq) == board.home_row(other(u.side)):
-            return a  # break through (004 Escape)
+        if board.row(sq) == board.home_row(other(u.side)) and _running(s, u.side):
+            return a  # break through (004 Escape) when it cannot expect to win
         if _wants_to_leave(s, u):
             return a
     squares = [a for a in moves if a.to != OFF]
     if not squares:
         return None
-    if s.naval and s.cfg.trigger == "interception" and u.side == s.active_side:
+    if _running(s, u.side):
         goal = board.home_row(other(u.side))
         cur = abs(board.row(u.square) - goal) if u.square is not None else 99
         best = min(squares, key=lambda a: (abs(board.row(a.to or 0) - goal), dist[a.to or 0] <= 1, a.to))

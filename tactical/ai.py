@@ -79,6 +79,7 @@ from tactical.combat import (
     hit_and_run_zone,
     plan_shock,
     shock_drms,
+    shock_reactions,
 )
 from tactical.command import check_command, in_range, order_key
 from tactical.engine import apply, check_may_move, pending_mover
@@ -322,6 +323,8 @@ class TacticalAI:
         self._mem: _Memory | None = None
         self._odds_cache: dict[Any, float] = {}
         self._enemy_cache: tuple[Any, _Enemy] | None = None
+        #: the hex the unit being moved starts from (``_best_move``; its end hexes are scored)
+        self._mover_start = -1
 
     def _view(self, state: State, side: str) -> _View:
         key = _enemy_key(state, side)
@@ -584,6 +587,7 @@ class TacticalAI:
     def _best_move(self, state: State, view: _View, u: Unit, scorer: Any) -> Action | None:
         reach = reachable(state, u)
         start = reach.costs.start
+        self._mover_start = u.hex
         scratch = state.copy()
         su = scratch.units[u.id]
         best_node, best = start, None
@@ -622,7 +626,15 @@ class TacticalAI:
                     total = sum(shock_drms(scratch, [su], st, su).values())
                 except (RuleError, AssertionError):
                     continue
-                best = max(best, band_value(scratch.ruleset, total) * (rout_value(t) / 6) + 0.5)
+                threat = band_value(scratch.ruleset, total)
+                if self._would_withdraw(scratch, view, su, st, threat):
+                    # it steps back as we come within two hexes (000 §6.5): no shock, only the
+                    # disorder its withdrawal may cost it
+                    cost = 1.0 if st.status == "full" else ROUT_COST
+                    gain = self._withdraw_disorder_chance(scratch, su, st) * cost
+                    best = max(best, 0.5 * gain * (rout_value(t) / 6) + 0.2)
+                    continue
+                best = max(best, threat * (rout_value(t) / 6) + 0.5)
             score += best if best > -9.0 else -1.0
         else:
             d = view.near(h)
@@ -639,6 +651,21 @@ class TacticalAI:
             if j >= 0 and j in view.friend_at and view.friend_at[j].id != su.id:
                 score += 0.35
         return score
+
+    def _would_withdraw(self, scratch: State, view: _View, su: Unit, target: Unit, threat: float) -> bool:
+        """Whether ``target`` may withdraw as ``su`` comes up (000 §6.51: a higher MA, not
+        engaged, not double-sized or a chariot, the mover not within two hexes of it before the
+        move) and would, as this AI answers (``_withdraw_gain``: the shock it avoids against the
+        withdrawal's disorder, ``WITHDRAW_GAIN``)."""
+        if target.engaged or target.double or target.type == "CH" or target.status == "routed":
+            return False
+        if movement_allowance(target) <= movement_allowance(su):
+            return False
+        start = self._mover_start
+        if start < 0 or scratch.field.grid.distance(start, target.hex) <= 2:
+            return False
+        cost = 1.0 if target.status == "full" else ROUT_COST
+        return threat - self._withdraw_disorder_chance(scratch, su, target) * cost > WITHDRAW_GAIN
 
     def _score_missile(self, scratch: State, view: _View, su: Unit, node: int) -> float:
         h, f = divmod(node, 6)
@@ -675,6 +702,9 @@ class TacticalAI:
         if hit is None:
             try:
                 local = _local(state, state.units[action.target])
+                # a light horse's hit and run starts up to 4 MP off (003 §9.41): beyond the
+                # local radius, so the firer is kept in the position too
+                local.units.setdefault(action.unit, state.units[action.unit])
                 hit = outcome_value(state, state.seq.side, fire_odds(local, action))
             except (RuleError, DiceError):
                 hit = -99.0
@@ -743,10 +773,28 @@ class TacticalAI:
                 try:
                     local = _local(state, state.units[defender])
                     hit = outcome_value(state, state.seq.side, shock_odds(local, Shock(atts, defender)))
+                    hit = min(hit, self._answered(state, local, Shock(atts, defender)))
                 except DiceError:
                     pass  # too many dice to enumerate: the chart reading stands
             self._odds_cache[key] = hit
         return hit
+
+    def _answered(self, state: State, local: State, shock: Shock) -> float:
+        """The shock's worth after the defender's best answer (docs/rules/tactical.md §8.13):
+        reaction fire at each attacker (003 §8.2, with ``reduce_hits`` where offered) by the
+        exact odds, a retreat before combat (003 §8.3) spending the attack for nothing.  The
+        defender chooses, so the attacker counts the answer worst for it (+inf when none)."""
+        worst = float("inf")
+        for r in shock_reactions(local, shock):
+            if r.rbc is not None:
+                worst = min(worst, 0.0)
+                continue
+            trial = dataclasses.replace(shock, reaction_fire=r.fire, reduce_hits=r.reduce_hits)
+            try:
+                worst = min(worst, outcome_value(state, state.seq.side, shock_odds(local, trial)))
+            except RuleError:
+                continue
+        return worst
 
     def _options(self, state: State) -> dict[str, list[str]]:
         """Defender -> the attackers that may shock it now (003 §8.3)."""
@@ -878,7 +926,34 @@ class TacticalAI:
             return reacts[0]  # return fire costs the target nothing (003 §9.3)
         if p.kind == "shock":
             return self._shock_reaction(state, p.action, reacts)
+        if p.kind == "rampage":
+            return self._rampage_reaction(state, state.units[p.action.elephant], reacts)
         return self._move_reaction(state, pending_mover(state, p), reacts)
+
+    def _rampage_reaction(self, state: State, elephant: Unit, reacts: list[React]) -> Action:
+        """Withdraw before a rampage (000 §6.51) the unit that gains most: its chance of being
+        disordered by the rampage's roll (over its TQ, 003 §9.14) against the withdrawal's own
+        disorder chance (000 §6.52), a rout costing ``ROUT_COST`` for a unit already disordered;
+        only to an end beyond the rampage's two hexes."""
+        grid = state.field.grid
+        best: Action = Decline()
+        best_v = 0.0
+        by_unit: dict[str, list[Reaction]] = {}
+        for a in reacts:
+            r = a.reaction
+            if r is None or r.withdraw is None:
+                continue
+            end = grid.index(r.withdraw[-1])
+            if min(grid.distance(end, h) for h in elephant.hexes()) > 2:
+                by_unit.setdefault(r.unit, []).append(r)
+        for uid, options in sorted(by_unit.items()):
+            unit = state.units[uid]
+            cost = 1.0 if unit.status == "full" else ROUT_COST
+            trampled = max(0.0, (9 - unit.tq) / 10) * cost
+            v = trampled - self._withdraw_disorder_chance(state, elephant, unit) * cost
+            if v > best_v + 1e-9:
+                best, best_v = React(reaction=self._withdraw_to(state, elephant, options)), v
+        return best
 
     def _shock_reaction(self, state: State, shock: Shock, reacts: list[React]) -> Action:
         """The option with the best expected exchange for the defender (exact odds); a retreat
@@ -974,15 +1049,19 @@ class TacticalAI:
             return 2.0 if alone and mover.mounted and state.spqr else 0.0
         unit = state.units[uid]
         threat = self._threat(state, mover, unit)
+        p_dis = self._withdraw_disorder_chance(state, mover, unit)
+        # a unit already disordered routs on the withdrawal's disorder (docs/rules/tactical.md §4.8)
+        return threat - p_dis * (1.0 if unit.status == "full" else ROUT_COST)
+
+    def _withdraw_disorder_chance(self, state: State, mover: Unit, unit: Unit) -> float:
+        """The chance that withdrawing from ``mover`` disorders ``unit`` (000 §6.52; 003 §6.7)."""
         if unit.mounted:
-            p_dis = 0.0
-        elif state.spqr:
-            p_dis = (9 - unit.tq) / 10 if unit.roman and unit.type in ("LG", "CO") else 1.0
+            return 0.0
+        if state.spqr:
             if unit.skirmisher:
-                p_dis = 0.0 if self._from_front(state, mover, unit) else 1.0  # 000 §6.52 exception
-        else:
-            p_dis = max(0.0, min(1.0, (9 - unit.tq + (0 if self._from_front(state, mover, unit) else 2)) / 10))
-        return threat - p_dis * 1.0
+                return 0.0 if self._from_front(state, mover, unit) else 1.0  # 000 §6.52 exception
+            return (9 - unit.tq) / 10 if unit.roman and unit.type in ("LG", "CO") else 1.0
+        return max(0.0, min(1.0, (9 - unit.tq + (0 if self._from_front(state, mover, unit) else 2)) / 10))
 
     def _from_front(self, state: State, mover: Unit, unit: Unit) -> bool:
         grid = state.field.grid
@@ -1025,6 +1104,8 @@ RBC_LOSS = 0.1
 FACE_GAIN = 0.15
 #: a withdrawal (chart units) must avoid this much more than its disorder costs
 WITHDRAW_GAIN = 0.5
+#: what a rout costs in the same chart units as a disorder (1): a disordered unit withdrawing
+ROUT_COST = 3.0
 
 
 def _local(state: State, defender: Unit) -> State:

@@ -326,6 +326,11 @@ class TacticalAdapter:
             "winner": st.winner,
             "rout_points.A": st.rout_points["A"],
             "rout_points.B": st.rout_points["B"],
+            # the army withdrawal levels and each side's units (001 Rout Bid method removes some)
+            "withdrawal.A": st.withdrawal.get("A"),
+            "withdrawal.B": st.withdrawal.get("B"),
+            "units.A": sorted(k for k, u in st.units.items() if u.side == "A"),
+            "units.B": sorted(k for k, u in st.units.items() if u.side == "B"),
             "designating": st.designating,
             "designations": [f"{','.join(a)}>{d}" for a, d in st.designations],
             # the defender's decision the game waits on (docs/rules/tactical.md §8.13)
@@ -390,6 +395,8 @@ def state_key(state: State) -> Any:
         state.designating,
         tuple(sorted(state.regrouping)),
         state.reacting,
+        state.pressed,
+        tuple(state.rampages),
     )
 
 

@@ -766,7 +766,10 @@ class _MissileType(_Strict):
     tower_only: list[int] = Field(default_factory=list)
     artillery: bool = False
     only_against: list[str] = Field(default_factory=list)
-    uncertain: str | None = None
+    #: 002's legible cells of the row, in order ("0c": 0 with footnote c, tower only)
+    read: list[str] = Field(default_factory=list)
+    status: Literal["derived", "chosen"]
+    derivation: str = Field(min_length=1)
 
 
 class MissileDrm(_Strict):
@@ -812,6 +815,21 @@ _MISSILE_DRM_IDS = (
 MISSILE_TYPES = ("S", "BS", "A", "B", "C", "J", "MJ", "MA", "scorpion", "bolt", "ballista", "dart")
 
 
+def _check_read(path: Path, name: str, mt: _MissileType) -> None:
+    """002's legible cells must appear in the row in their order (docs/rules/tactical-charts.md
+    §3.1 R1), a footnote-c cell at a tower-only range (R3)."""
+    at = 0
+    for k, cell in enumerate(mt.read):
+        digit, tower = cell[:1], cell[1:] == "c"
+        if not digit.isdigit() or cell[1:] not in ("", "c"):
+            raise _fail(path, f"types.{name}.read[{k}]", f"{cell!r} is not a legible cell (a digit, 'c' if footnoted)")
+        while at < len(mt.hit) and (mt.hit[at] != int(digit) or (tower and at + 1 not in mt.tower_only)):
+            at += 1
+        if at == len(mt.hit):
+            raise _fail(path, f"types.{name}.read[{k}]", f"the legible cell {cell!r} is not in the row in its order")
+        at += 1
+
+
 @dataclass(frozen=True)
 class MissileChart:
     source: str
@@ -842,6 +860,7 @@ def _compile_missile(path: Path, data: dict[str, Any]) -> MissileChart:
                 raise _fail(path, f"types.{name}.tower_only[{k}]", f"range {r} is not a range of this type")
         for k, t in enumerate(mt.only_against):
             _check_type(path, f"types.{name}.only_against[{k}]", t)
+        _check_read(path, name, mt)
     drms: dict[str, MissileDrm] = {}
     for i, d in enumerate(f.drm):
         if d.id not in _MISSILE_DRM_IDS:

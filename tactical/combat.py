@@ -28,8 +28,9 @@ from tactical.command import in_range
 from tactical.hexes import flank_dirs, frontal_dirs, rear_dirs
 from tactical.rout import eliminate, home_distance, rout_move
 from tactical.sight import line_of_sight
-from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.state import Leader, RampageWait, State, Unit, frontal_hexes
 from tactical.tables import NO, TERRAINS
+from tactical.variants import legion_unit
 
 #: option id of 001 10.43 (the regroup-box pursuit return)
 REGROUP = "pursuit-regroup"
@@ -103,7 +104,10 @@ def _disorder(state: State, unit: Unit, events: list[Event], why: str) -> None:
     if not unit.on_map:
         return
     if unit.status == "disordered" or unit.type == "CH":
-        _rout(state, unit, events, f"{why}; already disordered" if unit.type != "CH" else f"{why} (chariots rout)")
+        if unit.type == "CH":
+            _rout(state, unit, events, f"{why} (a chariot disordered routs, 003 §9.22)", chariot_survives=True)
+        else:
+            _rout(state, unit, events, f"{why}; already disordered")
         return
     if unit.type == "AT" and len(state.units_at(unit.hex)) == 1:
         eliminate(state, unit, events, "artillery alone in its hex is eliminated when disordered (003 §9.5)")
@@ -113,12 +117,17 @@ def _disorder(state: State, unit: Unit, events: list[Event], why: str) -> None:
     events.append(Event("disorder", f"{unit.id} is disordered ({why}).", {"unit": unit.id}))
 
 
-def _rout(state: State, unit: Unit, events: list[Event], why: str) -> None:
-    """A rout: skirmishers and chariots are eliminated (003 §9.3, §9.22); others rout and move."""
+def _rout(state: State, unit: Unit, events: list[Event], why: str, *, chariot_survives: bool = False) -> None:
+    """A rout: skirmishers are eliminated (003 §9.3), and so is a chariot that suffers a rout
+    (003 §9.22) — unless the rout is what a Disorder turns into for it (``chariot_survives``),
+    and it was not routed already; others rout and move."""
     if not unit.on_map:
         return
-    if unit.skirmisher or (unit.type == "CH" and unit.status == "routed"):
+    if unit.skirmisher:
         eliminate(state, unit, events, f"{why}: skirmishers do not survive a rout (003 §9.3)")
+        return
+    if unit.type == "CH" and (unit.status == "routed" or not chariot_survives):
+        eliminate(state, unit, events, f"{why}: a chariot that suffers a rout is eliminated (003 §9.22)")
         return
     unit.status = "routed"
     unit.engaged = False
@@ -127,10 +136,22 @@ def _rout(state: State, unit: Unit, events: list[Event], why: str) -> None:
     rout_move(state, unit, events)
 
 
+def disorder_again_routs(state: State, unit: Unit, events: list[Event], why: str) -> None:
+    """A disorder that is not a combat result (the penalty of an orderly withdrawal, 000 §6.52):
+    full → disordered, and a unit already disordered routs, as for a combat result (003 §8.3;
+    docs/rules/tactical.md §4.8)."""
+    if unit.status == "disordered":
+        _rout(state, unit, events, f"{why}; already disordered")
+        return
+    if unit.status == "full":
+        unit.status = "disordered"
+    events.append(Event("disorder", f"{unit.id} {why}: disordered.", {"unit": unit.id}))
+
+
 def _shock_disorder(state: State, unit: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
     """A Disorder shock result; an elephant rampages instead (003 §9.14)."""
     if unit.type == "EL" and unit.on_map:
-        rampage(state, unit, cause, dice, events)
+        rampage(state, unit, cause, dice, events, hold=True)
         return
     _disorder(state, unit, events, "shock")
 
@@ -372,10 +393,39 @@ def shock_drms(state: State, attackers: list[Unit], defender: Unit, weapon_unit:
     if leader_with(state, defender):
         d["leader"] = d.get("leader", 0) - 1
     if state.spqr and "no-pilum" not in state.options:
-        pila = [a for a in attackers if a.roman and a.type in ("LG", "CO") and not a.engaged and a.missile == "J"]
+        pila = [a for a in attackers if legion_unit(a) and not a.engaged and a.missile == "J"]
         if pila:
             d["pilum"] = 1  # 000 §8.14: legion javelins as a shock bonus (docs §8.6)
+    if "no-pilum" in state.options:
+        _no_pilum_drms(state, d, weapon_unit, defender, positions[weapon_unit.id])
     return {k: v for k, v in d.items() if v}
+
+
+#: 001 No Pilum #2-#3 move a legion's or an elephant's attack two columns along the Standard
+#: Clash of Spears chart; the Simple rules' matrix counts one column as one DRM (docs §9)
+NO_PILUM_COLUMNS = 2
+#: the types that fight as HC or LC (RC and BC attack as HC, 003 matrix aliases; docs §9)
+_HORSE = ("HC", "LC", "RC", "BC")
+
+
+def _no_pilum_drms(state: State, d: dict[str, int], weapon_unit: Unit, defender: Unit, position: str) -> None:
+    """001 No Pilum #2-#4 (option ``no-pilum``; docs/rules/tactical.md §9)."""
+    frontal_moving = position == "front" and not weapon_unit.engaged
+    if frontal_moving and legion_unit(weapon_unit) and defender.type == "EL":
+        d["no_pilum"] = NO_PILUM_COLUMNS  # #2: column 5 instead of 3
+    elif frontal_moving and weapon_unit.type == "EL" and legion_unit(defender):
+        d["no_pilum"] = -NO_PILUM_COLUMNS  # #3: column 5 instead of 7
+    elif (
+        position == "front"
+        and weapon_unit.type in _HORSE
+        and legion_unit(defender)
+        and defender.id in state.pressed
+        and d["weapons"] < 0
+    ):
+        # #4: the legion is superior to horse attacking it frontally only if it began the
+        # activation with no enemy in its zone of control; else its edge counts as 0, as 003's
+        # bracketed cells count for horse attacking through a flank or the rear
+        d["no_pilum"] = -d["weapons"]
 
 
 #: 002's Weapons System matrix prints the cohort in three grades (CO (Vet), CO (Rec), CO (Con)),
@@ -809,7 +859,7 @@ def _fire(
         # 003 §8.15: an elephant takes no missile hits: it may rampage instead
         check = dice.d10(f"{target.id} rampage check")
         if check > target.tq:
-            rampage(state, target, firer, dice, events)
+            rampage(state, target, firer, dice, events, hold=not reaction)
         return
     target.missile_hits += 1
     if target.missile_hits > target.tq:
@@ -937,10 +987,30 @@ def hit_and_run_check(state: State, firer: Unit, target: Unit, zone: set[int] | 
         raise RuleError(f"{target.id} is not within {mp} MP of {firer.id} for a hit and run (003 §9.3, §9.41).")
 
 
-def rampage(state: State, elephant: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
+def rampage(state: State, elephant: Unit, cause: Unit, dice: Dice, events: list[Event], *, hold: bool = False) -> None:
     """003 §9.14: roll for each non-elephant unit within two hexes, starting with the unit that
     set it off, then clockwise; a roll over its TQ disorders it; 0, 1, 8 or 9 also ends the
-    rampage with the elephant eliminated; an elephant still there at the end is eliminated."""
+    rampage with the elephant eliminated; an elephant still there at the end is eliminated.
+
+    ``hold``: the rampage comes from a shock result or a volley (not reaction fire, whose shock
+    still has to be rolled).  If the engine may pause there (``state.hold_rampages``) and a unit
+    may withdraw before the elephant (000 §6.51), the rampage is queued and rolled once the
+    withdrawals are decided (``engine``; docs/rules/tactical.md §8.7)."""
+    if hold and state.hold_rampages is not None and state.hold_rampages(state, elephant):
+        state.rampages.append(RampageWait(elephant.id, cause.id))
+        events.append(
+            Event(
+                "rampage_wait",
+                f"{elephant.id} rampages (003 §9.14); units near it may withdraw first (000 §6.51).",
+                {"unit": elephant.id},
+            )
+        )
+        return
+    roll_rampage(state, elephant, cause, dice, events)
+
+
+def roll_rampage(state: State, elephant: Unit, cause: Unit, dice: Dice, events: list[Event]) -> None:
+    """The rampage's rolls (003 §9.14), for the units within two hexes now."""
     grid = state.field.grid
     centre = elephant.hex
     events.append(Event("rampage", f"{elephant.id} rampages (003 §9.14).", {"unit": elephant.id}))

@@ -52,7 +52,7 @@ from tactical.command import check_command, is_ala
 from tactical.hexes import CLOCK_FACING, CLOCK_SIDE, FACING_CLOCK, frontal_dirs, rear_dirs
 from tactical.movement import MoveCosts, Token, movement_allowance, mp_text, roman_foot
 from tactical.sequence import activate, continuity, pass_turn, who_goes_first
-from tactical.state import Leader, Pending, State, Unit, frontal_hexes, other
+from tactical.state import Leader, Pending, RampageWait, State, Unit, frontal_hexes, other
 from tactical.tables import HALF, NO, TERRAIN_INDEX
 
 _WOODS = TERRAIN_INDEX["woods"]
@@ -77,6 +77,8 @@ def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[E
     new = state.copy()
     events: list[Event] = []
     done: Any = action
+    # a rampage set off by this action may wait for withdrawals before it (000 §6.51)
+    new.hold_rampages = rampage_may_wait if new.spqr else None
     if state.reacting is not None:
         if not isinstance(action, React | Decline):
             raise RuleError(
@@ -110,12 +112,17 @@ def apply(state: State, action: Action | Any, dice: Dice) -> tuple[State, list[E
         combat.handle(new, action, dice, events)
     else:
         raise RuleError(f"{action!r} is not an action of the tactical game.")
+    new.hold_rampages = None
+    _open_rampages(new, dice, events)
     # -- hook: scenario special rules (tactical/special.py, docs/scenarios.md §Special rules);
     # a shock that waits on the defender has not happened yet --
     if done is not None:
         special.after_action(state, new, done, dice, events)
     settle_leaders(new, events)
     check_end(new, events)
+    if new.seq.phase == "over":
+        new.reacting = None  # a decision left waiting when an army withdraws is moot (003 §10.4)
+        new.rampages.clear()
     return new, events
 
 
@@ -179,6 +186,8 @@ def _waiting(state: State) -> str:
         return f"{p.action.carry or p.action.unit}'s move into {grid.hex_id(p.at)}"
     if p.kind == "shock":
         return f"the shock on {p.action.defender}"
+    if p.kind == "rampage":
+        return f"{p.action.elephant}'s rampage"
     return f"{p.action.unit}'s hit and run"
 
 
@@ -244,6 +253,9 @@ def _answer(state: State, action: React | Decline, dice: Dice, events: list[Even
     if p.kind == "move":
         _answer_move(state, p, action, dice, events)
         return action
+    if p.kind == "rampage":
+        _answer_rampage(state, p, action, dice, events)
+        return action
     if p.kind == "shock":
         shock: Shock = p.action
         if isinstance(action, React):
@@ -304,6 +316,107 @@ def _answer_move(state: State, p: Pending, action: React | Decline, dice: Dice, 
     if _after_entry(state, mover, p.before, [], dice, events):
         p = dataclasses.replace(p, changed=True)
     _walk_on(state, mover, rest, parse_path(state, mover, rest.path), dice, events, p)
+
+
+# -- withdrawal before a rampaging elephant (000 §6.51; docs/rules/tactical.md §8.7) ---------------
+def rampage_reactions(state: State, elephant: Unit, side: str, done: frozenset[str]) -> list[Reaction]:
+    """The withdrawals ``side``'s units within two hexes of a rampaging ``elephant`` may make
+    before its rolls (000 §6.51 — friend or foe of the elephant): the orderly-withdrawal rules
+    (§6.51-6.55) with the elephant as the unit withdrawn from; no mounted archer's volley (at a
+    friendly elephant it would make no sense, and the rule gives it only against a mover)."""
+    grid = state.field.grid
+    at = grid.hex_id(elephant.hex)
+    out: list[Reaction] = []
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.side != side or not u.on_map or u is elephant or u.type == "EL" or u.id in done:
+            continue
+        if _min_distance(state, u.hexes(), elephant.hexes()) > 2:
+            continue
+        out.extend(r for r in _withdrawals(state, elephant, u, at) if not r.fire)
+    return out
+
+
+def rampage_may_wait(state: State, elephant: Unit) -> bool:
+    """Whether any unit may withdraw before this rampage (the engine then queues it)."""
+    return any(rampage_reactions(state, elephant, side, frozenset()) for side in (other(elephant.side), elephant.side))
+
+
+def _rampage_pending(state: State, wait: RampageWait, done: frozenset[str]) -> Pending | None:
+    """The next side that may still withdraw before ``wait``'s rampage: the elephant's enemy
+    first, then its own side (units about to be trampled by a friendly elephant, 000 §6.51)."""
+    elephant = state.units[wait.elephant]
+    for side in (other(elephant.side), elephant.side):
+        if f"side:{side}" not in done and rampage_reactions(state, elephant, side, done):
+            return Pending("rampage", side, wait, at=elephant.hex, done=done)
+    return None
+
+
+def _open_rampages(state: State, dice: Dice, events: list[Event]) -> None:
+    """Roll the queued rampages in order, stopping at the first that a side may answer by
+    withdrawing (``State.reacting``); a shock a rampage's rolls broke up is called off."""
+    while state.reacting is None and state.rampages:
+        wait = state.rampages[0]
+        elephant = state.units[wait.elephant]
+        if elephant.on_map:
+            p = _rampage_pending(state, wait, frozenset())
+            if p is not None:
+                state.reacting = p
+                events.append(
+                    Event(
+                        "react_wait",
+                        f"Side {p.side} may withdraw units before {wait.elephant}'s rampage (000 §6.51).",
+                        {"unit": wait.elephant, "side": p.side},
+                    )
+                )
+                return
+        _roll_first_rampage(state, dice, events)
+
+
+def _roll_first_rampage(state: State, dice: Dice, events: list[Event]) -> None:
+    """The first queued rampage is rolled now (003 §9.14) for the units still near it."""
+    wait = state.rampages.pop(0)
+    elephant = state.units[wait.elephant]
+    if elephant.on_map:
+        combat.roll_rampage(state, elephant, state.units[wait.cause], dice, events)
+        combat.refresh_engaged(state)
+        if state.designations and not state.designating:
+            combat.trim_designations(state, events)
+
+
+def _answer_rampage(state: State, p: Pending, action: React | Decline, dice: Dice, events: list[Event]) -> None:
+    """A withdrawal before the rampage (or the side's refusal); the rampage is rolled once
+    neither side may or will withdraw any more."""
+    wait: RampageWait = p.action
+    elephant = state.units[wait.elephant]
+    at = state.field.grid.hex_id(p.at)
+    done = p.done
+    if isinstance(action, React):
+        r = action.reaction
+        if r is None or r.withdraw is None or r.face is not None or action.fire or action.rbc or action.return_fire:
+            raise RuleError(
+                f"Before {wait.elephant}'s rampage a unit may only withdraw "
+                f"('react UNIT@{at} withdraw:HEX,…', 000 §6.51)."
+            )
+        if r.fire:
+            raise RuleError("A unit withdrawing before a rampage does not fire (000 §6.51, §6.55).")
+        if r.at != at:
+            raise RuleError(f"{wait.elephant} rampages in {at}; a withdrawal before it is taken at {at}.")
+        who = state.units.get(r.unit)
+        if who is None or who.side != p.side:
+            raise RuleError(f"{r.unit} is not a unit of side {p.side}.")
+        if r.unit in done:
+            raise RuleError(f"{r.unit} has already withdrawn before {wait.elephant}'s rampage.")
+        if _min_distance(state, who.hexes(), elephant.hexes()) > 2:
+            raise RuleError(f"{r.unit} is not within two hexes of {wait.elephant} (000 §6.51).")
+        _withdraw(state, elephant, (), r, dice, events, rampage=True)
+        done = done | {r.unit}
+        if rampage_reactions(state, elephant, p.side, done):
+            state.reacting = dataclasses.replace(p, done=done)  # another unit may still withdraw
+            return
+    done = done | {f"side:{p.side}"}
+    state.reacting = _rampage_pending(state, wait, done)
+    if state.reacting is None:
+        _roll_first_rampage(state, dice, events)
 
 
 def pending_mover(state: State, p: Pending) -> Unit:
@@ -995,11 +1108,19 @@ def _approach(state: State, unit: Unit, mover: Unit) -> str:
 
 
 def _withdraw(
-    state: State, mover: Unit, before: tuple[int, ...], r: Reaction, dice: Dice | None, events: list[Event]
+    state: State,
+    mover: Unit,
+    before: tuple[int, ...],
+    r: Reaction,
+    dice: Dice | None,
+    events: list[Event],
+    *,
+    rampage: bool = False,
 ) -> None:
     """Orderly withdrawal (000 §6.5, 003 §6.7): a unit (or leader) with a higher MA than an enemy
-    coming within two hexes steps back up to the difference in MP, keeping its facing."""
-    who, cur = _withdraw_check(state, mover, before, r)
+    coming within two hexes — or than an elephant rampaging within two hexes (``rampage``,
+    000 §6.51) — steps back up to the difference in MP, keeping its facing."""
+    who, cur = _withdraw_check(state, mover, before, r, rampage=rampage)
     grid = state.field.grid
     who.hex = cur
     events.append(Event("withdraw", f"{r.unit} withdraws to {grid.hex_id(cur)}.", {"unit": r.unit}))
@@ -1009,7 +1130,9 @@ def _withdraw(
             combat.fire_as(state, who, mover, 2, dice, events)  # 000 §6.55: always at two hexes
 
 
-def _withdraw_check(state: State, mover: Unit, before: tuple[int, ...], r: Reaction) -> tuple[Unit | Leader, int]:
+def _withdraw_check(
+    state: State, mover: Unit, before: tuple[int, ...], r: Reaction, *, rampage: bool = False
+) -> tuple[Unit | Leader, int]:
     """Whether the withdrawal ``r`` is allowed now (000 §6.51-6.56); the withdrawer and the hex
     it ends in.  Reads the position only."""
     grid = state.field.grid
@@ -1019,7 +1142,7 @@ def _withdraw_check(state: State, mover: Unit, before: tuple[int, ...], r: React
         raise RuleError(f"{r.unit} is not on the map.")
     mine = (who.hex,) if isinstance(who, Leader) else who.hexes()
     now = _min_distance(state, mine, mover.hexes())
-    if not _withdrawal_instant(state, who, mover, before):
+    if not rampage and not _withdrawal_instant(state, who, mover, before):
         raise RuleError(f"{r.unit} may withdraw only at the instant the enemy comes within two hexes (000 §6.51).")
     my_ma = who.ma if isinstance(who, Leader) else movement_allowance(who)
     their_ma = movement_allowance(mover)
@@ -1115,27 +1238,24 @@ def _withdrawal_penalty(state: State, unit: Unit, mover: Unit, dice: Dice | None
         if roman_foot(unit) and unit.type in ("LG", "CO"):
             roll = dice.d10(f"{unit.id} withdrawal check")
             if roll > unit.tq:
-                _disorder(unit, events, f"rolls {roll} over TQ {unit.tq} after withdrawing (000 §6.52 #1)")
+                combat.disorder_again_routs(
+                    state, unit, events, f"rolls {roll} over TQ {unit.tq} after withdrawing (000 §6.52 #1)"
+                )
             return
         if unit.skirmisher and approach == "front":
             return  # 000 §6.52 exception: skirmishers and velites approached from the front
-        _disorder(unit, events, "withdraws on foot (000 §6.52 #2)")
+        combat.disorder_again_routs(state, unit, events, "withdraws on foot (000 §6.52 #2)")
         return
     roll = dice.d10(f"{unit.id} withdrawal check")
     total = roll + (2 if approach == "rear" else 0)
     if total > unit.tq:
-        _disorder(
+        combat.disorder_again_routs(
+            state,
             unit,
             events,
             f"rolls {roll}{' +2 (from behind)' if approach == 'rear' else ''} over TQ {unit.tq} "
             "after withdrawing (003 §6.7)",
         )
-
-
-def _disorder(unit: Unit, events: list[Event], why: str) -> None:
-    if unit.status == "full":
-        unit.status = "disordered"
-    events.append(Event("disorder", f"{unit.id} {why}: disordered.", {"unit": unit.id}))
 
 
 def _threatened_leader(state: State, mover: Unit, ld: Leader, dice: Dice | None, events: list[Event]) -> None:

@@ -56,7 +56,7 @@ from tactical.combat import (
     shock_reactions,
 )
 from tactical.command import check_command
-from tactical.engine import check_may_move, move_reactions, pending_mover
+from tactical.engine import check_may_move, move_reactions, pending_mover, rampage_reactions
 from tactical.movement import MoveCosts, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
 from tactical.tables import HALF, NO
@@ -234,6 +234,9 @@ def reaction_actions(state: State) -> list[Action]:
         acts.extend(React(reaction=r) for r in move_reactions(state, mover, p.before, p.done))
     elif p.kind == "shock":
         acts.extend(shock_reactions(state, p.action))
+    elif p.kind == "rampage":
+        elephant = state.units[p.action.elephant]
+        acts.extend(React(reaction=r) for r in rampage_reactions(state, elephant, p.side, p.done))
     elif may_return_fire(state, p.action):
         acts.append(React(return_fire=True))
     return acts

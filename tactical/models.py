@@ -32,6 +32,7 @@ from tactical.state import (
     make_unit,
 )
 from tactical.tables import NO, ROAD_FEATURES, TERRAIN_INDEX
+from tactical.variants import apply_rout_bid, parse_rout_bid, pressed_legions
 
 TerrainName = Literal["clear", "woods", "rough", "marsh", "impassable", "town"]
 Feature = Literal[
@@ -139,9 +140,17 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
     """The internal state of a validated position; InputError for anything inconsistent."""
     if pos.rules not in RULESETS:
         raise InputError(source, "rules", f"{pos.rules!r} is not a ruleset")
+    bids: list[tuple[str, int]] = []
     for opt in pos.options:
-        if opt not in OPTIONS:
-            raise InputError(source, "options", f"{opt!r} is not an option of the tactical rules ({sorted(OPTIONS)})")
+        try:
+            bid = parse_rout_bid(opt)
+        except ValueError as exc:
+            raise InputError(source, "options", str(exc)) from None
+        if bid is not None:
+            bids.append(bid)
+        elif opt not in OPTIONS:
+            known = sorted(OPTIONS | {"rout-bid:SIDE:POINTS"})
+            raise InputError(source, "options", f"{opt!r} is not an option of the tactical rules ({known})")
     m = pos.map
     grid = Grid.make(m.columns, m.rows)
     n = grid.size
@@ -275,6 +284,13 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
         withdrawal={str(k): v for k, v in pos.withdrawal.items()},
     )
     _check_static_costs(state, source)
+    for bid_side, points in bids:
+        try:
+            apply_rout_bid(state, bid_side, points)  # 001 Rout Bid method, after set-up
+        except ValueError as exc:
+            raise InputError(source, "options", str(exc)) from None
+    if "no-pilum" in state.options:
+        state.pressed = pressed_legions(state)
     return state
 
 

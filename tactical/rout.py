@@ -8,7 +8,9 @@ outside enemy fronts, then empty hexes, then the cheaper, then the one nearer it
 starting column (docs/rules/tactical.md §7.2 — the Standard rout rules the seeds
 refer to are not in them).  With movement left on its home-edge row it leaves the
 map and is eliminated (003 §8.3).  If it would end stacked with a friendly unit it
-moves one hex further; if it cannot, it is eliminated (003 §6.92).
+moves one hex further; if it cannot, it is eliminated (003 §6.92).  A router that can pay a
+friend's hex but not the +1 MP for passing through it would end on that friend too: it enters
+it and the same rule applies (docs/rules/tactical.md §7.2).
 """
 
 from __future__ import annotations
@@ -71,7 +73,8 @@ def rout_move(state: State, unit: Unit, events: list[Event]) -> None:
     unit.facing = 3 if home_bottom else 0
     start_col = grid.col_row(unit.hex)[0]
 
-    def best_step() -> tuple[int, int] | None:
+    def best_step() -> tuple[int, int, bool] | None:
+        """The chosen step: its direction, its cost and whether it enters a friend's hex."""
         best: tuple[tuple[int, int, int, int], int, int] | None = None
         for d in dirs:
             cost = 0
@@ -94,7 +97,7 @@ def rout_move(state: State, unit: Unit, events: list[Event]) -> None:
                 )
                 if best is None or key < best[0]:
                     best = (key, d, cost)
-        return None if best is None else (best[1], best[2])
+        return None if best is None else (best[1], best[2], best[0][1] == 1)
 
     def step(d: int) -> None:
         unit.hex = grid.nbr[unit.hex * 6 + d]
@@ -110,7 +113,14 @@ def rout_move(state: State, unit: Unit, events: list[Event]) -> None:
             eliminate(state, unit, events, "routed off the map")
             return
         choice = best_step()
-        if choice is None or spent + choice[1] > budget:
+        if choice is None:
+            break
+        if spent + choice[1] > budget:
+            # 003 §6.92: a router whose way home runs into a friend's hex, and who can pay the
+            # hex but not the +1 for the friend, would end its rout on that friend: it enters
+            # and is moved one hex more below (or eliminated) — it does not stand still
+            if choice[2] and spent + choice[1] - t.pass_through <= budget:
+                step(choice[0])
             break
         step(choice[0])
         spent += choice[1]

@@ -17,6 +17,7 @@ from tactical.combat import REGROUP, engaged_must_attack, mandatory_rally, pursu
 from tactical.command import check_group
 from tactical.rout import rout_all
 from tactical.state import Leader, State, other
+from tactical.variants import pressed_legions
 
 FINISHED = "finished-leaders"
 
@@ -80,6 +81,8 @@ def _begin(state: State, side: str, leader: str | None, group: tuple[str, ...] |
     seq.order = None
     seq.leader_done = False
     state.clear_activation()
+    if "no-pilum" in state.options:
+        state.pressed = pressed_legions(state)  # 001 No Pilum #4: as the activation starts
     if leader is not None and FINISHED in state.options:
         state.leaders[leader].finished = True  # 000 §3.2 #3
 

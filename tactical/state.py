@@ -9,6 +9,7 @@ the state exactly as it was).  Pydantic models for inputs live in
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -324,7 +325,10 @@ class Pending:
 
     ``kind``: ``move`` (an enemy move halted where ``side`` may react: 003 §7.16, 000 §6.5,
     §7.15), ``shock`` (a shock about to be rolled: reaction fire 003 §8.2, retreat before
-    combat 003 §8.3, §9.16, 001 10.37) or ``fire`` (return fire after a hit and run, 003 §9.3).
+    combat 003 §8.3, §9.16, 001 10.37), ``fire`` (return fire after a hit and run, 003 §9.3) or
+    ``rampage`` (units near a rampaging elephant may withdraw first, 000 §6.51: ``action`` is a
+    ``RampageWait``, ``at`` the elephant's hex, ``done`` the units that withdrew and ``side:X``
+    for each side that declined).
     ``action``: the phasing side's action that waits — the shock or hit and run, or for a move
     the rest of its path (``Move`` with the hexes still to walk).  A halted move also keeps the
     MP spent so far (half MP), the hex it began in, the mover's hexes before it entered ``at``,
@@ -339,6 +343,19 @@ class Pending:
     before: tuple[int, ...] = ()
     done: frozenset[str] = frozenset()
     changed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RampageWait:
+    """A rampage that waits while units near the elephant may withdraw before it (000 §6.51):
+    ``Pending.action`` of a ``rampage`` decision.  ``cause``: the unit that set it off (it is
+    rolled for first, 003 §9.14)."""
+
+    elephant: str
+    cause: str
+
+    def notation(self) -> str:
+        return f"rampage {self.elephant}"
 
 
 @dataclass(slots=True)
@@ -375,6 +392,14 @@ class State:
     regrouping: set[str] = dataclasses.field(default_factory=set)
     #: the defending side's decision the game waits on, if any (docs/rules/tactical.md §8.13)
     reacting: Pending | None = None
+    #: option no-pilum (001 No Pilum #4): legion units that began this activation with an enemy
+    #: unit in their front (``variants.pressed_legions``)
+    pressed: frozenset[str] = frozenset()
+    #: rampages set off but not yet rolled, first the one ``reacting`` may wait on (000 §6.51)
+    rampages: list[RampageWait] = dataclasses.field(default_factory=list)
+    #: set by the engine while a rampage may wait for withdrawals: whether any unit may withdraw
+    #: before this elephant (``engine.rampage_may_wait``); None elsewhere (odds, special rules)
+    hold_rampages: Callable[[State, Unit], bool] | None = None
     #: movement points the last move spent (an outcome, not carried by ``copy``)
     last_mp: int | float | None = None
     #: derived lookups (``movement.position_index``), keyed by fingerprints; not copied
@@ -403,6 +428,8 @@ class State:
             self.designating,
             set(self.regrouping),
             self.reacting,
+            self.pressed,
+            list(self.rampages),
         )
 
     def clear_activation(self) -> None:

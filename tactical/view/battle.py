@@ -589,8 +589,8 @@ class BattleView(arcade.View):
         p = state.reacting
         if p is None:
             return
-        if p.kind == "move":
-            waiting = [p.action.carry or p.action.unit]
+        if p.kind in ("move", "rampage"):
+            waiting = [p.action.elephant] if p.kind == "rampage" else [p.action.carry or p.action.unit]
             reactors = {a.reaction.unit for a in self.legal() if isinstance(a, React) and a.reaction is not None}
         elif p.kind == "shock":
             waiting, reactors = list(p.action.attackers), {p.action.defender}

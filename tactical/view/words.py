@@ -98,6 +98,12 @@ def reaction_prompt(state: State) -> list[str]:
             "Fire at one attacker first (003 §8.2), or, cavalry facing foot, retreat two hexes",
             "before combat (003 §8.3). Each choice shows the exact odds of the shock after it.",
         ]
+    if p.kind == "rampage":
+        return [
+            f"Side {p.side} may react: {p.action.elephant} rampages in {grid.hex_id(p.at)}.",
+            "A faster unit within two hexes of it may withdraw first (000 §6.51), as from an",
+            "enemy's move: away from the elephant, up to the difference in MA. Choose, or decline.",
+        ]
     return [f"Side {p.side} may react: {p.action.target} may fire back at {p.action.unit} (003 §9.3)."]
 
 

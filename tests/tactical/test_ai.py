@@ -152,3 +152,37 @@ def test_play_out_ends_with_a_verdict() -> None:
 def test_headless_needs_a_player_for_every_side(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["battle", "pharsalus", "--ai", "A", "--headless"]) == 2
     assert "--against" in capsys.readouterr().err
+
+
+def test_shocks_are_weighed_after_the_defenders_answer() -> None:
+    """Issue 19: a shock is worth the least of the undisturbed shock and each answer the
+    defender may make — here archers' reaction fire at the attacker (003 §8.2), by the exact
+    odds — and a cavalry defender's retreat before combat makes it worth nothing (003 §8.3)."""
+    from tactical.ai import _local, outcome_value
+    from tactical.odds import shock_odds
+
+    state = _duel({"utype": "MI", "tq": 5}, {"utype": "LI", "tq": 6, "missile": "A"})
+    ai = TacticalAI(1)
+    plain = outcome_value(state, "A", shock_odds(_local(state, state.units["B1"]), Shock(("A1",), "B1")))
+    fire = Shock(("A1",), "B1", reaction_fire="A1")
+    after_fire = outcome_value(state, "A", shock_odds(_local(state, state.units["B1"]), fire))
+    assert after_fire < plain
+    assert ai._shock_value(state, ("A1",), "B1") == pytest.approx(min(plain, after_fire))
+    horse = _duel({"utype": "HI"}, {"utype": "HC", "ma": 8})
+    assert TacticalAI(1)._shock_value(horse, ("A1",), "B1") <= 0.0
+
+
+def test_a_distant_hit_and_run_is_valued() -> None:
+    """A light horse's hit and run from beyond the odds' local radius (003 §9.41: within 4 MP)
+    is valued with the firer kept in the local position (a KeyError once, Gaugamela)."""
+    state = position(
+        [
+            unit("A1", "A", "1016", utype="LC", ma=12, missile="MA"),
+            unit("B1", "B", "1010", 6, utype="HI", ma=4),
+        ],
+        rules="charts-v1",
+    )
+    state.units["A1"].hex = state.field.grid.index("1017")
+    from tactical.actions import Fire
+
+    TacticalAI(1)._fire_value(state, Fire("A1", "B1", hit_and_run=True))  # no KeyError

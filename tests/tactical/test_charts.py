@@ -481,10 +481,13 @@ def test_missile_hit_numbers() -> None:
     assert [C.missile_hit_number("J", r) for r in (1, 2, 3)] == [4, 2, None]
     assert [C.missile_hit_number("MJ", r) for r in (1, 2, 3)] == [3, 1, None]
     assert [C.missile_hit_number("S", r) for r in range(1, 6)] == [4, 3, 2, 1, None]
+    assert C.missile_hit_number("S", 5, in_tower=True) == 0  # 002's garbled 'Qe' read as '0c' (§3.1)
     assert C.missile_hit_number("A", 6) is None and C.missile_hit_number("A", 6, in_tower=True) == 0
     assert C.missile_range("A") == 5 and C.missile_range("A", in_tower=True) == 6
     assert C.missile_hit_number("C", 1) == 4
-    assert C.missile_hit_number("ballista", 7) == 1
+    # the ballista's four legible cells merged two by two over eight columns (§3.1 R7)
+    assert [C.missile_hit_number("ballista", r) for r in range(1, 9)] == [3, 3, 2, 2, 1, 1, None, None]
+    assert C.missile_hit_number("ballista", 8, in_tower=True) == 0
     assert C.missile_hit_number("dart", 1, target_type="HI") is None
     assert C.missile_hit_number("dart", 1, target_type="EL") == 4
     assert C.missile_hit_number("J", 0) is None
@@ -494,7 +497,15 @@ def test_missile_hit_numbers() -> None:
     chart = C.load_charts("sgboh").missile
     for mt in chart.types.values():
         assert list(mt.hit) == sorted(mt.hit, reverse=True)
-        assert mt.uncertain  # every row of the range table is reconstructed
+        assert mt.derivation  # every row says how it is derived (tactical-charts.md §3.1)
+    # what the rules fix (§3.1 R3, R5): footnote-c cells are tower ranges of 0; javelins and
+    # mounted archers reach two hexes (002 GC note; 000 §6.55)
+    for name, mt in chart.types.items():
+        for cell in mt.read:
+            if cell.endswith("c"):
+                assert mt.hit[-1] == 0 and len(mt.hit) in mt.tower_only, name
+    assert all(len(chart.types[t].hit) >= 2 for t in ("J", "MJ", "MA"))
+    assert {n for n, mt in chart.types.items() if mt.status == "derived"} == {"C", "scorpion", "ballista"}
 
 
 def test_missile_drms_each_modifier() -> None:
@@ -700,7 +711,10 @@ BROKEN = [
     ("missile", "hit = [4, 2]", "hit = [2, 4]", r"types\.J\.hit\[1\]", "may not rise"),
     ("missile", 'id = "firer_hit"', 'id = "firer_hits"', r"drm\[2\]\.id", "not a modifier"),
     ("missile", "[types.MJ]", "[types.XJ]", r"types", "MJ"),
-    ("missile", "tower_only = [6]", "tower_only = [9]", r"types\.A\.tower_only\[0\]", "not a range"),
+    ("missile", "tower_only = [6]", "tower_only = [9]", r"types\.BS\.tower_only\[0\]", "not a range"),
+    ("missile", 'read = ["4", "0c"]', 'read = ["0c", "4"]', r"types\.C\.read\[1\]", "not in the row in its order"),
+    ("missile", 'read = ["4", "0c"]', 'read = ["4", "1c"]', r"types\.C\.read\[1\]", "not in the row in its order"),
+    ("missile", 'status = "derived"', 'status = "guessed"', r"types\.C\.status", ""),
     ("missile", 'heavy = ["PH",', 'heavy = ["PX",', r"targets\.heavy\[0\]", "not a unit type"),
     ("terrain_combat", "marsh = { shock = -1, missile = 0 }", "", r"sgboh\.terrain", "marsh"),
     ("terrain_combat", "major_river = -2", "great_river = -2", r"sgboh\.hexside", "major_river"),

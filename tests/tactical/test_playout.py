@@ -23,9 +23,10 @@ def invariants(state: State) -> None:
     check_invariants(state)
     if state.reacting is not None:
         # a pending reaction is the defender's to take, offers a real choice, and can always be
-        # resolved: declining is accepted (docs/rules/tactical.md §8.13)
+        # resolved: declining is accepted (docs/rules/tactical.md §8.13); before a rampage either
+        # side may be asked (000 §6.51: friend or foe of the elephant, §8.7)
         acts = legal_actions(state)
-        assert state.acting != state.seq.side
+        assert state.acting != state.seq.side or state.reacting.kind == "rampage"
         assert Decline() in acts and len(acts) > 1, acts
         after, _ = apply(state, Decline(), Dice(0))
         assert after.acting == after.seq.side or after.reacting != state.reacting
