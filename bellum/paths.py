@@ -133,6 +133,8 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> Path:
         # a folder may be made with its parents: the nearest existing one must be writable
         while not parent.exists() and parent != parent.parent:
             parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise InputError(flag, "", f"{p}: {parent} is a file, not a folder")
     if not parent.is_dir():
         raise InputError(flag, "", f"{p}: the folder {parent} does not exist")
     if not os.access(parent, os.W_OK):

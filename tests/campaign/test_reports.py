@@ -106,7 +106,7 @@ def test_the_cli_refuses_a_reports_folder_it_cannot_make_before_playing(
     blocker.write_text("x")
     code = main(["campaign", "--ai", "both", "--turns", "1", "--headless", "--reports", str(blocker / "sub")])
     out, err = capsys.readouterr()
-    assert code == 2 and "cannot be made a folder" in err and "Traceback" not in err
+    assert code == 2 and "is a file, not a folder" in err and "Traceback" not in err
     assert "January 49 BC" not in out  # refused before a turn was played
 
 

@@ -62,4 +62,4 @@ def test_bellum_battle_writes_the_report(tmp_path, capsys) -> None:  # type: ign
     assert text.startswith("# ") and "Rout points" in text and "| type | fielded |" in text
     bad = tmp_path / "missing" / "x.md"
     assert main(["battle", "cannae", "--ai", "both", "--headless", "--report", str(bad)]) == 2
-    assert "cannot be written" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
