@@ -825,7 +825,7 @@ class CampaignGame:
                     )
                 )
             elif isinstance(a, A.Decline):
-                out.append(Option("Decline", a))
+                out.append(Option("Concede the cut" if p.kind == "escort" else "Decline", a))
             else:
                 out.append(Option(action_label(self.state, a), a))
         return out

@@ -225,4 +225,4 @@ def test_a_person_sees_the_odds_of_each_sea_decision() -> None:
     eng = supply.convoy_engagement(game.state, "brundisium", "e", "c")
     win = odds(eng, ODDS_BATTLES, seed=1 + game.state.turn)["A"]
     assert f"you win {win:.0%}" in fight.detail
-    assert any(isinstance(o.action, A.Decline) for o in options)
+    assert any(isinstance(o.action, A.Decline) and o.label == "Concede the cut" for o in options)
