@@ -202,10 +202,6 @@ def field_sp(force: Force) -> int:
     return sum(u.strength for u in force.units if not cat.kind(u.kind).is_fleet and cat.kind(u.kind).mobile)
 
 
-def fleet_sp(forces: list[Force]) -> int:
-    return sum(u.strength for f in forces for u in f.fleets())
-
-
 class CampaignAI:
     """A deterministic player for either side."""
 

@@ -117,19 +117,36 @@ def is_major(e: Event) -> bool:
 def battle_reports(events: Iterable[Event], fought: str = "") -> list[AfterAction]:
     """The after-action report of every battle among ``events`` (``bellum.report``), from
     the engagement and outcome each battle event carries."""
+    return [rep for _, rep in _battle_reports(list(events), fought)]
+
+
+def _battle_reports(events: list[Event], fought: str) -> list[tuple[int, AfterAction]]:
+    """``battle_reports`` with the index of each battle's event."""
     from campaign.map import roman_world
 
     cmap = roman_world()
     return [
-        from_data(
-            e.data["report"],
-            names=SIDE_NAMES,
-            place=cmap.name(e.data.get("place", "")),
-            fought="the tactical engine" if e.data.get("engine") == "tactical" else fought,
+        (
+            i,
+            from_data(
+                e.data["report"],
+                names=SIDE_NAMES,
+                place=cmap.name(e.data.get("place", "")),
+                fought="the tactical engine" if e.data.get("engine") == "tactical" else fought,
+            ),
         )
-        for e in events
+        for i, e in enumerate(events)
         if e.kind == "battle" and isinstance(e.data.get("report"), dict)
     ]
+
+
+def all_reports(events: Iterable[Event], fought: str = "") -> list[AfterAction | Story]:
+    """Every battle's report and every siege's and interception's story, in the order they
+    began (``--reports``, campaign.md §14.4)."""
+    events = list(events)
+    told: list[tuple[int, AfterAction | Story]] = [*_battle_reports(events, fought)]
+    told += [(s.index, s) for s in stories(events)]
+    return [rep for _, rep in sorted(told, key=lambda t: t[0])]
 
 
 #: what a siege's story tells, besides its beginning and end
@@ -146,6 +163,8 @@ class Story:
     kind: str  # "siege" or "interception"
     place: str
     date: str
+    #: the index of the event it began with, among those it was told from
+    index: int = 0
     lines: list[str] = field(default_factory=list)
     end: str = ""
 
@@ -173,11 +192,11 @@ def stories(events: Iterable[Event]) -> list[Story]:
     cmap = roman_world()
     out: list[Story] = []
     open_sieges: dict[str, Story] = {}
-    for e in events:
+    for i, e in enumerate(events):
         place = str(e.data.get("place", ""))
         if e.kind == "interception":
             found = bool(e.data.get("found"))
-            story = Story("interception", place, str(e.data.get("date", "")), [line(e)])
+            story = Story("interception", place, str(e.data.get("date", "")), i, [line(e)])
             story.end = (
                 "The fleet was found: the sea fight has its own battle report."
                 if found
@@ -186,7 +205,7 @@ def stories(events: Iterable[Event]) -> list[Story]:
             out.append(story)
             continue
         if e.kind == "siege_begun":
-            story = Story("siege", place, str(e.data.get("date", "")), [line(e)])
+            story = Story("siege", place, str(e.data.get("date", "")), i, [line(e)])
             open_sieges[place] = story
             out.append(story)
             continue

@@ -202,10 +202,9 @@ def write_reports(events: list[Any], folder: str) -> int:
     from pathlib import Path
 
     from bellum.errors import InputError
-    from campaign.chronicle import battle_reports, report_file_name, stories
+    from campaign.chronicle import all_reports, report_file_name
 
-    reports: list[Any] = [*battle_reports(events, fought="auto-resolve"), *stories(events)]
-    reports.sort(key=_when)
+    reports = all_reports(events, fought="auto-resolve")
     out = Path(folder)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -214,16 +213,3 @@ def write_reports(events: list[Any], folder: str) -> int:
     except OSError as exc:
         raise InputError(folder, "", f"cannot be written ({exc.strerror or exc})") from None
     return len(reports)
-
-
-def _when(rep: Any) -> int:
-    """A report's turn number (for ordering battles, sieges and interceptions together)."""
-    from campaign.tables import tables
-
-    date = rep.date if hasattr(rep, "date") else rep.engagement.turn
-    months = [t.month for t in tables().calendar.turns]
-    month, _, year = date.partition(" ")
-    try:
-        return (49 - int(year.split()[0])) * len(months) + months.index(month)
-    except (ValueError, IndexError):
-        return 0

@@ -240,8 +240,7 @@ class CampaignEngine:
         check_outcome(eng, out)
         s.fought = (*s.fought, place)
         present = {ld.id for ld in eng.leaders}
-        events = apply_outcome(s, eng, out, dice, f"Battle of {place_name(place)}")
-        events[0].data["relief"] = relief
+        events = apply_outcome(s, eng, out, dice, f"Battle of {place_name(place)}", relief=relief)
         if out.winner is not None:
             winner = s.active if out.winner == "A" else foe
             loser = enemy(winner)

@@ -400,18 +400,16 @@ class CampaignMap:
         sea lane joins them."""
         if a == b:
             return 0.0
-        return self._sea_distances().get(a, {}).get(b, float("inf"))
+        return self._sea_distances.get(a, {}).get(b, float("inf"))
 
+    @functools.cached_property
     def _sea_distances(self) -> dict[str, dict[str, float]]:
-        got: dict[str, dict[str, float]] | None = getattr(self, "_sea_cache", None)
-        if got is None:
-            sea = nx.Graph()
-            sea.add_edges_from((u, v, d) for u, v, d in self.graph.edges(data=True) if d["kind"] == "sea_lane")
-            got = {
-                a: {b: float(c) for b, c in d.items()} for a, d in nx.all_pairs_dijkstra_path_length(sea, weight="cost")
-            }
-            self._sea_cache = got
-        return got
+        """Every sea-lane distance, worked out once (the AI asks many)."""
+        sea = nx.Graph()
+        sea.add_edges_from((u, v, d) for u, v, d in self.graph.edges(data=True) if d["kind"] == "sea_lane")
+        return {
+            a: {b: float(c) for b, c in d.items()} for a, d in nx.all_pairs_dijkstra_path_length(sea, weight="cost")
+        }
 
     def adjacent_seas(self, sea: str) -> list[str]:
         self.sea(sea)

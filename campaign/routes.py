@@ -72,13 +72,6 @@ def route(mode: str) -> Resolver:
     return resolve
 
 
-def engine_for(mode: str) -> CampaignEngine:
-    """A campaign engine whose battles go by ``mode`` (the outcome is not kept in the action
-    log: a game saved from it replays only under the same mode — the headless command uses
-    ``settled`` instead)."""
-    return CampaignEngine(resolver=route(mode))
-
-
 def settled(state: CampaignState, action: A.Action, mode: str, seed: int) -> A.Action:
     """``action`` carrying the outcome of the battle it would fight, when ``mode`` sends
     that battle to the tactical engine — fought AI against AI on dice of its own

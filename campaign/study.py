@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from campaign.chronicle import WAR_KINDS, is_major, war_kinds
 
@@ -31,7 +30,8 @@ class War:
     major: int
     fratricide: int
     seconds: float
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: turns the war ran (fewer than asked when it ended early)
+    turns: int
 
 
 def play_war(seed: int, turns: int = 40, battles: str = "auto", scenario: str = "49bc") -> War:
@@ -44,7 +44,8 @@ def play_war(seed: int, turns: int = 40, battles: str = "auto", scenario: str = 
     t0 = time.perf_counter()
     session = Session(CampaignEngine(), scenario, seed)
     ai = CampaignAI()
-    end = session.state.turn + turns
+    start = session.state.turn
+    end = start + turns
     while session.state.turn < end and not session.state.result:
         action = settled(session.state, ai.choose(session.state), battles, seed * 7919 + len(session.actions))
         session.play(action)
@@ -74,6 +75,7 @@ def play_war(seed: int, turns: int = 40, battles: str = "auto", scenario: str = 
         major=major,
         fratricide=s.fratricide,
         seconds=time.perf_counter() - t0,
+        turns=s.turn - start,
     )
 
 
@@ -123,7 +125,7 @@ def markdown(wars: list[War]) -> str:
     rows.append(f"| games with one | | | | {seen} | | | |")
     winners = {s: sum(1 for w in wars if w.winner == s) for s in ("caesarian", "senatorial")}
     none = len(wars) - sum(winners.values())
-    turns = sum(_turns_played(w) for w in wars)
+    turns = sum(w.turns for w in wars)
     rows.append("")
     rows.append(
         f"Winners: Caesarians {winners['caesarian']}, Senatorials {winners['senatorial']}, no winner {none}. "
@@ -141,14 +143,3 @@ def markdown(wars: list[War]) -> str:
         maj = sum(w.by_year.get(y, {}).get("major battles", 0) for w in wars) / n
         rows.append(f"| {y} | {games} | {per} | {maj:.2f} |")
     return "\n".join(rows)
-
-
-def _turns_played(w: War) -> int:
-    """Turns a war ran, from its end date (8 turns a year from January 49 BC)."""
-    from campaign.tables import tables
-
-    months = [t.month for t in tables().calendar.turns]
-    month, _, year = w.ended.partition(" ")
-    year_bc = int(year.split()[0]) if year[:1].isdigit() else 49
-    index = next((i for i, m in enumerate(months) if m == month), 0)
-    return (49 - year_bc) * len(months) + index

@@ -233,7 +233,9 @@ def check_outcome(eng: Engagement, out: Outcome) -> None:
 # --------------------------------------------------------------------------- the outcome
 
 
-def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dice, title: str) -> list[Event]:
+def apply_outcome(
+    state: CampaignState, eng: Engagement, out: Outcome, dice: Dice, title: str, *, relief: bool = False
+) -> list[Event]:
     """Apply a battle's ``Outcome`` to ``state`` (a copy the caller owns), §12.3–§12.6."""
     cat = catalogue()
     t = tables().battle
@@ -332,6 +334,7 @@ def apply_outcome(state: CampaignState, eng: Engagement, out: Outcome, dice: Dic
             battle_kind=eng.kind,
             trigger=eng.trigger,
             engine=out.engine,
+            relief=relief,
             winner=None if out.winner is None else sides[out.winner],
             lost={sides[k]: v for k, v in lost.items()},
             engaged={sides[k]: sum(u.strength for u in eng.units if u.side == k) for k in ("A", "B")},

@@ -90,6 +90,7 @@ def update_sieges(state: CampaignState) -> list[Event]:
         events.append(event(state, "siege_begun", text, place=city, side=besieger))
     for city in sorted(set(state.sieges) - contested):
         besieger, began = state.sieges.pop(city)
+        state.starving = tuple(p for p in state.starving if p != city)  # it starved *this* siege
         if state.owner_side(city) != besieger:
             text = f"The siege of {place_name(city)} is lifted."
             events.append(event(state, "siege_lifted", text, place=city, began=began, side=besieger))

@@ -156,12 +156,17 @@ def after_cuts(state: CampaignState) -> None:
         state.pending = Pending("escort", state.active, {"options": options})
 
 
+def convoy_group(state: CampaignState, place: str, escort: str) -> list[str]:
+    """The active side's ships that fight for the convoys to ``place``: ``escort`` leading,
+    every other force of its side that could escort joining (the convoys gather their
+    escorts on the way in)."""
+    return [escort, *(f for f in escorts(state, state.active, place) if f != escort)]
+
+
 def convoy_engagement(state: CampaignState, place: str, escort: str, cutter: str) -> Engagement:
-    """The convoy battle off ``place``: the active side's ships within reach — ``escort``
-    leading, every other force of its side that could escort joining (the convoys gather
-    their escorts on the way in) — against the enemy's ``cutter`` (004 case (b); the
-    supplied side is A)."""
-    group = [escort, *(f for f in escorts(state, state.active, place) if f != escort)]
+    """The convoy battle off ``place``: the ``convoy_group`` against the enemy's ``cutter``
+    (004 case (b); the supplied side is A)."""
+    group = convoy_group(state, place, escort)
     return naval_engagement(state, place, [state.forces[f] for f in group], [state.forces[cutter]], "supply")
 
 
@@ -221,8 +226,8 @@ def resolve_supply(
                 event(state, "supply_cut", f"{force_name(c)} cuts the sea supply of {place_name(place)}.", place=place)
             )
             continue
+        group = [*convoy_group(state, place, mine[0].id), cutter]
         eng = convoy_engagement(state, place, mine[0].id, cutter)
-        group = [mine[0].id, *(f for f in escorts(state, side, place) if f != mine[0].id), cutter]
         out = given.pop(eng.id, None) or resolver(eng, dice)
         check_outcome(eng, out)
         events += apply_outcome(state, eng, out, dice, f"Convoy battle off {place_name(place)}")

@@ -226,3 +226,27 @@ def test_a_person_sees_the_odds_of_each_sea_decision() -> None:
     win = odds(eng, ODDS_BATTLES, seed=1 + game.state.turn)["A"]
     assert f"you win {win:.0%}" in fight.detail
     assert any(isinstance(o.action, A.Decline) and o.label == "Concede the cut" for o in options)
+
+
+def test_a_lifted_siege_ends_the_garrisons_starving() -> None:
+    """campaign.md §11.2: the storm's +1 against a starving garrison counts for *this*
+    siege; when the besiegers leave, the garrison is no longer starving."""
+    s = _besieged_port(escort_fleets=0, cutter_fleets=1)
+    s.starving = ("brundisium",)
+    for fid in [f.id for f in s.side_forces_at("brundisium", "senatorial")]:
+        del s.forces[fid]  # the besiegers march away
+    ev = update_sieges(s)
+    assert [e.kind for e in ev] == ["siege_lifted"] and s.starving == () and "brundisium" not in s.sieges
+
+
+def test_reports_come_in_the_order_the_engagements_began() -> None:
+    """``--reports``: battles, sieges and interceptions numbered in the order they began."""
+    from campaign.chronicle import Story, all_reports
+
+    d = {"date": "June 48 BC"}
+    ev = [
+        Event("interception", "Bibulus misses.", {**d, "place": "corcyra", "found": False}),
+        Event("siege_begun", "Caesar lays siege to Brundisium.", {**d, "place": "brundisium"}),
+    ]
+    got = all_reports(ev)
+    assert [type(r) for r in got] == [Story, Story] and [r.kind for r in got] == ["interception", "siege"]  # type: ignore[union-attr]

@@ -55,6 +55,20 @@ def to_movement(game: CampaignGame) -> None:
     raise AssertionError(f"the movement phase was not reached ({game.state.phase})")
 
 
+def to_battle_dialog(view: Any) -> CampaignGame:
+    """Caesar marches on Domitius at Ariminum and attacks; the defender (the computer)
+    commits: the window shows the battle dialog."""
+    game: CampaignGame = view.game
+    to_movement(game)
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    game.play(A.EndPhase())
+    game.play(A.Battle("ariminum", 0))
+    game.run_ai()
+    view.on_update(0.0)
+    return game
+
+
 def click(view: Any, sx: float, sy: float) -> None:
     import arcade
 
@@ -278,14 +292,7 @@ def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(vie
 
 @pytest.mark.window
 def test_leaving_an_unfinished_battle_lets_the_generals_fight_it_out(view: Any, window: Any) -> None:
-    game = view.game
-    to_movement(game)
-    game.select_force("caesar")
-    game.move_to("ariminum")
-    game.play(A.EndPhase())
-    game.play(A.Battle("ariminum", 0))
-    game.run_ai()
-    view.on_update(0.0)
+    game = to_battle_dialog(view)
     assert game.battle is not None
     press_label(view, "Fight it on the battleboard")
     board = window.current_view
@@ -302,14 +309,7 @@ def test_leaving_an_unfinished_battle_lets_the_generals_fight_it_out(view: Any, 
 
 @pytest.mark.window
 def test_auto_resolve_shows_the_odds_first_and_lets_the_engine_fight(view: Any, window: Any) -> None:
-    game = view.game
-    to_movement(game)
-    game.select_force("caesar")
-    game.move_to("ariminum")
-    game.play(A.EndPhase())
-    game.play(A.Battle("ariminum", 0))
-    game.run_ai()
-    view.on_update(0.0)
+    game = to_battle_dialog(view)
     assert view.dialog is not None and game.battle is not None
     assert game.battle.odds is not None  # computed before the choice is offered
     press_label(view, "Auto-resolve")
@@ -478,14 +478,7 @@ def test_the_tactical_choice_opens_the_gboh_battle_and_brings_its_losses_back(vi
     from tactical.view.battle import BattleView as TacticalView
     from tactical.view.play import session_state
 
-    game = view.game
-    to_movement(game)
-    game.select_force("caesar")
-    game.move_to("ariminum")
-    game.play(A.EndPhase())
-    game.play(A.Battle("ariminum", 0))
-    game.run_ai()
-    view.on_update(0.0)
+    game = to_battle_dialog(view)
     eng = game.battle.engagement
     press_label(view, "Fight it with the tactical engine")
     tactical = window.current_view
@@ -678,14 +671,7 @@ def test_a_decisive_battle_offers_the_tactical_engine_first(
     real = tables()
     rule = real.model_copy(update={"decisive": real.decisive.model_copy(update={"supreme_sp": least})})
     monkeypatch.setattr("campaign.routes.tables", lambda: rule)
-    game = view.game
-    to_movement(game)
-    game.select_force("caesar")
-    game.move_to("ariminum")
-    game.play(A.EndPhase())
-    game.play(A.Battle("ariminum", 0))
-    game.run_ai()
-    view.on_update(0.0)
+    game = to_battle_dialog(view)
     assert view.dialog is not None and game.battle is not None
     decisive = is_decisive(game.battle.engagement)
     assert decisive == (least == 10)
