@@ -230,6 +230,16 @@ def action_label(state: CampaignState, a: A.Action) -> str:
     return type(a).__name__ + (f" ({', '.join(values)})" if values else "")
 
 
+#: what declining reads as, by the decision it answers
+DECLINE_LABELS = {
+    "intercept": "Let the voyage pass",
+    "cut_supply": "Cut nothing",
+    "escort": "Concede the cut",
+    "naval_offer": "Refuse battle (stay in harbour)",
+    "veto": "Let the result stand",
+}
+
+
 def with_outcome(action: A.Action, outcome: Outcome) -> A.Action:
     """The deciding action carrying the outcome of a battle fought elsewhere."""
     if isinstance(action, A.Commit):
@@ -825,7 +835,7 @@ class CampaignGame:
                     )
                 )
             elif isinstance(a, A.Decline):
-                out.append(Option("Concede the cut" if p.kind == "escort" else "Decline", a))
+                out.append(Option(DECLINE_LABELS.get(p.kind, "Decline"), a))
             else:
                 out.append(Option(action_label(self.state, a), a))
         return out
