@@ -16,6 +16,7 @@ from battleboard.tables import KINDS, Tables, tables
 from bellum.engagement import Discipline, UnitKind
 from bellum.engagement import Side as EngSide
 from bellum.errors import InputError
+from bellum.tomlio import PieceId
 
 # one name for each concept: the contract's literals (bellum/engagement.py)
 Side = EngSide
@@ -54,7 +55,7 @@ class BattleIn(_Strict):
 
 
 class UnitIn(_Strict):
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     side: Side
     kind: Kind
     discipline: Disc = "R"
@@ -71,7 +72,7 @@ class UnitIn(_Strict):
 
 
 class LeaderIn(_Strict):
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     side: Side
     rating: int = Field(ge=1, le=4)
     discipline: Disc = "V"

@@ -19,6 +19,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bellum.tomlio import PieceId
+
 Side = Literal["A", "B"]
 Discipline = Literal["I", "V", "R", "M", "B"]
 UnitKind = Literal[
@@ -59,7 +61,7 @@ class _Contract(BaseModel):
 class ForceUnit(_Contract):
     """One campaign unit committed to the battle."""
 
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     side: Side
     kind: UnitKind
     discipline: Discipline
@@ -68,7 +70,7 @@ class ForceUnit(_Contract):
 
 
 class ForceLeader(_Contract):
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     side: Side
     rating: int = Field(ge=1, le=4)
     discipline: Discipline = "V"

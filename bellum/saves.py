@@ -55,14 +55,25 @@ class DiceState(BaseModel):
     counter: int = Field(ge=0, le=2**63 - 1)
 
 
+class SavedEvent(BaseModel):
+    """One event of the log as a save holds it (``bellum.events.Event.to_dict``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    kind: str = Field(max_length=80)
+    text: str = Field(max_length=100_000)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
 class SaveFile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     save: SaveHeader
     dice: DiceState
+    #: each engine's ``decode_action`` refuses an action with a field it does not know
     actions: list[dict[str, Any]] = Field(default_factory=list, max_length=1_000_000)
     state: dict[str, Any]
-    events: list[dict[str, Any]] = Field(default_factory=list, max_length=10_000_000)
+    events: list[SavedEvent] = Field(default_factory=list, max_length=10_000_000)
 
 
 @dataclass
@@ -161,5 +172,5 @@ def read_save(path: str | Path, engine: Engine | None = None) -> SaveData:
         dice=doc.dice.model_dump(),
         state=doc.state,
         actions=doc.actions,
-        events=doc.events,
+        events=[e.model_dump() for e in doc.events],
     )

@@ -8,15 +8,17 @@ nested too deeply, numbers outside 64-bit range, non-finite floats.
 
 from __future__ import annotations
 
+import datetime
+import json
 import math
 import os
 import re
 import stat
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from bellum.errors import InputError
 
@@ -27,6 +29,18 @@ MAX_DEPTH = 32
 MAX_INT = 2**63 - 1
 MIN_INT = -(2**63)
 MAX_STRING = 1_000_000
+
+PIECE_ID_PATTERN = r"^[^\s\p{Cc}\p{Cf}](?:[^\t\n\r\f\v\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*[^\s\p{Cc}\p{Cf}])?$"
+#: the id of a piece (a unit, a leader, a fleet) in a file: 1 to 40 characters, no control or
+#: format characters (tab, newline, a byte-order mark…), no space at either end
+PieceId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=40,
+        pattern=PIECE_ID_PATTERN,
+    ),
+]
 
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
 
@@ -115,8 +129,11 @@ def check_sane(data: Any, source: str | Path, place: str = "", depth: int = 0) -
     elif isinstance(data, float):
         if not math.isfinite(data):
             raise InputError(source, place, f"{data} is not a finite number")
-    elif isinstance(data, str) and len(data) > MAX_STRING:
-        raise InputError(source, place, "the text is too long")
+    elif isinstance(data, str):
+        if len(data) > MAX_STRING:
+            raise InputError(source, place, "the text is too long")
+    elif isinstance(data, datetime.date | datetime.time):
+        raise InputError(source, place, f"is a TOML date or time ({data}); no game file holds one")
 
 
 def format_loc(loc: tuple[int | str, ...], prefix: str = "") -> str:
@@ -139,6 +156,13 @@ def validation_error(exc: ValidationError, source: str | Path, prefix: str = "")
         msg = "is not a key this file may have"
     elif first["type"] == "missing":
         msg = "is required but missing"
+    elif first["type"] == "string_pattern_mismatch":
+        pattern = str((first.get("ctx") or {}).get("pattern", ""))
+        shown = repr(first.get("input"))[:60]
+        if pattern == PIECE_ID_PATTERN:
+            msg = f"{shown} is not an id (1 to 40 characters: no tab, newline or other control character)"
+        else:
+            msg = f"{shown} is not of the form this place needs"
     else:
         msg = msg[:1].lower() + msg[1:]
     more = len(errors) - 1
@@ -148,9 +172,21 @@ def validation_error(exc: ValidationError, source: str | Path, prefix: str = "")
 
 
 def validate(model: type[M], data: Any, source: str | Path, prefix: str = "") -> M:
-    """Validate ``data`` against ``model`` or raise one clear ``InputError``."""
+    """Validate ``data`` (what a file holds: tables, arrays, text, numbers, booleans) against
+    ``model`` strictly, or raise one clear ``InputError``.
+
+    Strict as JSON is: nothing is coerced — ``"3"`` is no whole number, ``1`` and ``"true"``
+    are no booleans, ``"42.12"`` is no number, ``1.0`` is no whole number (a whole number is
+    a number, though) — while arrays still fill tuples and text fills enums (the types a file
+    can hold).  Unknown keys are refused by the models themselves (``extra="forbid"``)."""
     try:
-        return model.model_validate(data)
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InputError(source, prefix or "top", f"holds a value no game file may hold ({exc})") from None
+    except RecursionError:
+        raise InputError(source, prefix or "top", "is nested too deeply") from None
+    try:
+        return model.model_validate_json(text, strict=True)
     except ValidationError as exc:
         raise validation_error(exc, source, prefix) from None
     except RecursionError:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from bellum.engagement import Outcome
+from bellum.errors import InputError
+from bellum.tomlio import validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +279,14 @@ def encode(action: Action) -> dict[str, Any]:
     return out
 
 
+def _outcome(value: Any, place: str) -> Outcome:
+    """A battle's result written on an action, validated strictly (``bellum.tomlio.validate``)."""
+    try:
+        return validate(Outcome, value, "the action", place)
+    except InputError as exc:
+        raise ValueError(f"{exc.place}: {exc.problem}") from None
+
+
 def decode(raw: dict[str, Any]) -> Action:
     if not isinstance(raw, dict):
         raise ValueError("an action must be a table")
@@ -294,11 +304,11 @@ def decode(raw: dict[str, Any]) -> Action:
             continue
         value = raw[name]
         if name == "outcome":
-            value = Outcome.model_validate(value)
+            value = _outcome(value, name)
         elif name == "outcomes":
             if not isinstance(value, list):
                 raise ValueError("outcomes is a list of battle results")
-            value = tuple(Outcome.model_validate(o) for o in value)
+            value = tuple(_outcome(o, f"outcomes[{i}]") for i, o in enumerate(value))
         elif name == "path":
             if not isinstance(value, list) or not all(isinstance(p, str) for p in value):
                 raise ValueError("a path is a list of place ids")

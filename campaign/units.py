@@ -28,7 +28,7 @@ from bellum.engagement import Discipline, ForceLeader, ForceUnit, Side
 from bellum.engagement import UnitKind as BattleboardKind
 from bellum.errors import InputError
 from bellum.paths import game_data
-from bellum.tomlio import load_model, read_toml, validate
+from bellum.tomlio import PieceId, load_model, read_toml, validate
 
 DATA = game_data("campaign", "data")
 UNITS_FILE = DATA / "units.toml"
@@ -297,7 +297,7 @@ def catalogue() -> Catalogue:
 class Unit(_Model):
     """One counter in play (campaign.md §2)."""
 
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     kind: str = Field(max_length=40)
     discipline: Discipline
     #: current strength points, 1 to the kind's full strength

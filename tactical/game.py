@@ -54,8 +54,8 @@ class TacticalEngine:
 
     def decode_action(self, raw: dict[str, Any]) -> Action:
         text = raw.get("action")
-        if not isinstance(text, str):
-            raise RuleError("a saved tactical action is {action = '<notation>'}")
+        if not isinstance(text, str) or set(raw) != {"action"}:
+            raise RuleError("a saved tactical action is {action = '<notation>'} and nothing else")
         return parse_action(text)
 
     def encode_state(self, state: State) -> dict[str, Any]:

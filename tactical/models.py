@@ -17,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.errors import InputError
+from bellum.tomlio import PieceId
 from tactical.hexes import CLOCK_FACING, CLOCK_SIDE, Grid
 from tactical.state import (
     LEADER_MA,
@@ -59,7 +60,7 @@ class MapIn(_In):
 
 
 class UnitIn(_In):
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     side: Side
     type: UnitType
     size: int = Field(ge=1, le=30)
@@ -84,7 +85,7 @@ class UnitIn(_In):
 
 
 class LeaderIn(_In):
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     side: Side
     hex: str | None = None
     initiative: int = Field(ge=0, le=9)

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.errors import InputError
 from bellum.paths import resolve_scenario
-from bellum.tomlio import load_model
+from bellum.tomlio import PieceId, load_model
 from tactical import special
 from tactical.hexes import CLOCK_FACING, Grid, hex2_dir
 from tactical.models import (
@@ -88,7 +88,7 @@ class SideIn(_In):
 class ScenarioUnitIn(_In):
     """One unit, or ``count`` identical units whose ids replace ``{n}`` with 1, 2, …"""
 
-    id: str = Field(min_length=1, max_length=40)
+    id: PieceId
     side: Side
     type: UnitType
     size: int = Field(ge=1, le=30)
