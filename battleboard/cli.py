@@ -1,10 +1,12 @@
-"""``bellum board SCENARIO [--ai both|A|B|none] [--seed N] [--headless]``.
+"""``bellum board SCENARIO [--ai both|A|B|none] [--seed N] [--headless] [--save F] [--load F] [--report F]``.
 
 Headless, two AIs play the battle out and the last line is ``result: <side's name> (<A|B>)
 wins (<why>)`` — the name from the scenario's ``[sides]``; ``result: side A wins`` without one — or ``result: draw
 (<why>)``; ``--report FILE`` also writes its after-action report (``bellum.report``, with
-the battle's turning points) as Markdown.  Otherwise the battle opens in the window (hotseat, or
-against the AI for the side(s) named by ``--ai``).
+the battle's turning points) as Markdown.  ``--save FILE`` writes the battle (scenario, seed,
+dice, action log, checksum: ``battleboard.game``) when it ends, headless, or as the window's
+save file (F5); ``--load FILE`` continues a saved battle of the same scenario.  Otherwise
+the battle opens in the window (hotseat, or against the AI for the side(s) named by ``--ai``).
 """
 
 from __future__ import annotations
@@ -22,50 +24,72 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="the dice seed (default 1)")
     p.add_argument("--headless", action="store_true", help="no window: the AI plays it out and prints the result")
     p.add_argument("--report", metavar="FILE", help="headless: write the battle's after-action report here (Markdown)")
+    p.add_argument("--save", metavar="FILE", help="save the battle here (headless: at its end; the window: F5)")
+    p.add_argument("--load", metavar="FILE", help="continue a saved battle of this scenario")
     p.set_defaults(func=_cmd_board)
 
 
 def _cmd_board(args: argparse.Namespace) -> int:
-    from battleboard.scenario import load_scenario, side_name
+    from pathlib import Path
+
+    from battleboard.game import BattleboardEngine, encode_action, load
+    from battleboard.model import Action, State
+    from battleboard.scenario import scenario_path, side_name
     from bellum.errors import InputError
     from bellum.paths import check_output
+    from bellum.session import Session
 
     if not 0 <= args.seed < 2**63:
         raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0 to 2^63 − 1)")
-    sc, state = load_scenario(args.scenario)
+    sc, _ = load(args.scenario)
     if args.report and not args.headless:
         raise InputError("bellum board", "--report", "is written for a headless battle (add --headless --ai both)")
+    if args.headless and args.ai != "both":
+        raise InputError("bellum board", "--headless", "needs --ai both, since nobody would play the other side")
+    for flag in ("report", "save"):
+        if getattr(args, flag):
+            check_output(getattr(args, flag), f"--{flag}")
+    engine = BattleboardEngine()
+    session: Session[State, Action] = (
+        Session.load(engine, args.load) if args.load else Session(engine, args.scenario, args.seed)
+    )
+    if args.load and scenario_path(session.scenario).resolve() != scenario_path(args.scenario).resolve():
+        # the names come from the save, not the argument: a save refuses to load as another battle
+        raise InputError(args.load, "save.scenario", f"is a save of {session.scenario}, not of {args.scenario}")
+    if not args.headless:
+        from battleboard.view.window import run_window
+
+        return run_window(sc, session, args.ai, save_path=Path(args.save) if args.save else None)
+    from battleboard.resolve import autoplay
+    from bellum.events import Event
+    from bellum.report import name_sides
+
+    events: list[Event] = []
+    played: list[Action] = []
+    autoplay(session.state, session.dice, events, record=played)
+    # the battle as a session (each action checked again by the rules): what a save holds
+    session = Session.replay(
+        engine, session.scenario, session.seed, [*session.actions, *map(encode_action, played)], source="the battle"
+    )
+    final = session.state
+    for e in events:
+        print(e.text)
+    names = {side: side_name(sc, side) for side in ("A", "B")}
+    why = name_sides(final.end_reason, names)
+    if args.save:
+        session.save(args.save)
     if args.report:
-        check_output(args.report, "--report")
-    if args.headless:
-        if args.ai != "both":
-            raise InputError("bellum board", "--headless", "needs --ai both, since nobody would play the other side")
-        from battleboard.resolve import autoplay
-        from bellum.dice import Dice
-        from bellum.events import Event
-        from bellum.report import name_sides
-
-        events: list[Event] = []
-        final = autoplay(state, Dice(args.seed), events)
-        for e in events:
-            print(e.text)
-        names = {side: side_name(sc, side) for side in ("A", "B")}
-        why = name_sides(final.end_reason, names)
-        if args.report:
-            _write_report(args, sc, final, events)
-        if final.winner is None:
-            print(f"result: draw ({why})")
-        else:
-            name = names[final.winner]
-            who = name if name == f"side {final.winner}" else f"{name} ({final.winner})"
-            print(f"result: {who} wins ({why})")
-        return 0
-    from battleboard.view.window import run_window
-
-    return run_window(sc, state, args.ai, args.seed)
+        _write_report(args, sc, final, list(session.log), session.seed)
+    if final.winner is None:
+        print(f"result: draw ({why})")
+    else:
+        name = names[final.winner]
+        who = name if name == f"side {final.winner}" else f"{name} ({final.winner})"
+        print(f"result: {who} wins ({why})")
+    return 0
 
 
-def _write_report(args: argparse.Namespace, sc: Any, final: Any, events: list[Any]) -> None:
+def _write_report(args: argparse.Namespace, sc: Any, final: Any, events: list[Any], seed: int) -> None:
     """The after-action report of the finished battle, written to ``args.report``."""
     from pathlib import Path
 
@@ -78,7 +102,7 @@ def _write_report(args: argparse.Namespace, sc: Any, final: Any, events: list[An
     eng = engagement_of(sc, args.scenario)
     # the after-battle rolls (promotions, captured fleets) on dice of their own, so the
     # battle printed above is the one the seed gives without a report
-    out = outcome(final, eng, Dice(args.seed + 1))
+    out = outcome(final, eng, Dice(seed + 1))
     rep = AfterAction(eng, out, fought="the battleboard", moments=moments(events), heading=sc.name)
     try:
         Path(args.report).write_text(rep.markdown() + "\n", encoding="utf-8")

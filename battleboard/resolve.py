@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from battleboard.ai import play_turn
-from battleboard.model import State, other
+from battleboard.model import Action, State, other
 from battleboard.position import (
     SHARED_LEADER_FIELDS,
     SHARED_UNIT_FIELDS,
@@ -43,10 +43,18 @@ PROMOTE = {"R": "V", "V": "I"}
 HEAVY_INFANTRY = ("legion", "heavy_infantry")
 
 
-def autoplay(s: State, dice: Dice, ev: list[Event] | None = None, *, max_actions: int = MAX_ACTIONS) -> State:
-    """Play ``s`` to the end with the AI on both sides; returns the finished copy."""
+def autoplay(
+    s: State,
+    dice: Dice,
+    ev: list[Event] | None = None,
+    *,
+    max_actions: int = MAX_ACTIONS,
+    record: list[Action] | None = None,
+) -> State:
+    """Play ``s`` to the end with the AI on both sides; returns the finished copy (every
+    action played is appended to ``record`` when given: a save's action log)."""
     s = s.clone()
-    chance = Chance(dice)
+    chance = Chance(dice, record=record)
     for _ in range(max_actions):
         if s.phase == "over":
             return s

@@ -41,10 +41,12 @@ class MissingResultError(DiceError):
 class Chance:
     """Dice plus, for rules cases and odds, forced combat-table results (FORMAT.md)."""
 
-    __slots__ = ("dice", "drawn", "results", "used")
+    __slots__ = ("actions", "dice", "drawn", "results", "used")
 
-    def __init__(self, dice: Dice, results: Iterable[str] | None = None) -> None:
+    def __init__(self, dice: Dice, results: Iterable[str] | None = None, *, record: list[Action] | None = None) -> None:
         self.dice = dice
+        #: every action played with this chance, when asked for (a headless battle's save)
+        self.actions = record
         self.results: deque[str] | None = None if results is None else deque(results)
         self.used = 0
         self.drawn: list[str] = []  # every combat result so far, for the log
@@ -723,6 +725,8 @@ def apply(s: State, a: Action, dice: Dice, results: Iterable[str] | None = None)
 def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> None:
     """Apply a legal action in place (no validation)."""
     verb = a.verb
+    if chance.actions is not None:
+        chance.actions.append(a)
     if verb == "move" and a.unit in s.units:
         # a move changes only what the mover's enemies are next to (§7.2 contact)
         s.adj_cache.pop("B" if s.units[a.unit].side == "A" else "A", None)

@@ -6,10 +6,15 @@ replayed), the engine's state and its event log.  The checksum covers the
 state; a replay from scenario + seed + actions that does not reach the same
 checksum has drifted and is reported.
 
-Writing is atomic: the new save goes to a temporary file in the same folder,
-is flushed to disk, the previous save is copied to ``NAME.bak``, and only then
-does the temporary file replace the save (``os.replace``).  An interrupted
-write leaves the previous save intact.
+Writing is atomic (``write_atomic``), the save and its ``NAME.bak`` alike: each is
+written in full to a temporary file in the same folder and flushed to disk, and only
+then renamed over the old one (``os.replace``).  The previous save becomes the
+``.bak`` first, the new save replaces it second, so at every instant both files are
+whole.  Where Linux offers ``O_TMPFILE`` the temporary file has no name until the
+moment it is renamed, so a kill at any point of the write leaves nothing behind; a
+named temporary file left by a kill elsewhere is removed by the next save; a write
+that fails removes its own.  A save keeps the permissions of the one it replaces (a
+new one gets the user's usual ones).
 """
 
 from __future__ import annotations
@@ -18,8 +23,7 @@ import contextlib
 import hashlib
 import json
 import os
-import shutil
-import tempfile
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -129,21 +133,82 @@ def write_save(path: str | Path, data: SaveData) -> Path:
     }
     payload = tomli_w.dumps(doc).encode("utf-8")
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    tmp = Path(tmp_name)
+    for stray in target.parent.glob(f".{glob_escape(target.name)}.*.tmp"):  # left by a kill mid-write
+        with contextlib.suppress(OSError):
+            stray.unlink()
+    if target.is_file():
+        mode = target.stat().st_mode & 0o777
+        write_atomic(backup_path(target), target.read_bytes(), mode)
+        write_atomic(target, payload, mode)
+    else:
+        write_atomic(target, payload)
+    return target
+
+
+def glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[]" else c for c in name)
+
+
+def write_atomic(target: Path, payload: bytes, mode: int | None = None) -> None:
+    """``payload`` to ``target`` in one step: written in full and flushed to disk under a
+    temporary name (none at all where ``O_TMPFILE`` exists), then renamed over ``target``.
+    ``mode``: the permissions to keep (default: a new file's, under the user's umask).
+    On any failure the temporary file is removed and ``target`` is left as it was."""
+    tmp = target.with_name(f".{target.name}.{uuid.uuid4().hex[:12]}.tmp")
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if target.exists():
-            shutil.copy2(target, backup_path(target))
+        if not _write_anonymous(target, tmp, payload, mode):
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            _fill(fd, payload, mode)
         os.replace(tmp, target)
+        _sync_folder(target.parent)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
-    return target
+
+
+def _fill(fd: int, payload: bytes, mode: int | None) -> None:
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(payload)
+        fh.flush()
+        if mode is not None and hasattr(os, "fchmod"):  # not on Windows
+            os.fchmod(fh.fileno(), mode)
+        os.fsync(fh.fileno())
+
+
+def _write_anonymous(target: Path, tmp: Path, payload: bytes, mode: int | None) -> bool:
+    """Write through an ``O_TMPFILE`` (a file without a name until ``tmp`` is linked to it
+    just before the rename); False where the system or the file system has none."""
+    flag = getattr(os, "O_TMPFILE", 0)
+    if not flag or not Path("/proc/self/fd").is_dir():
+        return False
+    try:
+        fd = os.open(target.parent, flag | os.O_WRONLY, 0o666)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(os.dup(fd), "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            if mode is not None:
+                os.fchmod(fh.fileno(), mode)
+            os.fsync(fh.fileno())
+        os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself durable (best effort: not every system opens folders)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def read_save(path: str | Path, engine: Engine | None = None) -> SaveData:

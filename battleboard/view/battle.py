@@ -1,7 +1,10 @@
 """The battleboard window: the board, units and fleets with their passengers, the
 attack-mode choice with exact odds, results, panic and the log; hotseat or against
 the AI.  The view only reads the model (``State``) and sends actions through
-``rules.apply`` — every highlight comes from ``rules.legal_actions``.
+``rules.apply`` — every highlight comes from ``rules.legal_actions``.  A stand-alone battle
+plays through a ``bellum.session.Session`` of ``battleboard.game.BattleboardEngine``: F5
+saves it (scenario, seed, dice, action log, checksum), F9 loads it back; a battle of the
+campaign has no session (the campaign's own save holds the war).
 
 Drawing is batched: the board is one shape list (rebuilt only when the layout
 changes), units and markers one sprite list, every text one pyglet batch; all are
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import arcade
@@ -25,9 +29,11 @@ from battleboard.resolve import moments, outcome
 from battleboard.rules import active_ground, apply, legal_actions, on_board, scores
 from bellum.dice import Dice
 from bellum.engagement import Engagement
-from bellum.errors import RuleError
+from bellum.errors import BellumError, RuleError
 from bellum.events import Event
+from bellum.paths import SAVES
 from bellum.report import AfterAction, name_sides
+from bellum.session import Session
 
 BG = (24, 20, 18)
 PANEL = (44, 36, 30)
@@ -112,8 +118,13 @@ class BattleView(arcade.View):
         menu: arcade.View | None = None,
         menu_label: str = "Menu",
         engagement: Engagement | None = None,
+        session: Session[State, Action] | None = None,
+        save_path: Path | None = None,
     ) -> None:
         super().__init__()
+        #: the stand-alone battle as a game that saves and loads (None in the campaign)
+        self.session = session
+        self.save_path = save_path
         #: the battle as the engagement contract sees it: a stand-alone battle shows its
         #: after-action report when it is over (the campaign window makes its own)
         self.engagement = engagement
@@ -124,13 +135,18 @@ class BattleView(arcade.View):
         self.side_names = side_names or {"A": "Side A", "B": "Side B"}
         self.ai = ai
         self.dice = Dice(seed)
+        if session is not None:
+            self.state, self.dice = session.state, session.dice
+            if save_path is None:
+                self.save_path = SAVES / f"battleboard-{Path(session.scenario).stem}.toml"
         self.menu = menu
         self.menu_label = menu_label  # the Esc button's name (the campaign window: "Campaign")
         self.selected: str | None = None
         self.options: list[Action] = []  # the attacks offered for the chosen target
         self.log: list[str] = [f"{title}."]
         #: every event of the battle, for its after-action report (``battleboard.resolve.moments``)
-        self.events: list[Event] = []
+        self.events: list[Event] = list(session.log) if session is not None else []
+        self.log.extend(e.text for e in self.events)
         self.message = ""
         self.forced: list[str] | None = None  # test seam: combat results for the next action
         self.plan = 0  # which of the generator's allocation / set-up plans is offered
@@ -204,7 +220,12 @@ class BattleView(arcade.View):
         before = _Step(self.state, len(self.log), len(self.events))
         rolls = len(self.dice.rolls)
         try:
-            self.state, events, _ = apply(self.state, action, self.dice, self.forced)
+            if self.session is not None and self.forced is None:
+                events = self.session.play(action)
+                self.state = self.session.state
+            else:
+                self.state, events, _ = apply(self.state, action, self.dice, self.forced)
+                self.session = None  # forced results (a test seam): no longer a game a save can replay
         except RuleError as no:
             self.message = str(no)
             return False
@@ -236,14 +257,66 @@ class BattleView(arcade.View):
             self.dirty = True
             return False
         step = self._undo.pop()
-        self.state = step.state
+        self._take_back(step)
         while self._undo and not self.human_to_act():  # back to the last position a person played
             step = self._undo.pop()
-            self.state = step.state
+            self._take_back(step)
         del self.log[step.log :]
         del self.events[step.events :]
         self.log.append("(undone)")
         self.message = ""
+        self.selected = None
+        self.options = []
+        self.dirty = True
+        return True
+
+    def _take_back(self, step: _Step) -> None:
+        self.state = step.state
+        if self.session is not None:
+            self.session.undo()  # the same step: it rolled no die
+
+    # -- saves ---------------------------------------------------------
+    def save(self) -> Path | None:
+        """Save the battle (F5) to ``save_path``; a campaign battle is saved with the campaign."""
+        if self.session is None or self.save_path is None:
+            self.message = "This battle is saved with its campaign, not on its own."
+            self.dirty = True
+            return None
+        try:
+            path = self.session.save(self.save_path)
+        except OSError as exc:
+            self.message = f"Not saved: {self.save_path} cannot be written ({exc.strerror or exc})."
+            self.dirty = True
+            return None
+        self.message = f"Saved to {path.name}."
+        self.dirty = True
+        return path
+
+    def load(self, path: Path | None = None) -> bool:
+        """Load a save of this battle (F9), replayed and checked (``Session.load``); a bad
+        save or one of another battle is refused in one sentence and nothing changes."""
+        from battleboard.game import BattleboardEngine
+        from battleboard.scenario import scenario_path
+
+        path = path or self.save_path
+        if self.session is None or path is None:
+            self.message = "This battle is saved with its campaign, not on its own."
+            self.dirty = True
+            return False
+        try:
+            got: Session[State, Action] = Session.load(BattleboardEngine(), path)
+            if scenario_path(got.scenario).resolve() != scenario_path(self.session.scenario).resolve():
+                raise BellumError(f"{path.name} is a save of {got.scenario}, not of this battle.")
+        except BellumError as why:
+            self.message = str(why)
+            self.dirty = True
+            return False
+        self.session, self.state, self.dice = got, got.state, got.dice
+        self.events = list(got.log)
+        self.log = [f"{self.title}.", *(e.text for e in self.events), f"(loaded {path.name})"]
+        self._undo.clear()
+        self._report = None
+        self.message = "Loaded."
         self.selected = None
         self.options = []
         self.dirty = True
@@ -321,6 +394,12 @@ class BattleView(arcade.View):
         if key == "undo":
             self.undo()
             return
+        if key == "save":
+            self.save()
+            return
+        if key == "load":
+            self.load()
+            return
         for b in self.buttons:
             if b.key == key and b.action is not None:
                 self.act(b.action)
@@ -339,6 +418,8 @@ class BattleView(arcade.View):
             arcade.key.O: "off",
             arcade.key.P: "plan",
             arcade.key.U: "undo",
+            arcade.key.F5: "save",
+            arcade.key.F9: "load",
         }
         numbers = {getattr(arcade.key, f"KEY_{i}"): f"option{i - 1}" for i in range(1, 10)}
         self._layout()
@@ -521,6 +602,9 @@ class BattleView(arcade.View):
             wanted.append(("ai", "AI move [Space]", None))
         if self._undo:
             wanted.append(("undo", "Undo [U]", None))
+        if self.session is not None:
+            wanted.append(("save", "Save [F5]", None))
+            wanted.append(("load", "Load [F9]", None))
         wanted.append(("menu", f"{self.menu_label} [Esc]", None))
         for i, (key, label, action) in enumerate(wanted):
             col = i % 3

@@ -5,7 +5,7 @@ from __future__ import annotations
 import arcade
 
 from battleboard.scenario import load_scenario
-from battleboard.view.window import battle_view
+from battleboard.view.window import battle_view, new_session
 from bellum.paths import scenario_files
 from bellum.view.picker import ScenarioPicker as _Picker
 
@@ -22,7 +22,7 @@ class ScenarioPicker(_Picker):
 
     def make_view(self, path: str, hotseat: bool) -> arcade.View:
         sc, state = load_scenario(path)
-        return battle_view(sc, state, "none" if hotseat else "B", 1, menu=self.menu)
+        return battle_view(sc, state, "none" if hotseat else "B", 1, menu=self.menu, session=new_session(path, 1))
 
 
 def launch(window: arcade.Window, menu_view: arcade.View) -> None:

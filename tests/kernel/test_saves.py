@@ -98,6 +98,103 @@ def test_interrupted_replace_leaves_previous_save_intact(tmp_path: Path, monkeyp
     with pytest.raises(KeyboardInterrupt):
         write_save(path, sample(5))
     assert path.read_bytes() == before
+    # the .bak is written atomically too: it was the first rename to fail, and no temp file is left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml"]
+
+
+def test_a_kill_between_the_two_renames_leaves_both_files_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The previous save becomes the .bak first; if the new save's rename then fails, the
+    save and its .bak are both the previous save, and no temp file is left."""
+    path = tmp_path / "game.toml"
+    write_save(path, sample(1))
+    before = path.read_bytes()
+    real = os.replace
+
+    def second_fails(src: object, dst: object) -> None:
+        if str(dst).endswith(".bak"):
+            real(src, dst)  # type: ignore[arg-type]
+            return
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(saves.os, "replace", second_fails)
+    with pytest.raises(KeyboardInterrupt):
+        write_save(path, sample(5))
+    assert path.read_bytes() == before == saves.backup_path(path).read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml", "game.toml.bak"]
+
+
+@pytest.mark.parametrize("anonymous", [True, False])
+def test_a_failed_write_leaves_no_temp_file_either_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, anonymous: bool
+) -> None:
+    """With ``O_TMPFILE`` (Linux) and with a named temporary file (elsewhere) alike."""
+    if not anonymous:
+        monkeypatch.setattr(saves, "_write_anonymous", lambda *a: False)
+    path = tmp_path / "game.toml"
+    write_save(path, sample(1))
+    write_save(path, sample(2))
+    assert read_save(path).state["turn"] == 2 and read_save(saves.backup_path(path)).state["turn"] == 1
+
+    def crash(src: object, dst: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(saves.os, "replace", crash)
+    with pytest.raises(OSError):
+        write_save(path, sample(3))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml", "game.toml.bak"]
+
+
+def test_a_temp_file_left_by_a_kill_is_removed_by_the_next_save(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    (tmp_path / ".game.toml.1a2b3c4d5e6f.tmp").write_text("half a sa")
+    (tmp_path / ".other.toml.1a2b3c4d5e6f.tmp").write_text("not ours")
+    write_save(path, sample(1))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.toml.1a2b3c4d5e6f.tmp", "game.toml"]
+
+
+def test_a_save_keeps_the_permissions_of_the_one_it_replaces(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    write_save(path, sample(1))
+    path.chmod(0o640)
+    write_save(path, sample(2))
+    assert path.stat().st_mode & 0o777 == 0o640 == saves.backup_path(path).stat().st_mode & 0o777
+
+
+_KILLED_WRITER = """
+import sys
+from bellum.saves import SaveData, write_save
+state = {"units": [{"id": f"u{i}", "hex": "0101", "tq": i % 9} for i in range(4000)]}
+print("ready", flush=True)
+n = 0
+while True:
+    n += 1
+    write_save(sys.argv[1], SaveData("tactical", "x", 1, {"seed": 1, "counter": n}, {**state, "n": n}))
+"""
+
+
+def test_kill_9_in_the_middle_of_saves_never_loses_the_save(tmp_path: Path) -> None:
+    """Kill -9 a process that saves over and over, at 6 moments (90 with ``BELLUM_FUZZ_LONG=1``):
+    the save and its .bak always load; a temporary file a kill leaves is gone after the next save."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "game.toml"
+    write_save(path, sample(1))
+    rng = random.Random(22)
+    for _ in range(90 if os.environ.get("BELLUM_FUZZ_LONG") else 6):
+        proc = subprocess.Popen([sys.executable, "-c", _KILLED_WRITER, str(path)], stdout=subprocess.PIPE)
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+        time.sleep(rng.uniform(0.0, 0.3))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        read_save(path)
+        read_save(saves.backup_path(path))
+    write_save(path, sample(2))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml", "game.toml.bak"]
 
 
