@@ -34,7 +34,7 @@ def _cmd_board(args: argparse.Namespace) -> int:
 
     from battleboard.game import BattleboardEngine, encode_action, load
     from battleboard.model import Action, State
-    from battleboard.scenario import scenario_path, side_name
+    from battleboard.scenario import side_name
     from bellum.errors import InputError
     from bellum.paths import check_output
     from bellum.session import Session
@@ -50,12 +50,10 @@ def _cmd_board(args: argparse.Namespace) -> int:
         if getattr(args, flag):
             check_output(getattr(args, flag), f"--{flag}")
     engine = BattleboardEngine()
+    # a save refuses to load as another battle, and replays from the scenario named here
     session: Session[State, Action] = (
-        Session.load(engine, args.load) if args.load else Session(engine, args.scenario, args.seed)
+        Session.load(engine, args.load, args.scenario) if args.load else Session(engine, args.scenario, args.seed)
     )
-    if args.load and scenario_path(session.scenario).resolve() != scenario_path(args.scenario).resolve():
-        # the names come from the save, not the argument: a save refuses to load as another battle
-        raise InputError(args.load, "save.scenario", f"is a save of {session.scenario}, not of {args.scenario}")
     if not args.headless:
         from battleboard.view.window import run_window
 

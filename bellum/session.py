@@ -140,9 +140,18 @@ class Session(Generic[S, A]):
         )
 
     @classmethod
-    def load(cls, engine: Engine[S, A], path: str | Path) -> Session[S, A]:
-        """Replay a save from its scenario, seed and actions; refuse it if the replay drifts."""
+    def load(cls, engine: Engine[S, A], path: str | Path, scenario: str | None = None) -> Session[S, A]:
+        """Replay a save from its scenario, seed and actions; refuse it if the replay drifts.
+
+        ``scenario``: the one the player named with the save (``bellum battle NAME --load F``):
+        a save of another scenario is refused, and the game is replayed from the player's
+        scenario, not from a path written inside the save.  Without it the save's own
+        scenario is used, read through the same input gate as any file."""
         data = read_save(path, engine.name)
+        if scenario is not None:
+            if not same_scenario(data.scenario, scenario, engine.name):
+                raise InputError(path, "save.scenario", f"is a save of {data.scenario}, not of {scenario}")
+            data.scenario = scenario
         try:
             cls(engine, data.scenario, data.seed)
         except InputError as exc:
@@ -170,3 +179,16 @@ class Session(Generic[S, A]):
             except (KeyError, TypeError, ValueError) as exc:
                 raise InputError(source, f"actions[{index}]", f"is not a valid action ({exc})") from None
         return session
+
+
+def same_scenario(saved: str, given: str, engine: str) -> bool:
+    """Whether a save's scenario and the one a player names are the same file (each a name or
+    a path, found as ``bellum.paths.resolve_scenario`` finds it; one not found is no match)."""
+    from bellum.paths import resolve_scenario
+
+    if saved == given:
+        return True
+    try:
+        return resolve_scenario(saved, engine).resolve() == resolve_scenario(given, engine).resolve()
+    except (InputError, OSError, ValueError):
+        return False

@@ -24,7 +24,12 @@ from bellum.errors import InputError
 
 M = TypeVar("M", bound=BaseModel)
 
-MAX_FILE_BYTES = 32 * 1024 * 1024
+#: the largest game file read: a whole war's campaign save is about 0.6 MB (docs/RELIABILITY.md)
+MAX_FILE_BYTES = 4 * 1024 * 1024
+#: lines plus list items a file may have, counted before parsing: a whole war's save has about
+#: 40,000; parsing 150,000 takes about a second, so a file of a million tiny items is refused
+#: at once instead of after a minute (issue 22: a 31 MB array of integers took 41 s)
+MAX_ITEMS = 150_000
 MAX_DEPTH = 32
 MAX_INT = 2**63 - 1
 MIN_INT = -(2**63)
@@ -97,6 +102,7 @@ def parse_toml(raw: bytes | str, source: str | Path) -> dict[str, Any]:
             raise InputError(source, f"byte {exc.start}", "is not valid UTF-8 text") from None
     else:
         text = raw
+    check_shape(text, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -109,6 +115,26 @@ def parse_toml(raw: bytes | str, source: str | Path) -> dict[str, Any]:
         raise InputError(source, "", "is nested too deeply to be a game file") from None
     check_sane(data, source)
     return data
+
+
+def check_shape(text: str, source: str | Path) -> None:
+    """Refuse, before parsing, text too big in its shape for the parser to refuse fast: too
+    many lines and list items (``MAX_ITEMS``), or a dotted key nested deeper than
+    ``MAX_DEPTH`` (the parser's cost grows with the square of a dotted key's length: a
+    600 kB key of 300,000 parts would fill the memory)."""
+    items = text.count(",") + text.count("\n")
+    if items > MAX_ITEMS:
+        problem = f"has {items} lines and list items, more than the {MAX_ITEMS} a game file may have"
+        raise InputError(source, "", problem)
+    if text.count(".") <= MAX_DEPTH:
+        return
+    for n, line in enumerate(text.split("\n"), 1):
+        if line.count(".") <= MAX_DEPTH:
+            continue
+        head, eq, _ = line.partition("=")
+        header = not eq and line.lstrip().startswith("[") and "," not in line
+        if (eq or header) and head.count(".") > MAX_DEPTH:
+            raise InputError(source, f"line {n}", f"a key is nested more than {MAX_DEPTH} levels deep")
 
 
 def check_sane(data: Any, source: str | Path, place: str = "", depth: int = 0) -> None:

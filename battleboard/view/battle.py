@@ -296,7 +296,6 @@ class BattleView(arcade.View):
         """Load a save of this battle (F9), replayed and checked (``Session.load``); a bad
         save or one of another battle is refused in one sentence and nothing changes."""
         from battleboard.game import BattleboardEngine
-        from battleboard.scenario import scenario_path
 
         path = path or self.save_path
         if self.session is None or path is None:
@@ -304,9 +303,7 @@ class BattleView(arcade.View):
             self.dirty = True
             return False
         try:
-            got: Session[State, Action] = Session.load(BattleboardEngine(), path)
-            if scenario_path(got.scenario).resolve() != scenario_path(self.session.scenario).resolve():
-                raise BellumError(f"{path.name} is a save of {got.scenario}, not of this battle.")
+            got: Session[State, Action] = Session.load(BattleboardEngine(), path, self.session.scenario)
         except BellumError as why:
             self.message = str(why)
             self.dirty = True

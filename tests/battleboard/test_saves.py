@@ -158,7 +158,7 @@ def test_the_window_saves_and_loads_a_battle(window: Any, tmp_path: Path) -> Non
     other = Session(BattleboardEngine(), "mountain-pass", 1).save(tmp_path / "other.toml")
     before = BattleboardEngine().encode_state(view.state)
     assert not view.load(other)
-    assert "is a save of mountain-pass, not of this battle" in view.message
+    assert "is a save of mountain-pass, not of field-pharsalus" in view.message
     assert BattleboardEngine().encode_state(view.state) == before
 
 

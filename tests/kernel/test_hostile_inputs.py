@@ -111,7 +111,8 @@ def test_messages_escape_control_characters() -> None:
 
 def test_a_save_whose_scenario_is_bad_names_the_save(tmp_path: Path) -> None:
     """Issue 22: a save naming a scenario that cannot be loaded (here ``/dev/zero``) is
-    refused naming the save first, then the scenario it names."""
+    refused naming the save first, then the scenario it names; when the player names the
+    scenario with the save, the path inside the save is never opened."""
     save = tmp_path / "p.toml"
     assert _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--save", str(save)).returncode == 0
     text = save.read_text().replace('scenario = "pharsalus"', 'scenario = "/dev/zero"', 1)
@@ -119,4 +120,104 @@ def test_a_save_whose_scenario_is_bad_names_the_save(tmp_path: Path) -> None:
     save.write_text(text)
     got = _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--load", str(save))
     assert got.returncode == 2
-    assert got.stderr.startswith(f"bellum: {save}: save.scenario: names '/dev/zero'")
+    assert got.stderr.strip() == f"bellum: {save}: save.scenario: is a save of /dev/zero, not of pharsalus"
+    from bellum.session import Session
+    from tactical.game import TacticalEngine
+
+    with pytest.raises(InputError) as refused:
+        Session.load(TacticalEngine(), save)  # the window's load: the save's own scenario, through the gate
+    assert str(refused.value).startswith(f"{save}: save.scenario: names '/dev/zero', which cannot be loaded (")
+    assert "no such tactical scenario" in str(refused.value)  # a device is no scenario file: never opened
+
+
+def test_a_huge_array_is_refused_at_once(tmp_path: Path) -> None:
+    """Issue 22: a 31 MB array of integers took 41 s to be refused; now the byte limit stops
+    it while streaming, and a smaller file of a million items is refused before parsing."""
+    big = tmp_path / "big.toml"
+    with big.open("w") as f:
+        f.write("x = [" + "1," * 15_500_000 + "1]\n")
+    with pytest.raises(InputError, match="more than the 4194304 a game file may have"):
+        read_toml(big)
+    many = tmp_path / "many.toml"
+    many.write_text("x = [" + "1," * 1_000_000 + "1]\n")
+    with pytest.raises(InputError, match="1000001 lines and list items, more than the 150000"):
+        read_toml(many)
+
+
+def test_a_dotted_key_too_deep_is_refused_before_parsing(tmp_path: Path) -> None:
+    """The parser's cost grows with the square of a dotted key: 300,000 parts would fill the memory."""
+    for text in ("a" + ".a" * 300_000 + " = 1\n", "[a" + ".a" * 300_000 + "]\n"):
+        bad = tmp_path / "dotted.toml"
+        bad.write_text(text)
+        with pytest.raises(InputError, match="line 1: a key is nested more than 32 levels deep"):
+            read_toml(bad)
+    fine = tmp_path / "fine.toml"
+    fine.write_text('text = "' + "a sentence. " * 100 + '"\nx = [' + "1.5, " * 100 + "]\n")
+    assert len(read_toml(fine)["x"]) == 100  # dots in text and numbers are no keys
+
+
+@pytest.mark.parametrize(
+    ("where", "old", "new", "words"),
+    [
+        # issue 22's lax types: no coercion of text to a number, of text to a boolean
+        (
+            "maps/roman_world.toml",
+            "lat = 41.89",
+            'lat = "41.89"',
+            r"space .roma. \(space\[0\]\.lat\): input should be a valid number",
+        ),
+        ("scenarios/tactical/cannae.toml", "elite = true", 'elite = "true"', "input should be a valid boolean"),
+        ("scenarios/tactical/cannae.toml", "elite = true", "elite = 1", "input should be a valid boolean"),
+        ("scenarios/tactical/cannae.toml", "initiative = 7", "initiative = 7.0", "input should be a valid integer"),
+    ],
+)
+def test_lax_types_are_refused(tmp_path: Path, where: str, old: str, new: str, words: str) -> None:
+    from bellum.paths import ROOT
+
+    text = (ROOT / where).read_text()
+    assert old in text
+    bad = tmp_path / Path(where).name
+    bad.write_text(text.replace(old, new, 1))
+    if where.startswith("maps"):
+        from campaign.map import load_map
+
+        with pytest.raises(InputError, match=words) as got:
+            load_map(bad)
+    else:
+        from tactical.scenario import load_scenario
+
+        with pytest.raises(InputError, match=words) as got:
+            load_scenario(bad)
+    assert str(got.value).startswith(str(bad)) and "\n" not in str(got.value)
+
+
+def test_replay_refuses_an_action_with_a_field_it_does_not_know(tmp_path: Path) -> None:
+    """Issue 22: replay ignored unknown action fields; a tactical save's action is its notation alone."""
+    import tomli_w
+
+    save = tmp_path / "p.toml"
+    assert _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--save", str(save)).returncode == 0
+    raw = read_toml(save)
+    raw["actions"][1]["speed"] = "double"
+    save.write_text(tomli_w.dumps(raw))
+    got = _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--load", str(save))
+    assert got.returncode == 2 and "actions[1]: cannot be replayed" in got.stderr
+    assert len(got.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["battle", "board"])
+@pytest.mark.parametrize("kind", ["device", "fifo", "nul"])
+def test_devices_pipes_and_nul_names_as_scenario_or_save(tmp_path: Path, command: str, kind: str) -> None:
+    """Issue 22: ``/dev/zero`` ended in MemoryError, a FIFO hung for ever, a NUL gave ValueError."""
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    target = {"device": "/dev/zero", "fifo": str(fifo), "nul": "x\\x00y"}[kind]
+    scenario = {"battle": "pharsalus", "board": "field-pharsalus"}[command]
+    for args in (
+        (command, target, "--ai", "both", "--headless"),
+        (command, scenario, "--headless", "--ai", "both", "--load", target),
+    ):
+        got = _bellum(*args)
+        assert got.returncode == 2, got.stderr
+        lines = got.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in got.stderr and got.stdout == ""
