@@ -550,7 +550,8 @@ def _why_not(s: State, a: Action) -> str:
         if s.naval:
             return "leaders never move by themselves at sea (004 Movement)"
         return f"{ld.id} may move only to a friendly unit within 3 squares, once a turn (§7.5)"
-    assert who is not None
+    if who is None:  # an action of a saved game that names no unit
+        return f"a {a.verb.replace('_', ' ')} must name the unit that makes it"
     if who.status != "active" and who.status != "reserve":
         return f"{who.id} is out of the battle ({who.status})"
     if who.failed:

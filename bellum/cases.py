@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from bellum.dice import Dice
-from bellum.errors import BellumError, DiceError, InputError, MissingRollError, RuleError, UnusedRollError
+from bellum.errors import (
+    BellumError,
+    DiceError,
+    InputError,
+    MissingRollError,
+    RuleError,
+    UnusedRollError,
+    printable,
+)
 from bellum.tomlio import read_toml
 
 #: engine name -> module providing ``ADAPTER`` (a ``CaseAdapter``)
@@ -77,12 +85,17 @@ def collect(paths: Iterable[str | Path]) -> list[Path]:
     found: list[Path] = []
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
-            found.extend(sorted(q for q in p.rglob("*.toml") if q.is_file()))
-        elif p.exists():
-            found.append(p)
-        else:
-            raise InputError(p, "", "no such case file or folder")
+        try:
+            if p.is_dir():
+                found.extend(sorted(q for q in p.rglob("*.toml") if q.is_file()))
+            elif p.is_file():
+                found.append(p)
+            elif p.exists():
+                raise InputError(p, "", "is not a regular file (a device, a pipe or a socket), so it is not read")
+            else:
+                raise InputError(p, "", "no such case file or folder")
+        except OSError as exc:
+            raise InputError(str(raw)[:200], "", f"cannot be read ({exc.strerror or exc})") from None
     return found
 
 
@@ -105,24 +118,29 @@ def _fmt(value: Any) -> str:
 
 
 def run_case(path: Path) -> CaseResult:
+    """One case's result; its message on one line, control characters escaped (``printable``)."""
     try:
         _run(path)
     except NotBuilt as skip:
-        return CaseResult(path, "skip", str(skip))
+        return CaseResult(path, "skip", printable(str(skip)))
     except CaseFailure as fail:
-        return CaseResult(path, "fail", str(fail))
+        return CaseResult(path, "fail", printable(str(fail)))
     except InputError as bad:
-        return CaseResult(path, "fail", bad.problem if bad.source == str(path) and not bad.place else str(bad))
+        own = bad.source == str(path) and not bad.place
+        return CaseResult(path, "fail", printable(bad.problem) if own else str(bad))
     except BellumError as err:
-        return CaseResult(path, "fail", str(err))
+        return CaseResult(path, "fail", printable(str(err)))
     return CaseResult(path, "pass")
 
 
 def _run(path: Path) -> None:
     doc = read_toml(path)
     engine = doc.get("engine")
-    if engine not in ADAPTER_MODULES:
+    if not isinstance(engine, str) or engine not in ADAPTER_MODULES:
         raise CaseFailure(f"engine {_fmt(engine)} is not one of {sorted(ADAPTER_MODULES)}")
+    for key in ("title", "source", "rules"):
+        if key in doc and not isinstance(doc[key], str):
+            raise CaseFailure(f"{key} must be text, not {_fmt(doc[key])}")
     steps = doc.get("steps", [])
     if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
         raise CaseFailure("steps must be a list of [[steps]] tables")

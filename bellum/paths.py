@@ -91,14 +91,17 @@ def resolve_scenario(name: str, engine: str) -> Path:
     (``<user folder>/scenarios/<engine>/``) before the shipped ones (``scenarios/<engine>/``).
     A name found nowhere is one ``InputError`` sentence naming the choices."""
     p = Path(name)
-    if p.is_file():
-        return p
-    file = name if name.endswith(".toml") else f"{name}.toml"
     own = user_folder() / "scenarios" / engine
-    for folder in (own, SCENARIOS / engine):
-        candidate = folder / file
-        if candidate.is_file():
-            return candidate
+    try:
+        if p.is_file():
+            return p
+        file = name if name.endswith(".toml") else f"{name}.toml"
+        for folder in (own, SCENARIOS / engine):
+            candidate = folder / file
+            if candidate.is_file():
+                return candidate
+    except OSError as exc:  # a name too long, a folder that cannot be searched…
+        raise InputError(name[:200], "", f"cannot be a {engine} scenario ({exc.strerror or exc})") from None
     names = ", ".join(p.stem for p in scenario_files(engine)) or "none"
     raise InputError(name, "", f"no such {engine} scenario: give a file, or one of {names} (your own go in {own})")
 
@@ -113,6 +116,8 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> Path:
 
     from bellum.errors import InputError
 
+    if "\x00" in str(path):
+        raise InputError(flag, "", f"{str(path)!r} is no file name (it holds a NUL character)")
     try:
         p = Path(path)
         st = p.stat() if p.exists() else None

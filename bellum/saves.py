@@ -162,7 +162,7 @@ def write_atomic(target: Path, payload: bytes, mode: int | None = None) -> None:
         os.replace(tmp, target)
         _sync_folder(target.parent)
     except BaseException:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             tmp.unlink()
         raise
 

@@ -25,7 +25,7 @@ from bellum.dice import Dice
 from bellum.errors import BellumError, InputError, RuleError
 from bellum.events import Event, EventLog
 from bellum.saves import Engine as EngineName
-from bellum.saves import SaveData, read_save, state_checksum, write_save
+from bellum.saves import SaveData, plain, read_save, state_checksum, write_save
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -163,6 +163,8 @@ class Session(Generic[S, A]):
             raise InputError(path, "state", "replaying the saved actions does not give the saved state (drift)")
         if session.dice.state() != data.dice:
             raise InputError(path, "dice", "replaying the saved actions does not reach the saved dice state")
+        if plain(session.log.to_list()) != data.events:
+            raise InputError(path, "events", "the saved log is not what replaying the saved actions tells")
         return session
 
     @classmethod
