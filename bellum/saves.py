@@ -176,11 +176,16 @@ def _fill(fd: int, payload: bytes, mode: int | None) -> None:
         os.fsync(fh.fileno())
 
 
+#: whether this system links an ``O_TMPFILE`` into a folder (learnt at the first save)
+_anonymous_links = True
+
+
 def _write_anonymous(target: Path, tmp: Path, payload: bytes, mode: int | None) -> bool:
     """Write through an ``O_TMPFILE`` (a file without a name until ``tmp`` is linked to it
     just before the rename); False where the system or the file system has none."""
+    global _anonymous_links
     flag = getattr(os, "O_TMPFILE", 0)
-    if not flag or not Path("/proc/self/fd").is_dir():
+    if not flag or not _anonymous_links or not Path("/proc/self/fd").is_dir():
         return False
     try:
         fd = os.open(target.parent, flag | os.O_WRONLY, 0o666)
@@ -193,7 +198,11 @@ def _write_anonymous(target: Path, tmp: Path, payload: bytes, mode: int | None) 
             if mode is not None:
                 os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
-        os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
+        try:
+            os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
+        except OSError:
+            _anonymous_links = False  # e.g. a sandbox refusing the link: named files from now on
+            raise
     except OSError:
         return False
     finally:

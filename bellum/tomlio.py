@@ -25,11 +25,11 @@ from bellum.errors import InputError
 M = TypeVar("M", bound=BaseModel)
 
 #: the largest game file read: a whole war's campaign save is about 0.6 MB (docs/RELIABILITY.md)
-MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_FILE_BYTES = 3 * 1024 * 1024
 #: lines plus list items a file may have, counted before parsing: a whole war's save has about
-#: 40,000; parsing 150,000 takes about a second, so a file of a million tiny items is refused
+#: 40,000; parsing 120,000 takes about a second, so a file of a million tiny items is refused
 #: at once instead of after a minute (issue 22: a 31 MB array of integers took 41 s)
-MAX_ITEMS = 150_000
+MAX_ITEMS = 120_000
 MAX_DEPTH = 32
 MAX_INT = 2**63 - 1
 MIN_INT = -(2**63)
