@@ -35,12 +35,12 @@ def _cmd_board(args: argparse.Namespace) -> int:
     from battleboard.game import BattleboardEngine, encode_action, load
     from battleboard.model import Action, State
     from battleboard.scenario import side_name
+    from bellum.cli import check_seed
     from bellum.errors import InputError
     from bellum.paths import check_output
     from bellum.session import Session
 
-    if not 0 <= args.seed < 2**63:
-        raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0 to 2^63 − 1)")
+    check_seed(args.seed)
     sc, _ = load(args.scenario)
     if args.report and not args.headless:
         raise InputError("bellum board", "--report", "is written for a headless battle (add --headless --ai both)")

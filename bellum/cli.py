@@ -22,6 +22,17 @@ from bellum.errors import BellumError, InputError
 ENGINE_CLI_MODULES = ("tactical.cli", "battleboard.cli", "campaign.cli")
 
 
+#: the seeds a game takes: what a save holds (``bellum.saves``), so every game saved loads again
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: int, flag: str = "--seed") -> int:
+    """``seed`` if a save can hold it, else one ``InputError`` sentence naming the flag."""
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(flag, "", f"{seed} is not a seed (a whole number from 0 to 2^63 − 1)")
+    return seed
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")

@@ -65,8 +65,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.turns <= MAX_TURNS:
         raise InputError("--turns", "", f"{args.turns} is not a number of turns from 0 to {MAX_TURNS}")
-    if not 0 <= args.seed < 2**63:
-        raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0)")
+    from bellum.cli import check_seed
+
+    check_seed(args.seed)
     if not args.headless:
         if os.environ.get("ARCADE_HEADLESS"):
             print(

@@ -107,14 +107,13 @@ def make_player(kind: str, seed: int) -> Any:
 
 
 def _cmd_battle(args: argparse.Namespace) -> int:
-    from bellum.errors import InputError
+    from bellum.cli import check_seed
     from bellum.session import Session
     from tactical.actions import Action
     from tactical.game import TacticalEngine, load
     from tactical.state import State
 
-    if not 0 <= args.seed < 2**63:
-        raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0 to 2^63 − 1)")
+    check_seed(args.seed)
     engine = TacticalEngine()
     sc = load(args.scenario)
     if not args.headless:
