@@ -28,7 +28,7 @@ from bellum.events import Event
 from bellum.saves import Engine as EngineName
 from bellum.tomlio import validate
 
-VERBS = ("command", "move", "attack", "end_turn", "double", "stratagem", "allocate", "deploy", "withdraw")
+Verb = Literal["command", "move", "attack", "end_turn", "double", "stratagem", "allocate", "deploy", "withdraw"]
 _Name = str  # a unit, fleet or leader id as the scenario spells it (checked by the rules)
 
 
@@ -37,7 +37,7 @@ class ActionIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    verb: Literal[VERBS]  # type: ignore[valid-type]
+    verb: Verb
     unit: _Name = Field("", max_length=40)
     to: int | None = Field(None, ge=OFF, le=26 * 30)
     target: _Name = Field("", max_length=40)

@@ -95,6 +95,8 @@ def resolve_scenario(name: str, engine: str) -> Path:
     try:
         if p.is_file():
             return p
+        if p.exists() and not p.is_dir():
+            raise InputError(name, "", "is not a regular file (a device, a pipe or a socket), so it is not read")
         file = name if name.endswith(".toml") else f"{name}.toml"
         for folder in (own, SCENARIOS / engine):
             candidate = folder / file

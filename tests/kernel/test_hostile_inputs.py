@@ -127,7 +127,7 @@ def test_a_save_whose_scenario_is_bad_names_the_save(tmp_path: Path) -> None:
     with pytest.raises(InputError) as refused:
         Session.load(TacticalEngine(), save)  # the window's load: the save's own scenario, through the gate
     assert str(refused.value).startswith(f"{save}: save.scenario: names '/dev/zero', which cannot be loaded (")
-    assert "no such tactical scenario" in str(refused.value)  # a device is no scenario file: never opened
+    assert "is not a regular file" in str(refused.value)  # refused by its type: never opened
 
 
 def test_a_huge_array_is_refused_at_once(tmp_path: Path) -> None:
