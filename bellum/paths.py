@@ -108,6 +108,20 @@ def resolve_scenario(name: str, engine: str) -> Path:
     raise InputError(name, "", f"no such {engine} scenario: give a file, or one of {names} (your own go in {own})")
 
 
+def shipped_or_own(name: str, engine: str) -> bool:
+    """Whether ``name`` — a scenario written inside a save — is a bare name, or a path to a
+    file in the game's or the player's scenario folder of ``engine``: the only scenarios a
+    save may name by itself (any other path must come from the player, with the save)."""
+    if "/" not in name and "\\" not in name and not name.startswith("."):
+        return True
+    try:
+        where = Path(name).resolve()
+        folders = [(SCENARIOS / engine).resolve(), (user_folder() / "scenarios" / engine).resolve()]
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return any(where.is_relative_to(folder) for folder in folders)
+
+
 def check_output(path: str | Path, flag: str, folder: bool = False) -> Path:
     """Refuse, before any work is done, an output path the game could not write at the end
     (campaign, battle, board and shot commands): a folder where a file is wanted (or a file

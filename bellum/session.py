@@ -146,12 +146,18 @@ class Session(Generic[S, A]):
         ``scenario``: the one the player named with the save (``bellum battle NAME --load F``):
         a save of another scenario is refused, and the game is replayed from the player's
         scenario, not from a path written inside the save.  Without it the save's own
-        scenario is used, read through the same input gate as any file."""
+        scenario is used only if it is a name, or a file in the game's or the player's scenario
+        folder (``bellum.paths.shipped_or_own``), read through the same input gate as any file."""
+        from bellum.paths import shipped_or_own
+
         data = read_save(path, engine.name)
         if scenario is not None:
             if not same_scenario(data.scenario, scenario, engine.name):
                 raise InputError(path, "save.scenario", f"is a save of {data.scenario}, not of {scenario}")
             data.scenario = scenario
+        elif not shipped_or_own(data.scenario, engine.name):
+            problem = f"names the file {data.scenario!r}, outside the scenario folders: name it with the save"
+            raise InputError(path, "save.scenario", problem)
         try:
             cls(engine, data.scenario, data.seed)
         except InputError as exc:

@@ -39,7 +39,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--headless", action="store_true", help="no window: print the chronicle")
     p.add_argument("--save", metavar="FILE", help="save the game here at the end")
     p.add_argument("--load", metavar="FILE", help="continue a saved game")
-    p.add_argument("--scenario", default="49bc", metavar="NAME", help="scenario name or file (default 49bc)")
+    p.add_argument(
+        "--scenario", metavar="NAME", help="scenario name or file (default 49bc; with --load: the save's, checked)"
+    )
     p.add_argument("--reports", metavar="DIR", help="headless: write each battle's after-action report into DIR")
     p.add_argument(
         "--battles",
@@ -117,15 +119,14 @@ def _headless(args: argparse.Namespace) -> int:
         check_output(args.save, "--save")
     engine = CampaignEngine()
     if args.load:
-        session = Session.load(engine, args.load)
+        session = Session.load(engine, args.load, args.scenario)
         print(f"Loaded {args.load}: {session.state.date()}, {len(session.actions)} actions replayed.")
     else:
-        path = resolve(args.scenario)
+        scenario = args.scenario or "49bc"
+        path = resolve(scenario)
         if not path.exists():
-            raise InputError(
-                args.scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)"
-            )
-        session = Session(engine, args.scenario, args.seed)
+            raise InputError(scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)")
+        session = Session(engine, scenario, args.seed)
     start = len(session.log)
     ai = CampaignAI()
     end = session.state.turn + args.turns

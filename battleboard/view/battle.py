@@ -123,7 +123,7 @@ class BattleView(arcade.View):
     ) -> None:
         super().__init__()
         #: the stand-alone battle as a game that saves and loads (None in the campaign)
-        self.session = session
+        self.standalone = session
         self.save_path = save_path
         #: the battle as the engagement contract sees it: a stand-alone battle shows its
         #: after-action report when it is over (the campaign window makes its own)
@@ -220,12 +220,12 @@ class BattleView(arcade.View):
         before = _Step(self.state, len(self.log), len(self.events))
         rolls = len(self.dice.rolls)
         try:
-            if self.session is not None and self.forced is None:
-                events = self.session.play(action)
-                self.state = self.session.state
+            if self.standalone is not None and self.forced is None:
+                events = self.standalone.play(action)
+                self.state = self.standalone.state
             else:
                 self.state, events, _ = apply(self.state, action, self.dice, self.forced)
-                self.session = None  # forced results (a test seam): no longer a game a save can replay
+                self.standalone = None  # forced results (a test seam): no longer a game a save can replay
         except RuleError as no:
             self.message = str(no)
             return False
@@ -272,18 +272,18 @@ class BattleView(arcade.View):
 
     def _take_back(self, step: _Step) -> None:
         self.state = step.state
-        if self.session is not None:
-            self.session.undo()  # the same step: it rolled no die
+        if self.standalone is not None:
+            self.standalone.undo()  # the same step: it rolled no die
 
     # -- saves ---------------------------------------------------------
     def save(self) -> Path | None:
         """Save the battle (F5) to ``save_path``; a campaign battle is saved with the campaign."""
-        if self.session is None or self.save_path is None:
+        if self.standalone is None or self.save_path is None:
             self.message = "This battle is saved with its campaign, not on its own."
             self.dirty = True
             return None
         try:
-            path = self.session.save(self.save_path)
+            path = self.standalone.save(self.save_path)
         except OSError as exc:
             self.message = f"Not saved: {self.save_path} cannot be written ({exc.strerror or exc})."
             self.dirty = True
@@ -298,17 +298,17 @@ class BattleView(arcade.View):
         from battleboard.game import BattleboardEngine
 
         path = path or self.save_path
-        if self.session is None or path is None:
+        if self.standalone is None or path is None:
             self.message = "This battle is saved with its campaign, not on its own."
             self.dirty = True
             return False
         try:
-            got: Session[State, Action] = Session.load(BattleboardEngine(), path, self.session.scenario)
+            got: Session[State, Action] = Session.load(BattleboardEngine(), path, self.standalone.scenario)
         except BellumError as why:
             self.message = str(why)
             self.dirty = True
             return False
-        self.session, self.state, self.dice = got, got.state, got.dice
+        self.standalone, self.state, self.dice = got, got.state, got.dice
         self.events = list(got.log)
         self.log = [f"{self.title}.", *(e.text for e in self.events), f"(loaded {path.name})"]
         self._undo.clear()
@@ -599,7 +599,7 @@ class BattleView(arcade.View):
             wanted.append(("ai", "AI move [Space]", None))
         if self._undo:
             wanted.append(("undo", "Undo [U]", None))
-        if self.session is not None:
+        if self.standalone is not None:
             wanted.append(("save", "Save [F5]", None))
             wanted.append(("load", "Load [F9]", None))
         wanted.append(("menu", f"{self.menu_label} [Esc]", None))

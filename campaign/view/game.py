@@ -896,7 +896,7 @@ class CampaignGame:
     def load(self, path: str | Path | None = None) -> bool:
         """Replace the game by a saved one (replayed and checked); a bad save is a message."""
         try:
-            session = Session.load(CampaignEngine(), path or self.save_path)
+            session = Session.load(CampaignEngine(), path or self.save_path, self.session.scenario)
         except BellumError as no:
             self.message = str(no)
             self.version += 1

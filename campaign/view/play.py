@@ -1010,9 +1010,9 @@ def game_from_args(args: argparse.Namespace) -> CampaignGame:
     load = getattr(args, "load", None)
     save = getattr(args, "save", None)
     if load:
-        session = Session.load(CampaignEngine(), load)
+        session = Session.load(CampaignEngine(), load, getattr(args, "scenario", None))
     else:
-        scenario = getattr(args, "scenario", "49bc")
+        scenario = getattr(args, "scenario", None) or "49bc"
         if not resolve(scenario).exists():
             raise InputError(scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)")
         session = Session(CampaignEngine(), scenario, getattr(args, "seed", 1))

@@ -474,7 +474,7 @@ class BattleView(arcade.View):
 
     def load(self, path: Path | None = None) -> bool:
         try:
-            self.session = load_session(path or self.save_path)
+            self.session = load_session(path or self.save_path, self.session.scenario)
         except BellumError as why:
             self.message = str(why)
             self._update_hud()

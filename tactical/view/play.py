@@ -124,8 +124,9 @@ def open_session(scenario: str, seed: int) -> Session[Any, Any]:
     return Session(engine, scenario, seed)
 
 
-def load_session(path: str | Path) -> Session[Any, Any]:
-    """A saved game: replayed from its scenario and seed (``Session.load``)."""
+def load_session(path: str | Path, scenario: str | None = None) -> Session[Any, Any]:
+    """A saved game: replayed from its scenario and seed (``Session.load``); with ``scenario``
+    (the battle on screen) a save of another battle is refused."""
     from bellum.saves import read_save
 
     data = read_save(path, "tactical")
@@ -134,7 +135,7 @@ def load_session(path: str | Path) -> Session[Any, Any]:
         engine = scenario_engine()
         if engine is None:
             raise InputError(path, "scenario", "tactical scenarios cannot be loaded yet (tactical.game is missing)")
-    return Session.load(engine, path)
+    return Session.load(engine, path, scenario)
 
 
 def session_state(session: Session[Any, Any]) -> State:

@@ -153,7 +153,7 @@ def test_the_window_saves_and_loads_a_battle(window: Any, tmp_path: Path) -> Non
     assert any(t.text == "Loaded." for t in view._texts)
     # the battle goes on from the loaded position, through the loaded session
     view.press("ai")
-    assert view.session is not None and len(view.session.actions) > len(read_save(tmp_path / "b.toml").actions)
+    assert view.standalone is not None and len(view.standalone.actions) > len(read_save(tmp_path / "b.toml").actions)
     # a save of another battle: one sentence on the panel, nothing changes
     other = Session(BattleboardEngine(), "mountain-pass", 1).save(tmp_path / "other.toml")
     before = BattleboardEngine().encode_state(view.state)

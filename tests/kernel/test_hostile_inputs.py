@@ -111,8 +111,9 @@ def test_messages_escape_control_characters() -> None:
 
 def test_a_save_whose_scenario_is_bad_names_the_save(tmp_path: Path) -> None:
     """Issue 22: a save naming a scenario that cannot be loaded (here ``/dev/zero``) is
-    refused naming the save first, then the scenario it names; when the player names the
-    scenario with the save, the path inside the save is never opened."""
+    refused naming the save first, then the scenario it names — and the path inside the
+    save is never opened: with the player's scenario the save is another battle's, without
+    one a path outside the scenario folders is no scenario a save may name."""
     save = tmp_path / "p.toml"
     assert _bellum("battle", "pharsalus", "--ai", "both", "--headless", "--save", str(save)).returncode == 0
     text = save.read_text().replace('scenario = "pharsalus"', 'scenario = "/dev/zero"', 1)
@@ -125,9 +126,10 @@ def test_a_save_whose_scenario_is_bad_names_the_save(tmp_path: Path) -> None:
     from tactical.game import TacticalEngine
 
     with pytest.raises(InputError) as refused:
-        Session.load(TacticalEngine(), save)  # the window's load: the save's own scenario, through the gate
-    assert str(refused.value).startswith(f"{save}: save.scenario: names '/dev/zero', which cannot be loaded (")
-    assert "is not a regular file" in str(refused.value)  # refused by its type: never opened
+        Session.load(TacticalEngine(), save)  # the window's load: the save's own scenario
+    assert str(refused.value) == (
+        f"{save}: save.scenario: names the file '/dev/zero', outside the scenario folders: name it with the save"
+    )
 
 
 def test_a_huge_array_is_refused_at_once(tmp_path: Path) -> None:
@@ -221,3 +223,27 @@ def test_devices_pipes_and_nul_names_as_scenario_or_save(tmp_path: Path, command
         assert got.returncode == 2, got.stderr
         lines = got.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in got.stderr and got.stdout == ""
+
+
+def test_a_save_names_a_scenario_file_only_in_the_scenario_folders(tmp_path: Path) -> None:
+    """Issue 22: a scenario is a name, or a file the player gives — never a path taken from
+    inside a save. A save of a scenario file elsewhere loads when the player names that file
+    with it, and is refused (one sentence, the file never opened) when they do not."""
+    from bellum.paths import game_data, shipped_or_own
+
+    own = tmp_path / "my-pharsalus.toml"
+    own.write_bytes(game_data("scenarios", "tactical", "pharsalus.toml").read_bytes())
+    save = tmp_path / "s.toml"
+    made = _bellum("battle", str(own), "--ai", "both", "--headless", "--save", str(save))
+    assert made.returncode == 0, made.stderr
+    again = _bellum("battle", str(own), "--ai", "both", "--headless", "--load", str(save))
+    assert again.returncode == 0, again.stderr
+    from bellum.session import Session
+    from tactical.game import TacticalEngine
+
+    with pytest.raises(InputError, match=r"save.scenario: names the file .*, outside the scenario folders"):
+        Session.load(TacticalEngine(), save)
+    assert shipped_or_own("pharsalus", "tactical")
+    assert shipped_or_own(str(game_data("scenarios", "tactical", "pharsalus.toml")), "tactical")
+    assert not shipped_or_own("/etc/passwd", "tactical") and not shipped_or_own("../x.toml", "tactical")
+    assert not shipped_or_own(str(game_data("scenarios", "tactical", "..", "..", "x.toml")), "tactical")
