@@ -45,7 +45,7 @@ from pathlib import Path
 from bellum.paths import game_data
 
 src = Path(sys.argv[1])
-folders = {"maps": "maps", "scenarios": "scenarios", "docs/rules": "rules"}
+folders = {"maps": "maps", "scenarios": "scenarios", "docs/rules": "rules", "schemas": "schemas"}
 pairs = [(src / k, game_data(v)) for k, v in folders.items()]
 pairs += [(src / e / "data", game_data(e, "data")) for e in ("campaign", "battleboard", "tactical")]
 missing = []

@@ -4,7 +4,6 @@ docs/scenarios.md §Special rules says."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from tactical.engine import apply
 from tactical.game import TacticalEngine
 from tactical.legal import legal_actions, move_actions
 from tactical.rout import rout_value
-from tactical.scenario import GRADE_TQ, load_scenario, resolve, schema
+from tactical.scenario import GRADE_TQ, load_scenario, resolve
 from tactical.state import State
 from tests.tactical.helpers import position, unit
 from tests.tactical.test_invariants import check_invariants
@@ -232,12 +231,6 @@ def test_edges_draw_a_feature_along_a_row(tmp_path: Path) -> None:
     assert st.field.hexside(g.index("0504"), g.index("0505")) == "stream"
     assert st.field.hexside(g.index("0604"), g.index("0605")) is None
     assert len(st.field.hexsides) == 5  # 03, 04 both ways; 05 only to 0505 (0605 is outside the span)
-
-
-def test_schema_file_is_current() -> None:
-    assert json.loads((SCENARIOS / "schema.json").read_text(encoding="utf-8")) == json.loads(
-        json.dumps(schema(), sort_keys=True)
-    )
 
 
 def test_resolve_bare_name() -> None:
