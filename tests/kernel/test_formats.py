@@ -118,7 +118,12 @@ BROKEN: list[tuple[str, Callable[[str], str], str, str]] = [
     # campaign scenario
     (CAMPAIGN, _drop_line("start_year_bc"), "scenario.start_year_bc", "is required but missing"),
     (CAMPAIGN, _sub("start_year_bc = 49", "start_year_bc = [49]"), "scenario.start_year_bc", "valid integer"),
-    (CAMPAIGN, _sub('kind = "legion"', 'kind = "dragons"'), "force 'caesar', unit 'leg_xiii'", "the counter set does not have"),
+    (
+        CAMPAIGN,
+        _sub('kind = "legion"', 'kind = "dragons"'),
+        "force 'caesar', unit 'leg_xiii'",
+        "the counter set does not have",
+    ),
     (CAMPAIGN, _sub('location = "ravenna"', 'location = "atlantis"'), "force 'caesar'", "not on the map"),
     # the map
     (MAP, _sub("lon = 12.48, ", ""), "space 'roma' (space[0].lon)", "is required but missing"),
@@ -134,9 +139,7 @@ BROKEN: list[tuple[str, Callable[[str], str], str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "spoil", "place", "words"), BROKEN, ids=[f"{b[0]}-{b[2] or b[3]}" for b in BROKEN]
-)
+@pytest.mark.parametrize(("name", "spoil", "place", "words"), BROKEN, ids=[f"{b[0]}-{b[2] or b[3]}" for b in BROKEN])
 def test_bellum_check_names_file_place_and_problem(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -151,6 +154,21 @@ def test_bellum_check_names_file_place_and_problem(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err
     assert err.startswith(f"bellum: {bad}: {place}") and words in err, err
+
+
+def test_a_map_change_that_strands_a_scenario_names_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ravenna taken off the map (its space, its roads, its port): 49bc.toml's Caesar stands nowhere."""
+    lines = []
+    for line in (ROOT / MAP).read_text(encoding="utf-8").splitlines(keepends=True):
+        if 'id = "ravenna"' in line or re.search(r'\b[ab] = "ravenna"', line):
+            continue
+        lines.append(line.replace('"ravenna", ', "").replace(', "ravenna"', ""))
+    bad = tmp_path / "world.toml"
+    bad.write_text("".join(lines), encoding="utf-8")
+    assert main(["check", str(bad)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"bellum: {bad}: the scenario 49bc.toml no longer loads with it (force 'caesar'"), err
+    assert "'ravenna', which is not on the map" in err
 
 
 @pytest.fixture(scope="module")
