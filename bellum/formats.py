@@ -235,12 +235,21 @@ def _check_save(path: Path, ctx: Context) -> None:
 # --------------------------------------------------------------------------- the commands
 
 
+def _expand(paths: list[str]) -> list[Path]:
+    """The files named, a folder standing for every ``*.toml`` under it."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        found = sorted(q for q in p.rglob("*.toml") if q.is_file()) if p.is_dir() else []
+        out.extend(found or [p])
+    return out
+
+
 def check_files(paths: list[str], as_id: str | None = None, out: Callable[[str], None] = print) -> int:
     """``bellum check``: every file checked; one line each (``ok`` or the sentence). 0 if all pass."""
     fmts = formats()
     todo: list[tuple[Path, Format | None, InputError | None]] = []
-    for raw in paths:
-        p = Path(raw)
+    for p in _expand(paths):
         try:
             from bellum.tomlio import read_input
 
@@ -271,7 +280,9 @@ def check_files(paths: list[str], as_id: str | None = None, out: Callable[[str],
 
 
 def add_check_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("files", nargs="+", metavar="FILE", help="data files: scenarios, maps, tables, saves")
+    p.add_argument(
+        "files", nargs="+", metavar="FILE", help="data files (scenarios, maps, tables, saves) or folders of them"
+    )
     p.add_argument(
         "--as", dest="as_id", metavar="KIND", help="check the files as this format ('bellum schemas --list')"
     )

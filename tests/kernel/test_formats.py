@@ -57,6 +57,8 @@ def test_every_shipped_file_passes_bellum_check(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr()
     assert out.err == ""
     assert len(out.out.splitlines()) == len(DATA_FILES)
+    assert main(["check", str(ROOT / "scenarios")]) == 0  # a folder: every TOML file under it
+    assert len(capsys.readouterr().out.splitlines()) == len(list(ROOT.glob("scenarios/*/*.toml")))
 
 
 # -- the acceptance test: wrong edits, the right sentence ---------------------------------------------------------
