@@ -10,9 +10,11 @@ import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
+import tomli_w
 
 from bellum.cli import main
 from bellum.formats import _by_place, formats, recognise, stale_schemas
@@ -234,3 +236,64 @@ def test_check_as_a_named_format(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["check", "--as", "tactical-scenario", str(plain)]) == 0
     assert main(["check", "--as", "nonsense", str(plain)]) == 1
     assert "'nonsense' is no data format" in capsys.readouterr().err
+
+
+# -- every format, spoiled the same three ways ------------------------------------------------------------------
+
+
+def _first_int(node: Any, path: tuple[str | int, ...] = ()) -> tuple[str | int, ...] | None:
+    """The place of the first whole number in a parsed file (not a boolean)."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (*path, key)
+        found = _first_int(value, (*path, key))
+        if found is not None:
+            return found
+    return None
+
+
+def _spoiled(path: Path, how: str) -> tuple[dict[str, Any], str]:
+    """``path``'s data spoiled ``how`` (a required key dropped, a number made a word, a key added)
+    and the word the sentence's place must hold."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    fmt = recognise(path)
+    if how == "missing":
+        key = sorted(fmt.schema().get("required", []))[0]
+        del data[key]
+        return data, key
+    if how == "unknown":
+        data["not_a_key"] = 1
+        return data, "not_a_key"
+    place = _first_int(data)
+    if place is None:
+        pytest.skip("no number in this file")
+    node: Any = data
+    for part in place[:-1]:
+        node = node[part]
+    node[place[-1]] = "many"
+    return data, str(place[-1]) if isinstance(place[-1], str) else f"[{place[-1]}]"
+
+
+@pytest.mark.parametrize("how", ["missing", "wrong-type", "unknown"])
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_format_names_a_missing_key_a_wrong_type_and_an_unknown_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], path: Path, how: str
+) -> None:
+    fmt = recognise(path)
+    if how == "missing" and not fmt.schema().get("required"):
+        pytest.skip("every top-level key of this format has a default")
+    data, word = _spoiled(path, how)
+    bad = tmp_path / path.name
+    bad.write_text(tomli_w.dumps(data), encoding="utf-8")
+    assert main(["check", "--as", fmt.id, str(bad)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(f"bellum: {bad}: "), err
+    place, _, problem = err[len(f"bellum: {bad}: ") :].partition(": ")
+    assert word in place, err
+    expected = {
+        "missing": ("is required but missing",),
+        "unknown": ("is not a key this file may have",),
+        "wrong-type": ("valid", "'many' is neither"),  # a chart cell may be a number or a word
+    }[how]
+    assert any(words in problem for words in expected), err
