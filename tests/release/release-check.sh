@@ -61,6 +61,26 @@ if missing:
 print(f"release: {sum(1 for s, _ in pairs for p in s.rglob('*') if p.is_file())} data files present")
 EOF
 
+step "the shipped schemas match the game's models; every shipped scenario and the map pass bellum check"
+"$game" schemas --check
+"$game" check "$("$WORK/venv/bin/python" -c 'from bellum.paths import game_data; print(game_data("scenarios"))')" \
+  "$("$WORK/venv/bin/python" -c 'from bellum.paths import game_data; print(game_data("maps"))')" | tail -n 1
+"$WORK/venv/bin/python" - <<'EOF'
+import re
+import sys
+
+from bellum.paths import game_data
+
+# an editor resolves each file's '#:schema' line beside the installed file: it must find the schema
+bad = []
+for f in sorted([*game_data("scenarios").rglob("*.toml"), *game_data("maps").glob("*.toml")]):
+    m = re.match(r"#:schema (\S+)", f.read_text(encoding="utf-8"))
+    if not m or not (f.parent / m.group(1)).is_file():
+        bad.append(str(f))
+if bad:
+    sys.exit("release: these installed files name no schema that exists beside them:\n  " + "\n  ".join(bad))
+EOF
+
 step "bellum version; python -m bellum version"
 "$game" version | tee "$WORK/version.txt"
 grep -q "(installed)" "$WORK/version.txt" || { echo "release: bellum version does not say the data is installed"; exit 1; }
