@@ -137,7 +137,7 @@ BROKEN: list[tuple[str, Callable[[str], str], str, str]] = [
     ("tactical/data/units.toml", _drop_block("[types.LG]"), "types", "no row for the unit type(s) LG"),
     ("tactical/data/units.toml", _sub("ma = 4", 'ma = "four"'), "types.PH.ma", "valid integer"),
     ("tactical/data/weapons_charts_v1.toml", _sub('attacker = "PH"', 'attacker = "XX"'), "row[0].attacker", "XX"),
-    ("battleboard/data/units.toml", _drop_block("[kinds.legion]"), "top", "'legion' has no entry"),
+    ("battleboard/data/units.toml", _drop_block("[kinds.legion]"), "kinds", "the unit kind 'legion' has no entry"),
     ("campaign/data/units.toml", _drop_block("[kinds.engineers]"), "", "49bc.toml no longer loads"),
     ("campaign/data/tables.toml", _drop_line("sea_winter"), "", "is required but missing"),
 ]
