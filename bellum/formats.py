@@ -33,8 +33,9 @@ from pydantic import BaseModel
 
 from bellum.errors import BellumError, InputError
 
-#: engine modules that may declare formats (``FORMATS``)
-ENGINE_FORMAT_MODULES = ("tactical.formats", "battleboard.formats", "campaign.formats")
+#: modules that may declare formats (``FORMATS``): the engines', and the kernel's play-by-e-mail
+#: turn files once ``bellum/pbem.py`` exists and declares its own
+ENGINE_FORMAT_MODULES = ("bellum.pbem", "tactical.formats", "battleboard.formats", "campaign.formats")
 #: the JSON Schema dialect pydantic writes
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_LINE = re.compile(r"^#:schema\s+(\S+)\s*$")
@@ -105,7 +106,7 @@ def formats() -> list[Format]:
         )
     ]
     for module in engine_modules(ENGINE_FORMAT_MODULES):
-        found.extend(module.FORMATS)
+        found.extend(getattr(module, "FORMATS", ()))
     return found
 
 
