@@ -108,6 +108,14 @@ def state_checksum(state: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
+def schema_line() -> str:
+    """The first line of a save: the shipped save schema, for editors (``#:schema``, docs/MODDING.md)."""
+    from bellum.paths import game_data
+
+    schema = game_data("schemas", "save.schema.json")
+    return f"#:schema {schema.resolve().as_uri()}\n" if schema.is_file() else ""
+
+
 def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
@@ -131,7 +139,7 @@ def write_save(path: str | Path, data: SaveData) -> Path:
         "state": state,
         "events": plain(data.events),
     }
-    payload = tomli_w.dumps(doc).encode("utf-8")
+    payload = (schema_line() + tomli_w.dumps(doc)).encode("utf-8")
     target.parent.mkdir(parents=True, exist_ok=True)
     for stray in target.parent.glob(f".{glob_escape(target.name)}.*.tmp"):  # left by a kill mid-write
         with contextlib.suppress(OSError):

@@ -35,7 +35,11 @@ MAX_INT = 2**63 - 1
 MIN_INT = -(2**63)
 MAX_STRING = 1_000_000
 
-PIECE_ID_PATTERN = r"^[^\s\p{Cc}\p{Cf}](?:[^\t\n\r\f\v\p{Cc}\p{Cf}\p{Zl}\p{Zp}]*[^\s\p{Cc}\p{Cf}])?$"
+#: control and format characters (tab, newline, escape, soft hyphen, zero-width and direction
+#: marks, line and paragraph separators, byte-order mark), spelt out so that pydantic, Python's
+#: ``re`` and a JSON-schema validator read the pattern alike
+_UNSEEN = r"\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+PIECE_ID_PATTERN = rf"^[^\s{_UNSEEN}](?:[^{_UNSEEN}]*[^\s{_UNSEEN}])?$"
 #: the id of a piece (a unit, a leader, a fleet) in a file: 1 to 40 characters, no control or
 #: format characters (tab, newline, a byte-order mark…), no space at either end
 PieceId = Annotated[
@@ -189,6 +193,10 @@ def validation_error(exc: ValidationError, source: str | Path, prefix: str = "")
             msg = f"{shown} is not an id (1 to 40 characters: no tab, newline or other control character)"
         else:
             msg = f"{shown} is not of the form this place needs"
+    elif first["type"] == "value_error" and msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]  # a validator's own sentence, without pydantic's label
+    elif first["type"] in ("literal_error", "enum") and isinstance(first.get("input"), str | int):
+        msg = f"{str(first['input'])[:40]!r} is unknown: {msg[:1].lower()}{msg[1:]}"
     else:
         msg = msg[:1].lower() + msg[1:]
     more = len(errors) - 1

@@ -87,6 +87,8 @@ CHRONICLE_KINDS = frozenset(
         "desertion",
         "defection",
         "assassination",
+        "spoils",
+        "volunteers",
     }
 )
 

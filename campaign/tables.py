@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from bellum.engagement import Discipline
 from bellum.paths import game_data
@@ -55,6 +55,20 @@ def _ten(values: list[str]) -> tuple[Result, ...]:
     return tuple(parse_result(v) for v in values)
 
 
+def _ten_texts(what: str) -> WithJsonSchema:
+    """The JSON schema of a d10 list as the file writes it: ten texts (schemas/, docs/MODDING.md)."""
+    items = {"type": "string", "description": what}
+    return WithJsonSchema({"type": "array", "items": items, "minItems": 10, "maxItems": 10})
+
+
+#: a d10 results list: ten texts ``ok``, ``halt``, ``halt:P``, ``loss:P`` or ``scatter:P`` in the file
+Results = Annotated[tuple[Result, ...], _ten_texts("ok, halt, halt:P, loss:P or scatter:P")]
+
+
+#: a d10 list of Res Publica results: ten texts of effects joined by commas in the file
+Effects = Annotated[tuple[tuple["Effect", ...], ...], _ten_texts("effects joined by commas: 'marker,enemy_marker'")]
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -84,12 +98,12 @@ class Movement(_Model):
 
 
 class Terrains(_Model):
-    clear: tuple[Result, ...]
-    hills: tuple[Result, ...]
-    forest: tuple[Result, ...]
-    marsh: tuple[Result, ...]
-    mountains: tuple[Result, ...]
-    desert: tuple[Result, ...]
+    clear: Results
+    hills: Results
+    forest: Results
+    marsh: Results
+    mountains: Results
+    desert: Results
 
     @field_validator("*", mode="before")
     @classmethod
@@ -143,7 +157,7 @@ class Supply(_Model):
 class Winter(_Model):
     friendly: int = Field(ge=0, le=9)
     at_sea: int = Field(ge=-9, le=0)
-    results: tuple[Result, ...]
+    results: Results
     quarters_gain: int = Field(ge=0, le=5)
     quarters_disciplines: tuple[Discipline, ...] = Field(max_length=5)
 
@@ -194,6 +208,7 @@ RP_EFFECTS: tuple[str, ...] = (
     "tribune",
     "dictator",
     "imperator",
+    "volunteers",
 )
 _EFFECT = re.compile(r"^([a-z_]+)(?::(\d))?$")
 
@@ -213,8 +228,8 @@ def parse_effects(text: str) -> tuple[Effect, ...]:
         if not m or m.group(1) not in RP_EFFECTS:
             raise ValueError(f"{text!r} is not a Res Publica result ({', '.join(RP_EFFECTS)}, joined by commas)")
         n = int(m.group(2) or 1)
-        if n < 1 or (m.group(2) and m.group(1) != "marker"):
-            raise ValueError(f"{text!r}: only a marker result takes a count, from 1 to 9")
+        if n < 1 or (m.group(2) and m.group(1) not in ("marker", "volunteers")):
+            raise ValueError(f"{text!r}: only a marker or volunteers result takes a count, from 1 to 9")
         out.append(Effect(m.group(1), n))
     return tuple(out)
 
@@ -249,8 +264,8 @@ class ResPublica(_Model):
     consuls_gain: int = Field(ge=0, le=4)
     consuls_enemy_loses: int = Field(ge=0, le=4)
     beaten_supreme: int = Field(ge=0, le=4)
-    optimates: tuple[tuple[Effect, ...], ...]
-    populares: tuple[tuple[Effect, ...], ...]
+    optimates: Effects
+    populares: Effects
 
     @field_validator("optimates", "populares", mode="before")
     @classmethod
@@ -291,6 +306,16 @@ class Bribe(_Model):
     besieged: int = Field(ge=0, le=5)
     starving: int = Field(ge=0, le=5)
     markers: int = Field(ge=-5, le=5)
+
+
+class Revolt(_Model):
+    """A bribed civis rising against a garrison (campaign.md §18.2)."""
+
+    garrison_loss: tuple[int, ...] = Field(min_length=10, max_length=10)
+    veteran_civis: int = Field(ge=0, le=5)
+    starving: int = Field(ge=0, le=5)
+    besieged: int = Field(ge=0, le=5)
+    leader: int = Field(ge=-5, le=0)
 
 
 _DESERT = re.compile(r"^(none|defect|desert:[1-5])$")
@@ -336,6 +361,7 @@ class Tables(_Model):
     recruiting: Recruiting
     tribute: Tribute
     bribe: Bribe
+    revolt: Revolt
     desertion: Desertion
     assassination: Assassination
 
