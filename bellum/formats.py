@@ -228,8 +228,10 @@ def _check_save(path: Path, ctx: Context) -> None:
         from campaign.engine import CampaignEngine
 
         engine = CampaignEngine()
-    else:  # a battleboard battle is not saved through a session: its header and checksum are the check
-        return
+    else:
+        from battleboard.game import BattleboardEngine
+
+        engine = BattleboardEngine()
     Session.load(engine, path)
 
 

@@ -1,7 +1,7 @@
 """The hostile-input fuzzer (issue 22, docs/RELIABILITY.md): seeded mutations of real saves of
 every engine, scenarios of every engine, the campaign map, rules-case files and command lines,
-plus devices, pipes, folders and odd names in their place — each fed to the loader the game
-uses, in this process, and judged:
+every engine's tables (checked as ``bellum check`` does), plus devices, pipes, folders and
+odd names in their place — each fed to the loader the game uses, in this process, and judged:
 
 - **traceback**: anything but the game's own one-sentence error (``BellumError``) escaped;
 - **hang**: the input took longer than the watchdog (``HANG_SECONDS``);
@@ -49,12 +49,13 @@ SHARES = {
     "scenario:campaign": 70,
     "map": 70,
     "case": 100,
-    "cli": 150,
-    "special": 70,
+    "table": 60,
+    "cli": 100,
+    "special": 60,
 }
 GROUPS = {
     "saves": ("save:battleboard", "save:tactical", "save:campaign"),
-    "files": ("scenario:battleboard", "scenario:tactical", "scenario:campaign", "map", "case"),
+    "files": ("scenario:battleboard", "scenario:tactical", "scenario:campaign", "map", "case", "table"),
     "commands": ("cli", "special"),
 }
 
@@ -186,6 +187,11 @@ def corpus(folder: Path, rng: random.Random) -> dict[str, list[Path]]:
         "scenario:campaign": scenario_files("campaign"),
         "map": [game_data("maps", "roman_world.toml")],
         "case": cases,
+        "table": [
+            p
+            for engine in ("battleboard", "tactical", "campaign")
+            for p in sorted(game_data(engine, "data").glob("*.toml"))
+        ],
     }
 
 
@@ -373,6 +379,14 @@ class _CaseFailed(Exception):
     pass
 
 
+def _check_table(source: Path) -> Callable[[Path], Any]:
+    """An engine's table, checked as ``bellum check`` checks the shipped one (its format)."""
+    from bellum.formats import Context, recognise
+
+    fmt = recognise(source)
+    return lambda path: fmt.check(path, Context())
+
+
 LOADERS: dict[str, Callable[[Path], Any]] = {
     "save:battleboard": _load_save("battleboard"),
     "save:tactical": _load_save("tactical"),
@@ -491,7 +505,8 @@ class Fuzzer:
             def after(session: Any) -> str:
                 return _save_round_trip(session, path, scratch)
 
-        outcome, finding = self._judge(target, lambda: LOADERS[target](path), must, str(path), after)
+        load = _check_table(source) if target == "table" else LOADERS[target]
+        outcome, finding = self._judge(target, lambda: load(path), must, str(path), after)
         return what, outcome, finding
 
     def _special(self) -> tuple[str, str, tuple[str, str] | None]:
