@@ -247,3 +247,24 @@ def test_a_save_names_a_scenario_file_only_in_the_scenario_folders(tmp_path: Pat
     assert shipped_or_own(str(game_data("scenarios", "tactical", "pharsalus.toml")), "tactical")
     assert not shipped_or_own("/etc/passwd", "tactical") and not shipped_or_own("../x.toml", "tactical")
     assert not shipped_or_own(str(game_data("scenarios", "tactical", "..", "..", "x.toml")), "tactical")
+
+
+@pytest.mark.parametrize("scenario", ["fifo", "x\\u0000y", "/dev/zero"])
+def test_a_save_naming_a_pipe_a_nul_or_a_device_is_refused_at_once(tmp_path: Path, scenario: str) -> None:
+    """Issue 22: a FIFO as a save's scenario hung for ever, a NUL gave ``ValueError``; the
+    save is refused in one sentence naming it, and what it names is never opened."""
+    from battleboard.game import BattleboardEngine
+    from bellum.session import Session
+
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    name = str(fifo) if scenario == "fifo" else scenario
+    save = Session(BattleboardEngine(), "field-pharsalus", 2).save(tmp_path / "b.toml")
+    text = save.read_text()
+    save.write_text(text.replace('scenario = "field-pharsalus"', f'scenario = "{name}"', 1))
+    with pytest.raises(InputError) as refused:
+        Session.load(BattleboardEngine(), save)
+    msg = str(refused.value)
+    assert msg.startswith(f"{save}: save.scenario: ") and "\n" not in msg and "\x00" not in msg
+    got = _bellum("board", "field-pharsalus", "--ai", "both", "--headless", "--load", str(save))
+    assert got.returncode == 2 and len(got.stderr.strip().splitlines()) == 1 and got.stdout == ""
