@@ -96,6 +96,11 @@ class Button:
         return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
 
 
+#: the button that writes the war's illustrated after-action report (``bellum aar``)
+AAR_LABEL = "Illustrated report of the war"
+AAR_NOTE = "maps, charts and every battle, as a web page"
+
+
 @dataclass
 class Dialog:
     """A modal question: a title, lines of text and the answers."""
@@ -115,6 +120,7 @@ class CampaignView(MapView):
         self.dialog: Dialog | None = None
         self.buttons: list[Button] = []
         self.battle_view: Any = None
+        self.aar_job: Any = None  # the report being written in the background (``write_aar``)
         self.ai_delay = AI_DELAY
         self._ai_clock = 0.0
         self._version = -1
@@ -575,12 +581,33 @@ class CampaignView(MapView):
             if reports
             else ["No battle has been fought yet."]
         )
-        self.open_dialog(
-            Dialog("Battles of the war", lines, [(rep.title(), partial(self._show_report, rep), "") for rep in shown])
-        )
+        options: list[tuple[str, Callable[[], Any] | None, str]] = [
+            (rep.title(), partial(self._show_report, rep), "") for rep in shown
+        ]
+        options.append((AAR_LABEL, self.write_aar, AAR_NOTE))
+        self.open_dialog(Dialog("Battles of the war", lines, options))
 
     def _show_report(self, rep: AfterAction) -> None:
-        self.open_dialog(Dialog(rep.title(), rep.summary(), [("Back to the battles", self.open_reports, "")]))
+        self.open_dialog(
+            Dialog(
+                rep.title(),
+                rep.summary(),
+                [("Back to the battles", self.open_reports, ""), (AAR_LABEL, self.write_aar, AAR_NOTE)],
+            )
+        )
+
+    def write_aar(self) -> None:
+        """The illustrated report of the war so far, written in the background (``bellum aar``)."""
+        from campaign.aar_job import start_report
+
+        self.dialog = None
+        try:
+            folder, self.aar_job = start_report(self.game.session)
+        except OSError as no:
+            self.game.message = f"The report could not be started: {no.strerror or no}."
+        else:
+            self.game.message = f"Writing the illustrated report to {folder / 'index.html'} (about a minute)."
+        self.game.version += 1
 
     def open_dialog(self, d: Dialog) -> None:
         self.dialog = d
@@ -624,7 +651,10 @@ class CampaignView(MapView):
             self.open_dialog(self.battle_dialog())
         elif g.state.pending is None and g.popups and not g.ai_to_act():
             title, lines = g.popups.pop(0)
-            self.open_dialog(Dialog(title, lines or [" "], [("Continue", self.close_dialog, "")], cancel=False))
+            options: list[tuple[str, Callable[[], Any] | None, str]] = [("Continue", self.close_dialog, "")]
+            if title.startswith("After-action report"):  # the end of a battle
+                options.append((AAR_LABEL, self.write_aar, AAR_NOTE))
+            self.open_dialog(Dialog(title, lines or [" "], options, cancel=False))
         elif g.state.pending is not None and g.human_to_act():
             self.open_dialog(
                 Dialog(

@@ -1,0 +1,32 @@
+"""The after-action report written from the campaign window: the game is saved beside the
+report and ``bellum aar`` renders it in a process of its own (its own hidden window), so
+the window goes on while the pictures are drawn."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from bellum.paths import user_folder
+
+
+def report_folder(session: Any) -> Path:
+    """Where the report of ``session`` goes: ``<user folder>/reports/<scenario>-seed<S>-turn<T>``."""
+    scenario = Path(str(session.scenario)).stem
+    return user_folder() / "reports" / f"{scenario}-seed{session.seed}-turn{session.state.turn + 1}"
+
+
+def start_report(session: Any) -> tuple[Path, subprocess.Popen[bytes]]:
+    """Save ``session`` into its report folder and start ``bellum aar`` on it; the folder
+    and the running process."""
+    folder = report_folder(session)
+    folder.mkdir(parents=True, exist_ok=True)
+    save = session.save(folder / "war.toml")
+    if getattr(sys, "frozen", False):  # the desktop bundle: the executable is the command
+        cmd = [sys.executable, "aar", str(save), "--out", str(folder)]
+    else:
+        cmd = [sys.executable, "-m", "bellum", "aar", str(save), "--out", str(folder)]
+    log = (folder / "aar.log").open("wb")
+    return folder, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
