@@ -248,8 +248,9 @@ class _Watch(CampaignEngine):
         )
 
 
-def replay(path: str | Path, by: str = "auto") -> War:
-    """The war of the save at ``path``, replayed (an ``InputError`` sentence for a bad save)."""
+def replay(path: str | Path, by: str = "auto", only: int | None = None) -> War:
+    """The war of the save at ``path``, replayed (an ``InputError`` sentence for a bad save);
+    with ``only``, of its battles only that one (numbered in the order fought, from 1)."""
     from bellum.saves import read_save
     from campaign.chronicle import stories
 
@@ -258,7 +259,7 @@ def replay(path: str | Path, by: str = "auto") -> War:
     session = Session.load(engine, path)
     engine.note(session.state)
     events = list(session.log)
-    battles = _battles(events, engine, data.seed)
+    battles = _battles(events, engine, data.seed, only)
     periods = _periods(events, engine, by)
     return War(
         source=str(path),
@@ -276,14 +277,19 @@ def replay(path: str | Path, by: str = "auto") -> War:
 # ------------------------------------------------------------------ the battles
 
 
-def _battles(events: list[Event], engine: _Watch, seed: int) -> list[Battle]:
+def _battles(events: list[Event], engine: _Watch, seed: int, only: int | None = None) -> list[Battle]:
+    from bellum.errors import InputError
     from campaign.map import roman_world
 
     cmap = roman_world()
     out: list[Battle] = []
-    for i, e in enumerate(events):
-        if e.kind != "battle" or not isinstance(e.data.get("report"), dict):
+    fought = [i for i, e in enumerate(events) if e.kind == "battle" and isinstance(e.data.get("report"), dict)]
+    if only is not None and not 1 <= only <= len(fought):
+        raise InputError("--battle", "", f"{only} is not a battle of this war (it has {len(fought)})")
+    for n, i in enumerate(fought, 1):
+        if only is not None and n != only:
             continue
+        e = events[i]
         tactical = e.data.get("engine") == "tactical"
         rep = from_data(
             e.data["report"],
@@ -291,7 +297,7 @@ def _battles(events: list[Event], engine: _Watch, seed: int) -> list[Battle]:
             place=cmap.name(str(e.data.get("place", ""))),
             fought="the tactical engine" if tactical else "the battleboard",
         )
-        b = Battle(len(out) + 1, i, e, rep, "tactical" if tactical else "battleboard")
+        b = Battle(n, i, e, rep, "tactical" if tactical else "battleboard")
         if tactical:
             _tactical(b, engine, seed)
         else:

@@ -12,21 +12,25 @@ from typing import Any
 from bellum.paths import user_folder
 
 
-def report_folder(session: Any) -> Path:
-    """Where the report of ``session`` goes: ``<user folder>/reports/<scenario>-seed<S>-turn<T>``."""
+def report_folder(session: Any, battle: int | None = None) -> Path:
+    """Where the report of ``session`` goes: ``<user folder>/reports/<scenario>-seed<S>-turn<T>``
+    (``…-battle<N>`` for one battle's)."""
     scenario = Path(str(session.scenario)).stem
-    return user_folder() / "reports" / f"{scenario}-seed{session.seed}-turn{session.state.turn + 1}"
+    name = f"{scenario}-seed{session.seed}-turn{session.state.turn + 1}"
+    return user_folder() / "reports" / (name + (f"-battle{battle}" if battle else ""))
 
 
-def start_report(session: Any) -> tuple[Path, subprocess.Popen[bytes]]:
-    """Save ``session`` into its report folder and start ``bellum aar`` on it; the folder
-    and the running process."""
-    folder = report_folder(session)
+def start_report(session: Any, battle: int | None = None) -> tuple[Path, subprocess.Popen[bytes]]:
+    """Save ``session`` into its report folder and start ``bellum aar`` on it (on its battle
+    number ``battle`` alone, when given); the folder and the running process."""
+    folder = report_folder(session, battle)
     folder.mkdir(parents=True, exist_ok=True)
     save = session.save(folder / "war.toml")
     if getattr(sys, "frozen", False):  # the desktop bundle: the executable is the command
         cmd = [sys.executable, "aar", str(save), "--out", str(folder)]
     else:
         cmd = [sys.executable, "-m", "bellum", "aar", str(save), "--out", str(folder)]
+    if battle:
+        cmd += ["--battle", str(battle)]
     log = (folder / "aar.log").open("wb")
     return folder, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)

@@ -113,6 +113,17 @@ def blocks(war: War, maps: list[str], frames: Mapping[tuple[int, str], str], cha
     return out
 
 
+def battle_page(war: War, frames: Mapping[tuple[int, str], str]) -> list[Block]:
+    """The report of one battle of the war (``bellum aar --battle N``)."""
+    b = war.battles[0]
+    source = war.source.rsplit("/", 1)[-1]
+    return [
+        Block("h1", f"After-action report: {b.title()}"),
+        Block("p", f"Battle {b.number} of the war in the save {source} (scenario {war.scenario}, seed {war.seed})."),
+        *battle_blocks(b, frames),
+    ]
+
+
 def _by_season(war: War) -> bool:
     return any(" " in p.title.removesuffix(" BC") for p in war.periods)
 

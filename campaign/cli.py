@@ -62,6 +62,9 @@ def register(subparsers: Any) -> None:
         default="auto",
         help="one map a season or a year (auto: seasons for a war of up to two years)",
     )
+    r.add_argument(
+        "--battle", type=int, metavar="N", help="only the report of the war's battle N (numbered in the order fought)"
+    )
     r.set_defaults(func=run_aar)
 
     b = subparsers.add_parser(
@@ -193,7 +196,7 @@ def run_aar(args: argparse.Namespace) -> int:
     from campaign.view.aar import write
 
     try:
-        index = write(args.save, args.out, args.maps)
+        index = write(args.save, args.out, args.maps, battle=args.battle)
     except OSError as exc:
         raise InputError(args.out, "", f"cannot be written ({exc.strerror or exc})") from None
     print(f"Wrote the after-action report to {index} and {index.with_suffix('.html')}.")

@@ -295,33 +295,43 @@ def _shoot(window: arcade.Window, view: Any, show: bool = True) -> Image.Image:
     return grab(window)
 
 
-def render(war: War, folder: Path, window: arcade.Window | None = None) -> tuple[list[str], dict[tuple[int, str], str]]:
+def render(
+    war: War, folder: Path, window: arcade.Window | None = None, maps: bool = True
+) -> tuple[list[str], dict[tuple[int, str], str]]:
     """Every picture of the report into ``folder``: (map files, battle frame files)."""
     own = window is None
     if window is None:
         window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile — after-action report", visible=False, antialiasing=False)
     try:
-        maps = render_maps(window, war, folder)
+        drawn = render_maps(window, war, folder) if maps else []
         battles = render_battles(window, war, folder)
     finally:
         if own:
             window.close()
-    return maps, battles
+    return drawn, battles
 
 
-def write(save: str | Path, folder: str | Path, by: str = "auto", window: arcade.Window | None = None) -> Path:
-    """The whole report of the war in ``save``: ``folder/index.md``, ``folder/index.html``,
-    the charts and every picture beside them; the Markdown file's path."""
+def write(
+    save: str | Path,
+    folder: str | Path,
+    by: str = "auto",
+    window: arcade.Window | None = None,
+    battle: int | None = None,
+) -> Path:
+    """The whole report of the war in ``save`` — or of its battle number ``battle`` alone:
+    ``folder/index.md``, ``folder/index.html``, the charts and every picture beside them;
+    the Markdown file's path."""
     from campaign.aar import replay
     from campaign.aar_charts import war_charts
-    from campaign.aar_page import blocks, markdown, page_html
+    from campaign.aar_page import battle_page, blocks, markdown, page_html
 
     out = Path(folder)
-    war = replay(save, by)
+    war = replay(save, by, only=battle)
     out.mkdir(parents=True, exist_ok=True)
-    war_charts(war.months, out / "charts.png")
-    maps, frames = render(war, out, window)
-    page = blocks(war, maps, frames)
+    if battle is None:
+        war_charts(war.months, out / "charts.png")
+    maps, frames = render(war, out, window, maps=battle is None)
+    page = blocks(war, maps, frames) if battle is None else battle_page(war, frames)
     (out / "index.md").write_text(markdown(page), encoding="utf-8")
     (out / "index.html").write_text(page_html(page), encoding="utf-8")
     return out / "index.md"

@@ -99,6 +99,8 @@ class Button:
 #: the button that writes the war's illustrated after-action report (``bellum aar``)
 AAR_LABEL = "Illustrated report of the war"
 AAR_NOTE = "maps, charts and every battle, as a web page"
+AAR_BATTLE = "Illustrated report of this battle"
+AAR_BATTLE_NOTE = "the field at its start, turning points and end, as a web page"
 
 
 @dataclass
@@ -596,13 +598,14 @@ class CampaignView(MapView):
             )
         )
 
-    def write_aar(self) -> None:
-        """The illustrated report of the war so far, written in the background (``bellum aar``)."""
+    def write_aar(self, battle: int | None = None) -> None:
+        """The illustrated report of the war so far — or of its battle number ``battle`` —
+        written in the background (``bellum aar``)."""
         from campaign.aar_job import start_report
 
         self.dialog = None
         try:
-            folder, self.aar_job = start_report(self.game.session)
+            folder, self.aar_job = start_report(self.game.session, battle)
         except OSError as no:
             self.game.message = f"The report could not be started: {no.strerror or no}."
         else:
@@ -653,6 +656,8 @@ class CampaignView(MapView):
             title, lines = g.popups.pop(0)
             options: list[tuple[str, Callable[[], Any] | None, str]] = [("Continue", self.close_dialog, "")]
             if title.startswith("After-action report"):  # the end of a battle
+                n = len(g.reports())
+                options.append((AAR_BATTLE, partial(self.write_aar, n), AAR_BATTLE_NOTE))
                 options.append((AAR_LABEL, self.write_aar, AAR_NOTE))
             self.open_dialog(Dialog(title, lines or [" "], options, cancel=False))
         elif g.state.pending is not None and g.human_to_act():
