@@ -379,13 +379,16 @@ def _tactical(b: Battle, engine: _Watch, seed: int) -> None:
         b.missing = "This battle was fought in the battle window; its moves are not kept in the save."
         return
     b.scenario = sc_in
-    named = namer(tactical_names(eng, final))
     names = {"A": b.report.side_name("A"), "B": b.report.side_name("B")}
+    label = tactical_names(eng, final)
+    for cid, unit in final.units.items():
+        label[cid] = f"{possessive(names[unit.side])} {label.get(cid, cid)}"
+    named = namer(label)
     lines: list[tuple[int, int, str]] = []
     by_turn: dict[int, tuple[list[str], int, Any]] = {}
     for turn, evs, state in told:
         said = [
-            _cap(named(name_sides(_possessive(without_references(e.text), names), names)).rstrip("."))
+            named(name_sides(_possessive(without_references(e.text), names), names)).rstrip(".")
             for e in evs
             if e.kind in _TACTICAL_KINDS
         ]
@@ -420,8 +423,7 @@ def _possessive(text: str, names: dict[str, str]) -> str:
     """The engine's "Side A's army" read with the side's name ("the Caesarians' army")."""
 
     def own(m: re.Match[str]) -> str:
-        name = names[m.group(1)]
-        return name + ("'" if name.endswith("s") else "'s")
+        return possessive(names[m.group(1)])
 
     return re.sub(r"\b[Ss]ide ([AB])'s\b", own, text)
 
@@ -451,20 +453,52 @@ def _keep(
 
 
 def _namer(rep: AfterAction) -> Any:
-    names = {u.id: u.name for u in rep.engagement.units if u.name}
+    sides = {"A": rep.side_name("A"), "B": rep.side_name("B")}
+    names = {u.id: f"{possessive(sides[u.side])} {u.name or u.id}" for u in rep.engagement.units}
     names.update({ld.id: ld.name for ld in rep.engagement.leaders if ld.name})
     by_id = namer(names)
-    sides = {"A": rep.side_name("A"), "B": rep.side_name("B")}
     return lambda text: by_id(name_sides(text, sides))
 
 
+def possessive(name: str) -> str:
+    """ "the Caesarians" → "the Caesarians'", "Pompeius" → "Pompeius'", "Juba" → "Juba's"."""
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+_GROUPED = re.compile(r"^(?P<owner>the [A-Z]\w+') (?P<unit>.+?) (?P<verb>routs|is eliminated|is sunk)$")
+_PLURAL = {"routs": "rout", "is eliminated": "are eliminated", "is sunk": "are sunk"}
+
+
 def _join(said: Sequence[str]) -> str:
-    """A turn's happenings in one clause: at most four named, the rest counted."""
-    said = list(dict.fromkeys(said))
-    if len(said) > 4:
-        said = [*said[:4], f"{len(said) - 4} more"]
-    text = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
-    return text
+    """A turn's happenings in one clause, a side's units that suffer alike told together
+    ("the Caesarians' Legio XVII (3) and Legio XXII (1) rout"); at most five, the rest counted."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    order: list[tuple[str, str] | str] = []
+    for text in dict.fromkeys(said):
+        m = _GROUPED.match(text)
+        if m is None:
+            order.append(text)
+            continue
+        key = (m["owner"], m["verb"])
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(m["unit"])
+    parts = []
+    for item in order:
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        units = groups[item]
+        verb = item[1] if len(units) == 1 else _PLURAL[item[1]]
+        parts.append(f"{item[0]} {_and(units)} {verb}")
+    if len(parts) > 5:
+        parts = [*parts[:5], f"{len(parts) - 5} more"]
+    return _and(parts)
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # ------------------------------------------------------------------ the seasons

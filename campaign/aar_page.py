@@ -50,7 +50,7 @@ def blocks(war: War, maps: list[str], frames: Mapping[tuple[int, str], str], cha
         Block(
             "p",
             f"Replayed from the save {war.source.rsplit('/', 1)[-1]} (scenario {war.scenario}, seed {war.seed}): "
-            f"{len(war.months)} turns, {len(war.battles)} battles.",
+            f"{war.state.turn} turns played, {len(war.battles)} battles.",
         ),
         Block("h2", "Contents"),
         Block(
