@@ -32,5 +32,10 @@ def start_report(session: Any, battle: int | None = None) -> tuple[Path, subproc
         cmd = [sys.executable, "-m", "bellum", "aar", str(save), "--out", str(folder)]
     if battle:
         cmd += ["--battle", str(battle)]
-    log = (folder / "aar.log").open("wb")
-    return folder, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    return folder, launch(cmd, folder / "aar.log")
+
+
+def launch(cmd: list[str], log: Path) -> subprocess.Popen[bytes]:
+    """Run ``cmd`` in the background, its output into ``log``."""
+    with log.open("wb") as out:
+        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)

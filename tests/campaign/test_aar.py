@@ -4,6 +4,7 @@ battle's pictures, its words checked against the war's own outcomes."""
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -176,3 +177,40 @@ def test_the_command_refuses_an_out_folder_that_is_a_file(
     code = main(["aar", str(war_save), "--out", str(blocker)])
     _, err = capsys.readouterr()
     assert code == 2 and "Traceback" not in err
+
+
+@pytest.mark.window
+def test_the_campaign_windows_battle_list_writes_the_illustrated_report(
+    window: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """R lists the battles; its last choice saves the game beside the report and starts
+    ``bellum aar`` on it in a process of its own (the window goes on)."""
+    import arcade
+
+    import campaign.aar_job as job
+    from campaign.view.game import CampaignGame
+    from campaign.view.play import AAR_LABEL, CampaignView
+    from tests.campaign.test_window_play import press_label
+    from tests.conftest import render
+
+    started: list[list[str]] = []
+
+    monkeypatch.setattr(job, "launch", lambda cmd, log: started.append(cmd))
+    monkeypatch.setenv("BELLUM_HOME", str(tmp_path))
+    game = CampaignGame.new("49bc", 3, humans=frozenset())
+    while not any(e.kind == "battle" for e in game.session.log):
+        game.ai_step()
+    game.popups.clear()
+    view = CampaignView(game)
+    view.ai_delay = 1e9
+    render(window, view)
+    view.on_key_press(arcade.key.R, 0)
+    assert view.dialog is not None and view.dialog.options[-1][0] == AAR_LABEL
+    shot = render(window, view)
+    shot.save(Path(os.environ.get("BELLUM_SHOTS", tmp_path)) / "aar-battles-dialog.png")
+    press_label(view, AAR_LABEL)
+    assert started and started[0][1:4] == ["-m", "bellum", "aar"]
+    save = Path(started[0][4])
+    assert save.name == "war.toml" and save.exists()
+    assert started[0][5:] == ["--out", str(save.parent)]
+    assert "index.html" in game.message and view.dialog is None
