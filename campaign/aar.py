@@ -30,6 +30,7 @@ from bellum.report import SIDES as AB
 from bellum.report import AfterAction, from_data, name_sides, namer, plural_name, without_references
 from bellum.session import Session
 from campaign import actions as A
+from campaign.chronicle import Story
 from campaign.engine import CampaignEngine
 from campaign.state import SIDE_NAMES, SIDES, CampaignState
 
@@ -48,6 +49,8 @@ SEASONS = {
 TURNING_FRAMES = 2
 #: the most turning points told in words for one battle
 TURNING_LINES = 8
+#: the lines of the battle's own log a picture's log panel shows
+LOG_LINES = 12
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,8 @@ class Frame:
     label: str  # "start", "turn 4", "end"
     turn: int
     state: Any  # battleboard.model.State or tactical.state.State
+    #: the battle's log up to this moment, its last lines (for the window's log panel)
+    log: tuple[str, ...] = ()
 
 
 @dataclass
@@ -154,7 +159,7 @@ class War:
     months: list[Month]
     periods: list[Period]
     battles: list[Battle]
-    stories: list[Any]
+    stories: list[Story]
 
 
 def commander(rep: AfterAction, side: Side) -> str:
@@ -203,10 +208,11 @@ class _Watch(CampaignEngine):
                 return
             new = events[seen[0] :]
             seen[0] = len(events)
+            log = tuple(e.text for e in events[-LOG_LINES:])
             if not frames:
-                frames.append(Frame("start", s.turn, s.clone()))
+                frames.append(Frame("start", s.turn, s.clone(), log))
             elif new:
-                frames.append(Frame(f"turn {s.turn}", s.turn, s.clone()))
+                frames.append(Frame(f"turn {s.turn}", s.turn, s.clone(), log))
                 told.append((s.turn, new))
 
         final = autoplay(state_from_engagement(eng), dice, events, watch=watch)
@@ -363,16 +369,17 @@ def _tactical(b: Battle, engine: _Watch, seed: int) -> None:
         b.missing = "This battle was fought in the battle window; its moves are not kept in the save."
         return
     frames: list[Frame] = []
-    told: list[tuple[int, list[Event], Any]] = []
+    told: list[tuple[int, list[Event], Any, tuple[str, ...]]] = []
     all_events: list[Event] = []
 
     def watch(state: Any, happened: list[Event], activations: int) -> None:
         all_events.extend(happened)
+        log = tuple(e.text for e in all_events[-LOG_LINES:])
         if not frames:
-            frames.append(Frame("start", 0, state.copy()))
+            frames.append(Frame("start", 0, state.copy(), log))
             return
         if any(e.kind in _TACTICAL_KINDS for e in happened):
-            told.append((max(activations, 1), list(happened), state))
+            told.append((max(activations, 1), list(happened), state, log))
 
     sc_in, final, turns = fight_tactical(eng, Dice((seed * 7919 + at) % 2**63), watch=watch)
     if outcome_from_tactical(eng, final, turns=turns) != b.report.outcome:
@@ -385,24 +392,24 @@ def _tactical(b: Battle, engine: _Watch, seed: int) -> None:
         label[cid] = f"{possessive(names[unit.side])} {label.get(cid, cid)}"
     named = namer(label)
     lines: list[tuple[int, int, str]] = []
-    by_turn: dict[int, tuple[list[str], int, Any]] = {}
-    for turn, evs, state in told:
+    by_turn: dict[int, tuple[list[str], int, Any, tuple[str, ...]]] = {}
+    for turn, evs, state, log in told:
         said = [
             named(name_sides(_possessive(without_references(e.text), names), names)).rstrip(".")
             for e in evs
             if e.kind in _TACTICAL_KINDS
         ]
         weight = sum(_TACTICAL_WEIGHT.get(e.kind, 1) for e in evs if e.kind in _TACTICAL_KINDS)
-        old = by_turn.get(turn, ([], 0, state))
-        by_turn[turn] = (old[0] + said, old[1] + weight, state)
-    for turn, (said, weight, state) in by_turn.items():
+        old = by_turn.get(turn, ([], 0, state, log))
+        by_turn[turn] = (old[0] + said, old[1] + weight, state, log)
+    for turn, (said, weight, state, log) in by_turn.items():
         standing = "; ".join(
             f"{names[s]} {'are' if plural_name(names[s]) else 'is'} at {state.rout_points.get(s, 0)} of "
             f"{state.withdrawal.get(s, 0)} rout points"
             for s in AB
         )
         lines.append((weight, turn, f"Turn {turn}: {_join(said)}; {standing}."))
-        frames.append(Frame(f"turn {turn}", turn, state))
+        frames.append(Frame(f"turn {turn}", turn, state, log))
     b.report = AfterAction(
         b.report.engagement,
         b.report.outcome,
@@ -411,7 +418,7 @@ def _tactical(b: Battle, engine: _Watch, seed: int) -> None:
         place=b.report.place,
         moments=tactical_moments(eng, final, all_events),
     )
-    end = Frame("end", turns, final)
+    end = Frame("end", turns, final, tuple(e.text for e in all_events[-LOG_LINES:]))
     _keep(b, frames, lines, final_turn=turns, end=end)
 
 
@@ -443,7 +450,7 @@ def _keep(
         f for f in frames[1:] if f.turn in pictured and f is not last and f.label != "start" and f.turn != final_turn
     ]
     if last is not None and last is not start:
-        keep.append(Frame("end", final_turn, last.state))
+        keep.append(Frame("end", final_turn, last.state, last.log))
     seen: set[str] = set()
     b.frames = []
     for f in keep:

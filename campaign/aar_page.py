@@ -17,6 +17,8 @@ from campaign.aar import Battle, War, period_summary
 
 #: the most happenings a season's caption lists
 CAPTION_LINES = 10
+#: the most lines a siege's or an interception's story tells
+STORY_LINES = 12
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ def blocks(war: War, maps: list[str], frames: Mapping[tuple[int, str], str], cha
                 "[The war, season by season](#the-war)",
                 "[The war month by month](#month-by-month)",
                 *(f"[{b.number}. {b.title()}](#{b.anchor()})" for b in war.battles),
+                *(["[Sieges and interceptions](#sieges)"] if war.stories else []),
             ),
         ),
         Block("h2", "The war, season by season" if _by_season(war) else "The war, year by year", anchor="the-war"),
@@ -110,6 +113,15 @@ def blocks(war: War, maps: list[str], frames: Mapping[tuple[int, str], str], cha
         out.append(Block("p", "No battle was fought."))
     for b in war.battles:
         out += battle_blocks(b, frames)
+    if war.stories:
+        out.append(Block("h2", "Sieges and interceptions", anchor="sieges"))
+    for story in war.stories:
+        told = story.lines[:STORY_LINES]
+        more = len(story.lines) - len(told)
+        out.append(Block("h3", story.title()))
+        out.append(Block("ul", items=(*told, *([f"… and {more} more."] if more > 0 else []))))
+        if story.end:
+            out.append(Block("p", story.end))
     return out
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import arcade
 from PIL import Image
 
+from bellum.events import Event, EventLog
 from bellum.report import SIDES as AB
 from campaign.aar import Battle, Frame, Period, War
 from campaign.view.game import CampaignGame
@@ -262,7 +263,7 @@ def _board_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
     out = []
     for f in b.frames:
         view = BattleView(f.state.clone(), title=f"{b.title()} — {f.label}", side_names=names, seed=1)
-        view.log = [f"{b.title()}: {f.label}.", *_said_until(b, f)]
+        view.log = [f"{b.title()}: {f.label}.", *f.log]
         out.append((f, _shoot(window, view)))
     return out
 
@@ -278,6 +279,7 @@ def _field_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
     out = []
     for f in b.frames:
         view.session.state = f.state
+        view.session.log = EventLog([Event("log", text) for text in f.log])
         view.refresh()
         view._version += 1
         view.message = f"{b.title()} — {f.label}"
@@ -285,15 +287,6 @@ def _field_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
         view.fit_world()
         out.append((f, _shoot(window, view, show=False)))
     return out
-
-
-def _said_until(b: Battle, f: Frame) -> list[str]:
-    return [t for t in b.turning if _turn_of(t) <= f.turn][-6:]
-
-
-def _turn_of(sentence: str) -> int:
-    word = sentence.split(":", 1)[0].removeprefix("Turn ")
-    return int(word) if word.isdigit() else 0
 
 
 def _shoot(window: arcade.Window, view: Any, show: bool = True) -> Image.Image:

@@ -297,11 +297,13 @@ class CampaignView(MapView):
         note = g.phase_note()
         if note:
             y = self._wrapped(note, x0 + 10, y, DIM, 8.5, PANEL_W - 20)
-        third = (PANEL_W - 20 - 8) / 3
+        quarter = (PANEL_W - 20 - 12) / 4
         row = y - BUTTON_H - 4
-        self._add_button("undo", "Undo", x0 + 10, row, third, self.undo, enabled=g.can_undo())
-        self._add_button("save", "Save", x0 + 14 + third, row, third, self.save)
-        self._add_button("load", "Load", x0 + 18 + 2 * third, row, third, self.load)
+        self._add_button("undo", "Undo", x0 + 10, row, quarter, self.undo, enabled=g.can_undo())
+        self._add_button("save", "Save", x0 + 14 + quarter, row, quarter, self.save)
+        self._add_button("load", "Load", x0 + 18 + 2 * quarter, row, quarter, self.load)
+        # the war's illustrated after-action report (``bellum aar``), written in the background
+        self._add_button("report", "Report", x0 + 22 + 3 * quarter, row, quarter, self.write_aar)
         y = row - 8
         self._panel_box(x0, y, top, PANEL_W)
         # -- the force panel --------------------------------------------------------
@@ -609,7 +611,15 @@ class CampaignView(MapView):
         except OSError as no:
             self.game.message = f"The report could not be started: {no.strerror or no}."
         else:
-            self.game.message = f"Writing the illustrated report to {folder / 'index.html'} (about a minute)."
+            from bellum.paths import user_folder
+
+            where = folder / "index.html"
+            if where.is_relative_to(user_folder()):  # a path without spaces cannot wrap: keep it short
+                where = where.relative_to(user_folder())
+            self.game.message = (
+                f"Writing the illustrated report (about a minute): {where.as_posix()} in your own folder "
+                "(bellum version shows where)."
+            )
         self.game.version += 1
 
     def open_dialog(self, d: Dialog) -> None:

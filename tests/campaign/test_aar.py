@@ -180,11 +180,12 @@ def test_the_command_refuses_an_out_folder_that_is_a_file(
 
 
 @pytest.mark.window
-def test_the_campaign_windows_battle_list_writes_the_illustrated_report(
+def test_the_campaign_windows_buttons_write_the_illustrated_report(
     window: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """R lists the battles; its last choice saves the game beside the report and starts
-    ``bellum aar`` on it in a process of its own (the window goes on)."""
+    """R lists the battles; its last choice — and the panel's Report button — saves the game
+    beside the report and starts ``bellum aar`` on it in a process of its own (the window
+    goes on)."""
     import arcade
 
     import campaign.aar_job as job
@@ -214,3 +215,8 @@ def test_the_campaign_windows_battle_list_writes_the_illustrated_report(
     assert save.name == "war.toml" and save.exists()
     assert started[0][5:] == ["--out", str(save.parent)]
     assert "index.html" in game.message and view.dialog is None
+    # the same from the panel's Report button, beside Undo, Save and Load
+    panel = render(window, view)
+    panel.save(Path(os.environ.get("BELLUM_SHOTS", tmp_path)) / "aar-report-button.png")
+    assert view.press("report")
+    assert len(started) == 2 and started[1][3] == "aar"
