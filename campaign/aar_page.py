@@ -147,6 +147,9 @@ def battle_blocks(b: Battle, frames: Mapping[tuple[int, str], str]) -> list[Bloc
         Block("strong", b.headline()),
         Block("p", _setting(b)),
     ]
+    if any(frames.get((b.number, f.label)) for f in b.frames):
+        # the battle windows colour their counters by side, the attacker (side A) red
+        out.append(Block("p", f"On the pictures, red is {rep.side_name('A')} and purple {rep.side_name('B')}."))
     for f in b.frames:
         name = frames.get((b.number, f.label))
         if name:
