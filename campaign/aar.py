@@ -526,7 +526,7 @@ def _periods(events: list[Event], engine: _Watch, by: str) -> list[Period]:
     ends = engine.ends
     turns = sorted(ends)
     if by == "auto":
-        by = "season" if len(turns) <= 16 else "year"
+        by = "season" if turns and turns[-1] <= 16 else "year"
 
     def key(t: int) -> str:
         s = ends[t]
