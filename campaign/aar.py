@@ -49,6 +49,8 @@ SEASONS = {
 TURNING_FRAMES = 2
 #: the most turning points told in words for one battle
 TURNING_LINES = 8
+#: why a battle has no pictures
+WINDOW_FOUGHT = "This battle was fought in a battle window; its moves are not kept in the campaign's save."
 #: the lines of the battle's own log a picture's log panel shows
 LOG_LINES = 12
 
@@ -316,8 +318,8 @@ def _board(b: Battle, engine: _Watch) -> None:
     from battleboard.rules import really_lost
 
     got = engine.boards.get(b.report.engagement.id)
-    if got is None:
-        b.missing = "The board of this battle could not be found again in the replay."
+    if got is None:  # its outcome came with the action: a battle a person fought in the window
+        b.missing = WINDOW_FOUGHT
         return
     frames, told, final = got
     named = _namer(b.report)
@@ -366,7 +368,7 @@ def _tactical(b: Battle, engine: _Watch, seed: int) -> None:
     eng = b.report.engagement
     at = engine.tactical_at.get(eng.id)
     if at is None:
-        b.missing = "This battle was fought in the battle window; its moves are not kept in the save."
+        b.missing = WINDOW_FOUGHT
         return
     frames: list[Frame] = []
     told: list[tuple[int, list[Event], Any, tuple[str, ...]]] = []
@@ -383,7 +385,7 @@ def _tactical(b: Battle, engine: _Watch, seed: int) -> None:
 
     sc_in, final, turns = fight_tactical(eng, Dice((seed * 7919 + at) % 2**63), watch=watch)
     if outcome_from_tactical(eng, final, turns=turns) != b.report.outcome:
-        b.missing = "This battle was fought in the battle window; its moves are not kept in the save."
+        b.missing = WINDOW_FOUGHT
         return
     b.scenario = sc_in
     names = {"A": b.report.side_name("A"), "B": b.report.side_name("B")}

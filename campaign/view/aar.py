@@ -281,6 +281,7 @@ def _field_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
         view.session.state = f.state
         view.session.log = EventLog([Event("log", text) for text in f.log])
         view.refresh()
+        view.choices = []  # a picture of the battle, not a turn to play: no choices offered
         view._version += 1
         view.message = f"{b.title()} — {f.label}"
         window.show_view(view)
