@@ -274,7 +274,8 @@ def _field_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
 
     path = write_tactical(b.scenario, tmp)
     view = battle_view(str(path), seed=1)
-    view.title = b.title()
+    # the top bar holds the title, the side to act and the rout points: the title without its date
+    view.title = b.title().removesuffix(f", {b.report.engagement.turn}")
     view.side_names = {s: b.report.side_name(s) for s in AB}
     out = []
     for f in b.frames:

@@ -56,6 +56,9 @@ def test_every_picture_exists_and_is_not_blank(report: Path) -> None:
     pictures = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert any(p.startswith("map-") for p in pictures) and "charts.png" in pictures
     assert any(p.startswith("battle-") for p in pictures)
+    # both kinds of battle pictured, from their own windows: the tactical battlefield, the board
+    assert ": the battlefield at the start]" in md and ": the board at the start]" in md
+    assert ": the battlefield at the end]" in md and "battle window" not in md
     for name in pictures:
         assert f'src="{name}"' in html
         image = Image.open(report / name).convert("RGB")
