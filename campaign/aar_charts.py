@@ -86,3 +86,6 @@ def _style(ax: object, title: str, ticks: tuple[list[int], list[str]]) -> None:
     ax.set_xticks(ticks[0], ticks[1], rotation=35, ha="right")  # type: ignore[attr-defined]
     ax.grid(axis="y", color="#dddddd", linewidth=0.6)  # type: ignore[attr-defined]
     ax.set_ylim(bottom=0)  # type: ignore[attr-defined]
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]  # counts: whole numbers
