@@ -189,7 +189,13 @@ def run_aar(args: argparse.Namespace) -> int:
     from bellum.errors import InputError
     from bellum.saves import read_save
 
-    read_save(args.save, "campaign")  # a bad save is refused before any folder is made
+    data = read_save(args.save, "campaign")  # a bad save is refused before any folder is made
+    if args.battle is not None:
+        fought = sum(
+            1 for e in data.events if e.get("kind") == "battle" and isinstance(e.get("data", {}).get("report"), dict)
+        )
+        if not 1 <= args.battle <= fought:
+            raise InputError("--battle", "", f"{args.battle} is not a battle of this war (it has {fought})")
     _writable(args.out, "--out")
     if not os.environ.get("DISPLAY"):
         os.environ.setdefault("ARCADE_HEADLESS", "1")

@@ -223,3 +223,23 @@ def test_the_campaign_windows_buttons_write_the_illustrated_report(
     panel.save(Path(os.environ.get("BELLUM_SHOTS", tmp_path)) / "aar-report-button.png")
     assert view.press("report")
     assert len(started) == 2 and started[1][3] == "aar"
+
+
+@pytest.mark.window
+def test_one_battles_report_alone_and_a_battle_the_war_does_not_have(
+    war_save: Path, tmp_path: Path, window: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--battle N``: the Nth battle's section, its pictures, no maps; a number beyond the
+    war's battles is one sentence."""
+    from bellum.cli import main
+    from campaign.view.aar import write
+
+    n = len(_battle_events(war_save))
+    index = write(war_save, tmp_path / "one", window=window, battle=n)
+    md = index.read_text(encoding="utf-8")
+    assert md.count("\n### ") == 1 and f"### {n}. " in md and "map-" not in md
+    assert list((tmp_path / "one").glob(f"battle-{n:02d}-*.png"))
+    code = main(["aar", str(war_save), "--battle", str(n + 1), "--out", str(tmp_path / "none")])
+    _, err = capsys.readouterr()
+    assert code == 2 and f"{n + 1} is not a battle of this war (it has {n})" in err and "Traceback" not in err
+    assert not (tmp_path / "none").exists()  # refused before the folder is made
