@@ -262,7 +262,9 @@ def _board_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
     names: dict[str, str] = {s: b.report.side_name(s) for s in AB}
     out = []
     for f in b.frames:
-        view = BattleView(f.state.clone(), title=f"{b.title()} — {f.label}", side_names=names, seed=1)
+        # the panel's heading is the title before " — " (one line: no date), the rest below it
+        title = f"{_short_title(b)} — {b.report.engagement.turn}, {f.label}"
+        view = BattleView(f.state.clone(), title=title, side_names=names, seed=1)
         view.log = [f"{b.title()}: {f.label}.", *f.log]
         out.append((f, _shoot(window, view)))
     return out
@@ -275,7 +277,7 @@ def _field_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
     path = write_tactical(b.scenario, tmp)
     view = battle_view(str(path), seed=1)
     # the top bar holds the title, the side to act and the rout points: the title without its date
-    view.title = b.title().removesuffix(f", {b.report.engagement.turn}")
+    view.title = _short_title(b)
     view.side_names = {s: b.report.side_name(s) for s in AB}
     out = []
     for f in b.frames:
@@ -289,6 +291,11 @@ def _field_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
         view.fit_world()
         out.append((f, _shoot(window, view, show=False)))
     return out
+
+
+def _short_title(b: Battle) -> str:
+    """ "Battle of Genua" (the report's title without its date)."""
+    return b.title().removesuffix(f", {b.report.engagement.turn}")
 
 
 def _shoot(window: arcade.Window, view: Any, show: bool = True) -> Image.Image:
