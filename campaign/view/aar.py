@@ -276,8 +276,9 @@ def _field_frames(window: arcade.Window, b: Battle, tmp: Path) -> list[tuple[Fra
 
     path = write_tactical(b.scenario, tmp)
     view = battle_view(str(path), seed=1)
-    # the top bar holds the title, the side to act and the rout points: the title without its date
-    view.title = _short_title(b)
+    # the top bar holds the title, the side to act and the rout points: the place alone (the
+    # line beneath it has the battle's whole title)
+    view.title = b.report.place or _short_title(b)
     view.side_names = {s: b.report.side_name(s) for s in AB}
     out = []
     for f in b.frames:
