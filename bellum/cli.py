@@ -19,7 +19,7 @@ from bellum import __version__
 from bellum.errors import BellumError, InputError
 
 #: engine modules that may add subcommands (``register(subparsers)``)
-ENGINE_CLI_MODULES = ("tactical.cli", "battleboard.cli", "campaign.cli")
+ENGINE_CLI_MODULES = ("tactical.cli", "battleboard.cli", "campaign.cli", "bellum.pbem_cli")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -286,7 +286,11 @@ class CampaignGame:
     ) -> None:
         self.session = session
         self.humans = frozenset(humans)
-        self.ais: dict[str, CampaignAI] = {s: CampaignAI() for s in SIDES if s not in self.humans}
+        #: sides played on another computer (a game by e-mail, ``bellum.pbem``): neither a person here nor the AI
+        self.remote: frozenset[str] = frozenset(getattr(session, "remote", ()))
+        self.ais: dict[str, CampaignAI] = {s: CampaignAI() for s in SIDES if s not in self.humans | self.remote}
+        #: a game by e-mail: where the next turn file goes (None: the player's data folder)
+        self.send_to: Path | None = None
         self.world: CampaignMap = roman_world()
         self.selected: str | None = None
         self.selected_force: str | None = None
@@ -310,7 +314,7 @@ class CampaignGame:
     def set_humans(self, humans: frozenset[str]) -> None:
         """Who plays which side: the computer takes every side no person plays."""
         self.humans = frozenset(humans)
-        self.ais = {s: self.ais.get(s) or CampaignAI() for s in SIDES if s not in self.humans}
+        self.ais = {s: self.ais.get(s) or CampaignAI() for s in SIDES if s not in self.humans | self.remote}
         self.version += 1
 
     @classmethod
@@ -401,6 +405,7 @@ class CampaignGame:
     def _after(self, events: Sequence[Event]) -> None:
         self._chronicle_from(events)
         self._news(events)
+        self._send()
         self._moves = None
         self._odds_cache.clear()
         self._decision_odds.clear()
@@ -411,6 +416,15 @@ class CampaignGame:
         else:
             self.selected = f.location
         self.version += 1
+
+    def _send(self) -> None:
+        """A game by e-mail: once the decision passes to the other computer, write the next turn file."""
+        session: Any = self.session
+        if not self.remote or getattr(session, "written", None) is not None or not session.turn_over():
+            return
+        out = session.finish(self.send_to)
+        who = SIDE_NAMES[session.rules.actor(self.state)] if not self.state.result else "your opponent"
+        self.popups.append(("Your turn is done", [f"The next turn file is written: {out}", f"Send it to {who}."]))
 
     def _chronicle_from(self, events: Sequence[Event] | Any) -> None:
         evs = list(events)
@@ -496,7 +510,7 @@ class CampaignGame:
     def decide(self, action: A.Action) -> bool:
         """Play a decision; one that settles a battle a human takes part in stops first
         at the battle choice (auto-resolve, battleboard, tactical)."""
-        if self.humans and _settles_battle(action):
+        if self.humans and not self.remote and _settles_battle(action):
             eng = self.probe(action)
             if eng is not None:
                 self.battle = self._battle_choice(action, eng)

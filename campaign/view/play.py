@@ -261,6 +261,8 @@ class CampaignView(MapView):
             status = f"{who} to act" + (" (you)" if len(g.humans) == 1 else "")
         elif actor in g.ais:
             status = f"{who} (the computer) are moving…"
+        elif actor in g.remote:
+            status = f"{who} decide on their own computer"
         else:
             status = "Nothing to do"
         y = self._line(status, x0 + 10, y, GOLD, 11.5, bold=True)
@@ -1023,6 +1025,23 @@ def launch_game(args: argparse.Namespace) -> int:
     """``bellum campaign`` without ``--headless``: the campaign window."""
     game = game_from_args(args)
     window = arcade.Window(1280, 800, "Bellum Civile — the campaign", resizable=True, antialiasing=False)
+    window.show_view(CampaignView(game))
+    arcade.run()
+    return 0
+
+
+def launch_pbem(session: Any, out: str | None = None) -> int:
+    """``bellum pbem play FILE``: the received turn in the window, this computer's side played
+    by its person; the next turn file is written once the decision passes to the other side."""
+    game = CampaignGame(session, frozenset({session.me}))
+    game.send_to = Path(out) if out else None
+    game.popups.append(
+        (
+            f"Your turn: {side_title(session.me)}",
+            ["The turn file is checked: every action re-played, the dice follow the chain.", session.status()],
+        )
+    )
+    window = arcade.Window(1280, 800, "Bellum Civile — a game by e-mail", resizable=True, antialiasing=False)
     window.show_view(CampaignView(game))
     arcade.run()
     return 0

@@ -1,0 +1,639 @@
+"""Play by e-mail: turn files with honest dice (docs/PBEM.md).
+
+A PBEM game is a chain of *turn files*.  Each file holds the whole game so far — the
+scenario and options, every turn's actions with the dice they rolled, each turn's
+commitment and revealed secret, the state checksum after every turn — and says who is to
+play next.  A *turn* here is one player's part between two sendings: it ends when the
+rules hand the decision to the other side (the end of a phase, or a reaction such as the
+defender's stratagems in a battle), so the file stops and goes to that player.
+
+Honest dice, by a commit-reveal chain:
+
+- every turn commits ``H(game, secret)`` for a fresh secret of its writer, kept in the
+  writer's data folder (never in the file);
+- every turn from the third reveals the secret its writer committed two turns before (the
+  second turn reveals a fresh nonce instead);
+- the dice of turn ``j`` are seeded from the game, ``j`` and the reveals of turns ``j-1`` and
+  ``j``: each was fixed (committed) before its owner saw the other's, so neither player
+  chooses the dice, and nobody can change them afterwards;
+- the first two turns only exchange secrets: they hold no actions.
+
+The receiver replays every turn from the scenario through the rules (``RuleError`` →
+refused), checks each action's dice against the chain, each checksum, the commitments
+(a secret used twice is refused), and that the turns it already knew are unchanged.  Any
+failure is one ``InputError`` sentence naming the turn and the action, and nothing is
+written.  The engine-specific part (sides, who acts, options) is a small ``Rules`` adapter
+in ``<engine>/pbem.py``; the rules engines themselves know nothing of PBEM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib
+import json
+import os
+import re
+import secrets
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field
+
+from bellum import __version__
+from bellum.dice import Dice, Roll
+from bellum.errors import BellumError, InputError, RuleError
+from bellum.events import Event, EventLog
+from bellum.saves import plain, state_checksum
+from bellum.session import Engine, Session
+from bellum.tomlio import parse_toml, read_input, validate
+
+PBEM_FORMAT = "bellum-civile-pbem"
+PBEM_VERSION = 1
+#: a turn file is small (a five-year war is well under a megabyte): anything larger is refused unread
+MAX_TURN_FILE = 8 * 1024 * 1024
+#: turns 0 and 1 only exchange secrets
+HANDSHAKE = 2
+#: a turn that plays more actions than this is refused (a leg is a few dozen actions)
+MAX_STEPS = 20_000
+
+#: where fresh secrets and game ids come from (``secrets.token_hex``; tests replace it with a seeded one)
+entropy: Callable[[int], str] = secrets.token_hex
+
+_HASH = r"^sha256:[0-9a-f]{64}$"
+_SECRET = r"^[0-9a-f]{64}$"
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+
+# ---------------------------------------------------------------------------------------
+# the engine adapter
+class Rules(Protocol):
+    """What PBEM needs of an engine besides its ``Engine`` (``<engine>/pbem.py: RULES``)."""
+
+    name: Literal["tactical", "battleboard", "campaign"]
+    sides: tuple[str, str]
+    #: the options a game may set, with their allowed values (the first is the default)
+    options: dict[str, tuple[str, ...]]
+
+    def engine(self, options: dict[str, str]) -> Engine[Any, Any]: ...
+
+    def title(self, side: str) -> str:
+        """ "the Caesarians"."""
+        ...
+
+    def side_named(self, text: str) -> str | None:
+        """The side a player typed (``caesarians``), or None."""
+        ...
+
+    def shipped(self, scenario: str) -> bool:
+        """Whether ``scenario`` is a scenario that ships with the game."""
+        ...
+
+    def actor(self, state: Any) -> str: ...
+
+    def over(self, state: Any) -> bool: ...
+
+    def when(self, state: Any) -> str:
+        """Where the game stands, for people reading the file ("April 49 BC, movement")."""
+        ...
+
+    def refuse(self, raw: dict[str, Any]) -> str | None:
+        """Why an action may not travel in a turn file (e.g. a battle result fought
+        elsewhere: the receiver must fight it again from the dice), or None."""
+        ...
+
+    def ai(self) -> Callable[[Any], Any]:
+        """A computer player: state → action."""
+        ...
+
+
+def rules_for(engine: str) -> Rules:
+    if engine != "campaign":
+        raise BellumError(f"play by e-mail is for the campaign, not the {engine} engine")
+    rules: Rules = importlib.import_module(f"{engine}.pbem").RULES
+    return rules
+
+
+# ---------------------------------------------------------------------------------------
+# the file
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Header(_Strict):
+    format: str
+    version: int = Field(ge=1, le=1_000_000)
+    game: str = Field(pattern=r"^[0-9a-f]{32}$")
+    engine: Literal["campaign"]
+    scenario: str = Field(max_length=200)
+    game_version: str = Field(max_length=64)
+    creator: str = Field(max_length=32)
+    to_play: str = Field(max_length=32)
+    turns: int = Field(ge=1, le=100_000)
+    checksum: str = Field(pattern=_HASH)
+    ended: bool = False
+
+
+class Step(_Strict):
+    action: dict[str, Any]
+    dice: list[str] = Field(default_factory=list, max_length=10_000)
+
+
+class Turn(_Strict):
+    number: int = Field(ge=0, le=100_000)
+    side: str = Field(max_length=32)
+    commit: str = Field(pattern=_HASH)
+    reveal: str = Field(default="", pattern=r"^([0-9a-f]{64})?$")
+    at: str = Field(default="", max_length=200)
+    checksum: str = Field(pattern=_HASH)
+    steps: list[Step] = Field(default_factory=list, max_length=MAX_STEPS)
+
+
+class TurnFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pbem: Header
+    options: dict[str, str] = Field(default_factory=dict, max_length=16)
+    turns: list[Turn] = Field(min_length=1, max_length=100_000)
+
+
+def commitment(game: str, secret: str) -> str:
+    return "sha256:" + hashlib.sha256(f"bellum-pbem-commit|{game}|{secret}".encode("ascii")).hexdigest()
+
+
+def turn_seed(game: str, number: int, before: str, now: str) -> int:
+    """The dice seed of turn ``number``: both players' secrets, neither chosen after the other's was known."""
+    digest = hashlib.sha256(f"bellum-pbem-dice|{game}|{number}|{before}|{now}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def digest(turn: Turn) -> str:
+    canonical = json.dumps(plain(turn.model_dump()), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+def roll_text(r: Roll) -> str:
+    return f"{r.label}: d{r.sides} = {r.value}"
+
+
+def _where(rules: Rules, t: Turn, action: int | None = None) -> str:
+    who = rules.title(t.side) if t.side in rules.sides else repr(t.side)
+    place = f"turn {t.number} ({who})"
+    return place if action is None else f"{place}, action {action}"
+
+
+def read_turn_file(path: str | Path) -> tuple[TurnFile, Rules]:
+    """Read and validate a turn file (hostile input: size, nesting, schema, scenario name)."""
+    p = Path(path)
+    raw = parse_toml(read_input(p, MAX_TURN_FILE), p)
+    header = raw.get("pbem")
+    if not isinstance(header, dict) or header.get("format") != PBEM_FORMAT:
+        raise InputError(p, "pbem.format", "this is not a Bellum Civile turn file")
+    version = header.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > PBEM_VERSION:
+        raise InputError(p, "pbem.version", f"was written by a newer Bellum Civile (turn file format {version})")
+    doc = validate(TurnFile, raw, p)
+    rules = rules_for(doc.pbem.engine)
+    name = doc.pbem.scenario
+    if not _NAME.fullmatch(name):
+        raise InputError(p, "pbem.scenario", f"{name!r} is not the name of a scenario that ships with the game")
+    if not rules.shipped(name):
+        raise InputError(p, "pbem.scenario", f"{name!r} is not a scenario that ships with this game")
+    for key, value in doc.options.items():
+        allowed = rules.options.get(key)
+        if allowed is None:
+            raise InputError(p, f"options.{key}", "is not an option of a turn file")
+        if value not in allowed:
+            raise InputError(p, f"options.{key}", f"{value!r} is not one of {', '.join(allowed)}")
+    for side in (doc.pbem.creator, doc.pbem.to_play):
+        if side not in rules.sides:
+            raise InputError(p, "pbem", f"{side!r} is not a side of this game")
+    return doc, rules
+
+
+# ---------------------------------------------------------------------------------------
+# replaying a file
+@dataclass
+class Played:
+    """One action re-played: where, what, what happened and the dice, and the state after."""
+
+    turn: int
+    index: int
+    side: str
+    action: dict[str, Any]
+    events: list[Event]
+    rolls: list[Roll]
+    state: Any
+    #: the dice before the action (seed, counter), None in the handshake
+    dice: tuple[int, int] | None = None
+
+
+@dataclass
+class Replayed:
+    """A turn file re-played through the rules."""
+
+    doc: TurnFile
+    rules: Rules
+    engine: Engine[Any, Any]
+    state: Any
+    log: EventLog
+    #: the state at the start, and every action played (when asked for)
+    start: Any = None
+    steps: list[Played] = field(default_factory=list)
+    #: the state after each turn
+    after: list[Any] = field(default_factory=list)
+
+
+def options_of(doc: TurnFile, rules: Rules) -> dict[str, str]:
+    return {k: doc.options.get(k, v[0]) for k, v in rules.options.items()}
+
+
+def dice_for(doc: TurnFile, number: int, reveal: str | None = None) -> Dice:
+    """The dice of turn ``number`` (strict and empty in the two turns of the handshake)."""
+    if number < HANDSHAKE:
+        return Dice.forced([])
+    now = doc.turns[number].reveal if reveal is None else reveal
+    return Dice(turn_seed(doc.pbem.game, number, doc.turns[number - 1].reveal, now))
+
+
+def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = False) -> Replayed:
+    """Check the chain and re-play every turn; the first problem is one ``InputError``."""
+    game = doc.pbem.game
+    sides = rules.sides
+    creator = doc.pbem.creator
+    joiner = sides[1] if creator == sides[0] else sides[0]
+    seen: dict[str, int] = {}
+    engine = rules.engine(options_of(doc, rules))
+    try:
+        state = engine.new_state(doc.pbem.scenario, Dice.forced([]))
+    except BellumError as exc:
+        raise InputError(source, "pbem.scenario", f"cannot be set up ({exc})") from None
+    out = Replayed(doc, rules, engine, state, EventLog(), start=state if keep else None)
+    for j, t in enumerate(doc.turns):
+        where = _where(rules, t)
+        if t.number != j:
+            raise InputError(source, f"turns[{j}]", f"is numbered {t.number}: the turns are out of order")
+        expected = creator if j % 2 == 0 else joiner
+        if t.side != expected:
+            raise InputError(
+                source,
+                where,
+                f"was written by the side that played the turn before ({rules.title(expected)} should write it)",
+            )
+        # the commit-reveal chain
+        if t.commit in seen:
+            raise InputError(
+                source,
+                where,
+                f"its commitment re-uses the secret of turn {seen[t.commit]}, so its dice could be known in advance",
+            )
+        if j == 0 and t.reveal:
+            raise InputError(source, where, "the first turn reveals nothing (it only commits a secret)")
+        if j >= 1 and not t.reveal:
+            raise InputError(source, where, "reveals no secret, so its dice cannot be checked")
+        if j >= HANDSHAKE and commitment(game, t.reveal) != doc.turns[j - 2].commit:
+            raise InputError(
+                source,
+                where,
+                f"the secret it reveals is not the one committed in turn {j - 2}: the dice do not follow the chain",
+            )
+        seen[t.commit] = j
+        if j < HANDSHAKE and t.steps:
+            raise InputError(source, where, "the first two turns only exchange secrets and may hold no actions")
+        dice = dice_for(doc, j)
+        for k, st in enumerate(t.steps, start=1):
+            place = _where(rules, t, k)
+            if rules.over(state):
+                raise InputError(source, place, "comes after the end of the war")
+            actor = rules.actor(state)
+            if actor != t.side:
+                raise InputError(
+                    source, place, f"is played by {rules.title(t.side)}, but the decision is {rules.title(actor)}'"
+                )
+            why = rules.refuse(st.action)
+            if why:
+                raise InputError(source, place, why)
+            try:
+                action = engine.decode_action(st.action)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise InputError(source, place, f"is not a valid action ({exc})") from None
+            if action not in engine.legal_actions(state):
+                raise InputError(source, place, "is not a legal action at that point of the game")
+            before = len(dice.rolls)
+            mark = None if dice.strict else (dice.seed, dice.counter)
+            try:
+                state, events = engine.apply(state, action, dice)
+            except BellumError as exc:
+                raise InputError(source, place, f"is refused by the rules ({exc})") from None
+            rolls = dice.rolls[before:]
+            told = [roll_text(r) for r in rolls]
+            if told != st.dice:
+                n = next(
+                    (i for i, (a, b) in enumerate(zip(told, st.dice, strict=False)) if a != b),
+                    min(len(told), len(st.dice)),
+                )
+                said = repr(st.dice[n]) if n < len(st.dice) else "nothing"
+                chain = repr(told[n]) if n < len(told) else "no die there"
+                raise InputError(source, place, f"die {n + 1} reads {said} but the dice chain gives {chain}")
+            out.log.extend(events)
+            if keep:
+                out.steps.append(Played(j, k, t.side, st.action, list(events), list(rolls), state, mark))
+        if j >= HANDSHAKE and not rules.over(state) and rules.actor(state) == t.side:
+            raise InputError(source, where, f"ends while {rules.title(t.side)} still have to act")
+        sum_ = state_checksum(engine.encode_state(state))
+        if sum_ != t.checksum:
+            raise InputError(
+                source, where, "the state checksum after it does not match the game re-played from its actions"
+            )
+        if keep:
+            out.after.append(state)
+    last = doc.turns[-1]
+    to_play = joiner if last.side == creator else creator
+    if doc.pbem.to_play != to_play:
+        raise InputError(
+            source,
+            "pbem.to_play",
+            f"says {rules.title(doc.pbem.to_play)} are to play, but it is {rules.title(to_play)}",
+        )
+    if doc.pbem.turns != len(doc.turns):
+        raise InputError(source, "pbem.turns", f"says {doc.pbem.turns} turns but the file holds {len(doc.turns)}")
+    if doc.pbem.checksum != last.checksum:
+        raise InputError(source, "pbem.checksum", "is not the checksum after the last turn")
+    out.state = state
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# the player's own record of a game (their secrets), in their data folder
+class Record(_Strict):
+    game: str = Field(pattern=r"^[0-9a-f]{32}$")
+    side: str = Field(max_length=32)
+    scenario: str = Field(max_length=200)
+    #: secrets committed and not yet revealed, by the turn that committed them
+    secrets: dict[str, str] = Field(default_factory=dict)
+    #: the digest of every turn this player has seen or written, in order
+    known: list[str] = Field(default_factory=list)
+    #: the turn file this player last wrote
+    sent: str = ""
+
+
+def folder() -> Path:
+    from bellum.paths import user_folder
+
+    return user_folder() / "pbem"
+
+
+def record_path(game: str, side: str) -> Path:
+    return folder() / "games" / f"{game}-{side}.toml"
+
+
+def load_record(game: str, side: str) -> Record | None:
+    from bellum.tomlio import read_toml
+
+    p = record_path(game, side)
+    if not p.is_file():
+        return None
+    return validate(Record, read_toml(p), p)
+
+
+def _write_atomic(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def save_record(rec: Record) -> Path:
+    return _write_atomic(record_path(rec.game, rec.side), tomli_w.dumps(rec.model_dump()))
+
+
+def write_turn_file(path: str | Path, doc: TurnFile) -> Path:
+    data = plain(doc.model_dump())
+    return _write_atomic(Path(path), tomli_w.dumps(data))
+
+
+def default_out(doc: TurnFile, rules: Rules) -> Path:
+    side = doc.pbem.to_play
+    return folder() / f"{doc.pbem.scenario}-{doc.pbem.game[:8]}-turn{len(doc.turns):03d}-{side}.toml"
+
+
+# ---------------------------------------------------------------------------------------
+# starting a game and playing one's turn
+def new_game(
+    scenario: str, side_text: str, out: str | Path | None = None, options: dict[str, str] | None = None
+) -> Path:
+    """``bellum pbem new``: turn 0 — the creator's first commitment — written to ``out``."""
+    rules = rules_for("campaign")
+    side = rules.side_named(side_text)
+    if side is None:
+        names = ", ".join(rules.title(s) for s in rules.sides)
+        raise InputError("--as", "", f"{side_text!r} is not a side ({names})")
+    if not _NAME.fullmatch(scenario) or not rules.shipped(scenario):
+        raise InputError(scenario, "", "a game by e-mail is played on a scenario that ships with the game (by name)")
+    opts = {k: v[0] for k, v in rules.options.items()}
+    for k, v in (options or {}).items():
+        if v not in rules.options.get(k, ()):
+            raise InputError(f"--{k}", "", f"{v!r} is not one of {', '.join(rules.options.get(k, ()))}")
+        opts[k] = v
+    engine = rules.engine(opts)
+    state = engine.new_state(scenario, Dice.forced([]))
+    game = entropy(16)
+    secret = entropy(32)
+    checksum = state_checksum(engine.encode_state(state))
+    first = Turn(number=0, side=side, commit=commitment(game, secret), at=rules.when(state), checksum=checksum)
+    other = rules.sides[1] if side == rules.sides[0] else rules.sides[0]
+    doc = TurnFile(
+        pbem=Header(
+            format=PBEM_FORMAT,
+            version=PBEM_VERSION,
+            game=game,
+            engine="campaign",
+            scenario=scenario,
+            game_version=__version__,
+            creator=side,
+            to_play=other,
+            turns=1,
+            checksum=checksum,
+        ),
+        options=opts,
+        turns=[first],
+    )
+    target = Path(out) if out else default_out(doc, rules)
+    rec = Record(game=game, side=side, scenario=scenario, secrets={"0": secret}, known=[digest(first)])
+    save_record(rec)
+    rec.sent = str(write_turn_file(target, doc))
+    save_record(rec)
+    return target
+
+
+class PbemSession(Session[Any, Any]):
+    """The receiving player's game: the verified history, then their own turn on the chain's dice.
+
+    ``play`` accepts only the local side's actions; once the rules hand the decision to
+    the other side (``turn_over``), ``finish`` writes the next turn file."""
+
+    def __init__(self, got: Replayed, record: Record | None, source: str | Path) -> None:
+        doc, rules = got.doc, got.rules
+        self.engine = got.engine
+        self.scenario = doc.pbem.scenario
+        self.seed = 0
+        self.rules = rules
+        self.doc = doc
+        self.source = str(source)
+        self.me = doc.pbem.to_play
+        self.number = len(doc.turns)
+        self.state = got.state
+        self.start_state = got.state
+        self.actions = []
+        self.log = got.log
+        self._undo = []
+        self.record = record or Record(
+            game=doc.pbem.game, side=self.me, scenario=doc.pbem.scenario, known=[digest(t) for t in doc.turns]
+        )
+        self.secret = entropy(32)
+        if self.number == 1:
+            self.reveal = entropy(32)  # the joiner's nonce, revealed at once
+        else:
+            self.reveal = self.record.secrets.get(str(self.number - 2), "")
+        self.dice = dice_for(doc, self.number, self.reveal) if self.number >= HANDSHAKE else Dice.forced([])
+        self.told: list[list[str]] = []
+        self.written: Path | None = None
+        #: the other side, played on the other computer (the window neither shows it to a person nor to the AI)
+        self.remote = frozenset(s for s in rules.sides if s != self.me)
+
+    def status(self) -> str:
+        """Where the game stands, in a line."""
+        return f"Turn file {self.number} of game {self.doc.pbem.game[:8]}…: {self.rules.when(self.state)}."
+
+    def play(self, action: Any) -> list[Event]:
+        if self.turn_over():
+            raise RuleError(f"Your turn is over: the decision is {self.rules.title(self.rules.actor(self.state))}'.")
+        if self.rules.actor(self.state) != self.me:
+            raise RuleError(
+                f"That is {self.rules.title(self.rules.actor(self.state))}' decision, played on their computer."
+            )
+        before = len(self.dice.rolls)
+        events = super().play(action)
+        self.told.append([roll_text(r) for r in self.dice.rolls[before:]])
+        return events
+
+    def undo(self) -> None:
+        super().undo()
+        self.told.pop()
+
+    def turn_over(self) -> bool:
+        """Whether this player's turn is done: a handshake turn, the war over, or the other side to decide."""
+        return self.number < HANDSHAKE or self.rules.over(self.state) or self.rules.actor(self.state) != self.me
+
+    def finish(self, out: str | Path | None = None) -> Path:
+        """Write the next turn file (and keep this player's new secret)."""
+        if not self.turn_over():
+            raise RuleError(f"{self.rules.title(self.me)} still have to act before the turn file can be sent.")
+        turn = Turn(
+            number=self.number,
+            side=self.me,
+            commit=commitment(self.doc.pbem.game, self.secret),
+            reveal=self.reveal,
+            at=self.rules.when(self.start_state),
+            checksum=self.checksum(),
+            steps=[Step(action=a, dice=d) for a, d in zip(self.actions, self.told, strict=True)],
+        )
+        other = self.rules.sides[1] if self.me == self.rules.sides[0] else self.rules.sides[0]
+        header = self.doc.pbem.model_copy(
+            update={
+                "to_play": other,
+                "turns": self.number + 1,
+                "checksum": turn.checksum,
+                "ended": self.rules.over(self.state),
+                "game_version": __version__,
+            }
+        )
+        doc = TurnFile(pbem=header, options=self.doc.options, turns=[*self.doc.turns, turn])
+        target = Path(out) if out else default_out(doc, self.rules)
+        rec = self.record.model_copy(deep=True)
+        rec.secrets.pop(str(self.number - 2), None)
+        rec.secrets[str(self.number)] = self.secret
+        rec.known = [digest(t) for t in doc.turns]
+        write_turn_file(target, doc)
+        rec.sent = str(target)
+        save_record(rec)
+        self.written = target
+        return target
+
+
+def open_turn_file(path: str | Path) -> PbemSession:
+    """Read, check and re-play a received turn file; the player to play gets a ``PbemSession``.
+    Every refusal is one ``InputError`` sentence and nothing is written."""
+    doc, rules = read_turn_file(path)
+    me = doc.pbem.to_play
+    if doc.pbem.ended:
+        raise InputError(path, "pbem.ended", "the war in this file is over: open it with 'bellum replay' to watch it")
+    record = load_record(doc.pbem.game, me)
+    n = len(doc.turns)
+    if record is None:
+        if n != 1:
+            raise InputError(
+                path,
+                "pbem.game",
+                f"is game {doc.pbem.game[:8]}…, which {rules.title(me)} do not play on this computer "
+                "(no secret of theirs is kept for it)",
+            )
+    else:
+        if record.scenario != doc.pbem.scenario:
+            raise InputError(
+                path, "pbem.scenario", f"is not the scenario of game {doc.pbem.game[:8]}… ({record.scenario})"
+            )
+        known = len(record.known)
+        if n <= known:
+            raise InputError(path, f"turn {n - 1}", f"was already answered: you sent turn {known - 1} ({record.sent})")
+        if n > known + 1:
+            raise InputError(path, f"turn {known}", "holds turns you never saw: the file skips your answer")
+        for t, d in zip(doc.turns, record.known, strict=False):
+            if digest(t) != d:
+                raise InputError(
+                    path,
+                    _where(rules, t),
+                    "differs from the one you sent or received before: the earlier history was changed",
+                )
+        if str(n - 2) not in record.secrets:
+            raise InputError(path, f"turn {n - 2}", "the secret you committed then is no longer kept on this computer")
+    got = replay(doc, rules, path)
+    return PbemSession(got, record, path)
+
+
+def play_ai(session: PbemSession) -> None:
+    """The computer plays the receiving side's turn."""
+    choose = session.rules.ai()
+    for _ in range(MAX_STEPS):
+        if session.turn_over():
+            return
+        session.play(choose(session.state))
+    raise BellumError("the computer player did not finish its turn")
+
+
+def replay_file(path: str | Path) -> Replayed:
+    """A turn file re-played with every step kept (the replay viewer)."""
+    doc, rules = read_turn_file(path)
+    return replay(doc, rules, path, keep=True)
+
+
+def status(path: str | Path) -> str:
+    doc, rules = read_turn_file(path)
+    last = doc.turns[-1]
+    if doc.pbem.ended:
+        return f"game {doc.pbem.game[:8]}…: the war is over after {len(doc.turns)} turns"
+    who = rules.title(doc.pbem.to_play)
+    return f"game {doc.pbem.game[:8]}… ({doc.pbem.scenario}), turn {len(doc.turns)}: {who} are to play ({last.at})"

@@ -1,0 +1,153 @@
+"""The replay viewer driven as a person uses it: keys and clicks, forward and back through a
+campaign turn and through a battle fought inside it, checked on real screenshots (issue 17)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import arcade
+import pytest
+
+from bellum.cli import main
+from bellum.errors import InputError
+from bellum.replay import Replay, load_replay
+from tests.conftest import ROOT, render
+from tests.pbem.helpers import Game
+
+SCREENS = ROOT / "docs" / "screens"
+
+
+@pytest.fixture(scope="module")
+def game_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    home = os.environ["BELLUM_HOME"]
+    g = Game(tmp_path_factory.mktemp("replay"))
+    g.start()
+    g.until_battle()
+    yield g.files[-1]
+    os.environ["BELLUM_HOME"] = home
+
+
+def ink(image: Any, box: tuple[int, int, int, int]) -> int:
+    """How many pixels in ``box`` (left, top, right, bottom, image coordinates) are light text."""
+    crop = image.convert("RGB").crop(box)
+    return sum(1 for p in crop.getdata() if sum(p) > 520)
+
+
+def coloured(image: Any, box: tuple[int, int, int, int]) -> int:
+    """How many pixels in ``box`` are strongly red or purple (the sides' counters)."""
+    crop = image.convert("RGB").crop(box)
+    return sum(1 for r, g, b in crop.getdata() if r > 100 and r - g > 60)
+
+
+def press(view: Any, key: int) -> None:
+    view.on_key_press(key, 0)
+
+
+def click_button(view: Any, label: str) -> None:
+    b = next(b for b in view.buttons if b.label.startswith(label))
+    view.on_mouse_press(int(b.left + b.width / 2), int(b.bottom + 10), arcade.MOUSE_BUTTON_LEFT, 0)
+
+
+def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_file: Path) -> None:
+    from bellum.view.replay import ReplayView
+
+    replay: Replay = load_replay(game_file)
+    view = ReplayView(replay)
+    shot = render(window, view)
+    assert replay.index == 0
+    assert "The start of the game" in [t.text for t in view.texts]
+    # one action forward with the arrow, one more with the button, one back
+    press(view, arcade.key.RIGHT)
+    render(window, view)
+    click_button(view, "Action ▶")
+    render(window, view)
+    assert replay.index == 2
+    press(view, arcade.key.LEFT)
+    render(window, view)
+    assert replay.index == 1
+    # a whole turn forward: the end of the first turn with actions
+    first_turn = replay.turn
+    press(view, arcade.key.DOWN)
+    render(window, view)
+    assert replay.turn == first_turn + 1 and replay.index > 1
+    at_turn = replay.index
+    shot = render(window, view)
+    shot.save(SCREENS / "replay-campaign.png")
+    assert ink(shot, (0, 0, 1280, 44)) > 200  # the top bar names the game and the turn
+    assert ink(shot, (316, 60, 940, 400)) > 400  # the step: what was done and what came of it
+    # type a turn number and Enter: jump there; then back a turn with the button
+    press(view, arcade.key.KEY_4)
+    press(view, arcade.key.ENTER)
+    render(window, view)
+    assert replay.turn == 4
+    click_button(view, "◀ Turn")
+    render(window, view)
+    assert replay.turn == 3
+    # click a turn in the list on the left
+    bottom, top, turn = view.turn_rows[0]
+    view.on_mouse_press(40, int((bottom + top) / 2), arcade.MOUSE_BUTTON_LEFT, 0)
+    assert replay.turn == turn
+    assert at_turn > 0
+    # to the battle, and open it with B
+    frame = replay.battle_frames()[0]
+    replay.index = frame
+    shot = render(window, view)
+    assert any(b.label.startswith("Open the battle") for b in view.buttons)
+    shot.save(SCREENS / "replay-campaign-battle-step.png")
+    press(view, arcade.key.B)
+    battle = window.current_view
+    assert battle is not view and battle.replay.engine == "battleboard"
+    shot = render(window, battle)
+    assert battle.replay.index == 0
+    press(battle, arcade.key.RIGHT)
+    press(battle, arcade.key.RIGHT)
+    render(window, battle)
+    press(battle, arcade.key.DOWN)
+    shot = render(window, battle)
+    shot.save(SCREENS / "replay-battle.png")
+    assert battle.replay.turn >= 1
+    assert coloured(shot, (950, 60, 1280, 500)) > 2000  # the board with its units in their sides' colours
+    # to the end of the battle: the winner is told; then back, and Esc to the campaign
+    press(battle, arcade.key.END)
+    render(window, battle)
+    assert any("Winner" in t.text for t in battle.texts)
+    press(battle, arcade.key.LEFT)
+    render(window, battle)
+    assert battle.replay.index == len(battle.replay.frames) - 2
+    press(battle, arcade.key.ESCAPE)
+    assert window.current_view is view
+    assert replay.index == frame
+
+
+def test_a_step_without_battle_says_so(window: Any, game_file: Path) -> None:
+    from bellum.view.replay import ReplayView
+
+    view = ReplayView(load_replay(game_file))
+    render(window, view)
+    press(view, arcade.key.B)
+    render(window, view)
+    assert window.current_view is view
+    assert view.message == "no battle was fought in this step"
+
+
+def test_replay_of_a_save_and_refusals(tmp_path: Path) -> None:
+    from bellum.session import Session
+    from campaign.ai import CampaignAI
+    from campaign.engine import CampaignEngine
+
+    s = Session(CampaignEngine(), "49bc", 5)
+    ai = CampaignAI()
+    while s.state.turn < 2:
+        s.play(ai.choose(s.state))
+    path = s.save(tmp_path / "war.toml")
+    replay = load_replay(path)
+    assert len(replay.frames) == len(s.actions) + 1
+    assert replay.turns[0] == "January 49 BC" and len(replay.turns) >= 2
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[pbem]\nformat = "bellum-civile-pbem"\n')
+    with pytest.raises(InputError):
+        load_replay(bad)
+    assert main(["replay", str(tmp_path / "missing.toml")]) == 2
