@@ -1,0 +1,65 @@
+"""A game by e-mail in the campaign window: the receiving player plays his part with keys
+and dialogs, the other side is neither shown to a person nor played by the computer, and
+the next turn file is written when the decision passes to the other computer (issue 17)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import arcade
+
+from bellum import pbem
+from tests.conftest import ROOT, render
+from tests.pbem.helpers import Game
+
+
+def test_the_window_plays_one_turn_and_writes_the_next_file(window: Any, tmp_path: Path) -> None:
+    from campaign.view.game import CampaignGame
+    from campaign.view.play import CampaignView
+
+    home = os.environ["BELLUM_HOME"]
+    try:
+        g = Game(tmp_path, seed="window")
+        g.start()
+        g.step()
+        g.step()
+        doc, _ = pbem.read_turn_file(g.files[-1])
+        me = doc.pbem.to_play
+        g.as_side(me)
+        session = pbem.open_turn_file(g.files[-1])
+        game = CampaignGame(session, frozenset({me}))
+        game.send_to = tmp_path / "reply.toml"
+        assert game.remote == frozenset(s for s in ("caesarian", "senatorial") if s != me)
+        assert not game.ais  # nobody here plays the other side
+        view = CampaignView(game)
+        first = render(window, view)
+        for _ in range(300):
+            if session.written is not None:
+                break
+            if view.dialog is not None:
+                view.dialog.options[0][1]()
+            else:
+                before = game.version
+                view.on_key_press(arcade.key.ENTER, 0)
+                if game.version == before and game.phase_options():
+                    game.decide(game.phase_options()[0].action)
+            view.on_update(1 / 60)
+        assert session.written == tmp_path / "reply.toml"
+        shot = render(window, view)
+        assert view.dialog is not None and view.dialog.title == "Your turn is done"
+        assert any(str(session.written) in line for line in view.dialog.lines)
+        shot.save(ROOT / "docs" / "screens" / "pbem-turn-sent.png")
+        assert first.size == shot.size
+        view.close_dialog()
+        view.on_update(1 / 60)
+        assert not game.ai_to_act() and not game.human_to_act()
+        # the other player accepts the file the window wrote
+        other = next(iter(game.remote))
+        g.as_side(other)
+        again = pbem.open_turn_file(session.written)
+        assert again.checksum() == session.checksum()
+        assert again.me == other
+    finally:
+        os.environ["BELLUM_HOME"] = home
