@@ -39,7 +39,8 @@ def test_the_window_plays_one_turn_and_writes_the_next_file(window: Any, tmp_pat
             if session.written is not None:
                 break
             if view.dialog is not None:
-                view.dialog.options[0][1]()
+                run = next(r for _label, r, _note in view.dialog.options if r is not None)
+                run()
             else:
                 before = game.version
                 view.on_key_press(arcade.key.ENTER, 0)
