@@ -291,6 +291,9 @@ class CampaignGame:
         self.ais: dict[str, CampaignAI] = {s: CampaignAI() for s in SIDES if s not in self.humans | self.remote}
         #: a game by e-mail: where the next turn file goes (None: the player's data folder)
         self.send_to: Path | None = None
+        #: hotseat: the side the computer is being handed to (its hand stays hidden until it takes over)
+        self.handover: str | None = None
+        self._last_human: str | None = None
         self.world: CampaignMap = roman_world()
         self.selected: str | None = None
         self.selected_force: str | None = None
@@ -384,7 +387,7 @@ class CampaignGame:
         return self.state.actor
 
     def human_to_act(self) -> bool:
-        return self.actor in self.humans and self.battle is None
+        return self.actor in self.humans and self.battle is None and self.handover is None
 
     def legal(self) -> list[A.Action]:
         return list(self.session.legal_actions())
@@ -406,6 +409,7 @@ class CampaignGame:
         self._chronicle_from(events)
         self._news(events)
         self._send()
+        self._hand_over()
         self._moves = None
         self._odds_cache.clear()
         self._decision_odds.clear()
@@ -415,6 +419,20 @@ class CampaignGame:
             self.selected_force = None
         else:
             self.selected = f.location
+        self.version += 1
+
+    def _hand_over(self) -> None:
+        """Hotseat: when the decision passes from one person to the other, the window hands
+        the computer over before it shows the new player's hand and choices."""
+        if len(self.humans) < 2 or self.actor not in self.humans or self.state.result:
+            return
+        if self._last_human is not None and self.actor != self._last_human:
+            self.handover = self.actor
+        self._last_human = self.actor
+
+    def take_over(self) -> None:
+        """The player handed the computer to has it: show his hand and choices."""
+        self.handover = None
         self.version += 1
 
     def _send(self) -> None:
@@ -481,7 +499,8 @@ class CampaignGame:
         for side in SIDES:
             hand = s.stratagems.get(side, {})
             total = sum(hand.values())
-            open_hand = side in self.humans and (len(self.humans) == 1 or side == s.active)
+            # hotseat: only the hand of the side deciding now, and none while the computer changes hands
+            open_hand = side in self.humans and self.handover is None and (len(self.humans) == 1 or side == s.actor)
             if open_hand:
                 kinds = ", ".join(f"{n} {k.capitalize()}" for k, n in hand.items())
                 strat = f"stratagems {kinds}"

@@ -47,6 +47,7 @@ from bellum.report import AfterAction
 from campaign import actions as A
 from campaign.routes import is_decisive
 from campaign.rules.common import force_name, place_name
+from campaign.state import SIDE_NAMES as SIDE_TITLES_LOWER
 from campaign.state import SIDES, side_title
 from campaign.units import catalogue
 from campaign.view import markers
@@ -257,6 +258,8 @@ class CampaignView(MapView):
             status = "The war is over"
         elif g.battle is not None:
             status = f"{g.battle.title}: choose how to fight it"
+        elif g.handover is not None:
+            status = f"Hand over to {SIDE_TITLES_LOWER[g.handover]}"
         elif g.human_to_act():
             status = f"{who} to act" + (" (you)" if len(g.humans) == 1 else "")
         elif actor in g.ais:
@@ -601,6 +604,10 @@ class CampaignView(MapView):
     def load(self) -> None:
         self.game.load()
 
+    def _take_over(self) -> None:
+        self.close_dialog()
+        self.game.take_over()
+
     def move_to(self, place: str) -> None:
         opts = self.game.move_to(place)
         if not opts:
@@ -622,7 +629,20 @@ class CampaignView(MapView):
         g = self.game
         if self.dialog is not None:
             return
-        if g.battle is not None:
+        if g.handover is not None:
+            who = side_title(g.handover)
+            self.open_dialog(
+                Dialog(
+                    f"{who} to play",
+                    [
+                        f"Hand the computer to {SIDE_TITLES_LOWER[g.handover]}.",
+                        "Their hand of stratagems and their choices stay hidden until they take over.",
+                    ],
+                    [(f"We are {SIDE_TITLES_LOWER[g.handover]}: show our hand", self._take_over, "")],
+                    cancel=False,
+                )
+            )
+        elif g.battle is not None:
             self.open_dialog(self.battle_dialog())
         elif g.state.pending is None and g.popups and not g.ai_to_act():
             title, lines = g.popups.pop(0)
