@@ -135,6 +135,8 @@ class Header(_Strict):
     to_play: str = Field(max_length=32)
     turns: int = Field(ge=1, le=100_000)
     checksum: str = Field(pattern=_HASH)
+    #: where the game stands now, for people reading the file
+    at: str = Field(default="", max_length=200)
     ended: bool = False
 
 
@@ -363,6 +365,10 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
         raise InputError(source, "pbem.turns", f"says {doc.pbem.turns} turns but the file holds {len(doc.turns)}")
     if doc.pbem.checksum != last.checksum:
         raise InputError(source, "pbem.checksum", "is not the checksum after the last turn")
+    if doc.pbem.at != rules.when(state):
+        raise InputError(source, "pbem.at", f"says {doc.pbem.at!r}, but the game stands at {rules.when(state)!r}")
+    if doc.pbem.ended != rules.over(state):
+        raise InputError(source, "pbem.ended", "does not say truly whether the war is over")
     out.state = state
     return out
 
@@ -467,6 +473,7 @@ def new_game(
             to_play=other,
             turns=1,
             checksum=checksum,
+            at=rules.when(state),
         ),
         options=opts,
         turns=[first],
@@ -558,6 +565,7 @@ class PbemSession(Session[Any, Any]):
                 "turns": self.number + 1,
                 "checksum": turn.checksum,
                 "ended": self.rules.over(self.state),
+                "at": self.rules.when(self.state),
                 "game_version": __version__,
             }
         )
@@ -632,8 +640,7 @@ def replay_file(path: str | Path) -> Replayed:
 
 def status(path: str | Path) -> str:
     doc, rules = read_turn_file(path)
-    last = doc.turns[-1]
     if doc.pbem.ended:
         return f"game {doc.pbem.game[:8]}…: the war is over after {len(doc.turns)} turns"
     who = rules.title(doc.pbem.to_play)
-    return f"game {doc.pbem.game[:8]}… ({doc.pbem.scenario}), turn {len(doc.turns)}: {who} are to play ({last.at})"
+    return f"game {doc.pbem.game[:8]}… ({doc.pbem.scenario}), turn {len(doc.turns)}: {who} are to play ({doc.pbem.at})"

@@ -141,9 +141,7 @@ class ReplayView(arcade.View):
         self.texts.append(t)
         return y - size * 1.6
 
-    def _wrapped(
-        self, text: str, x: float, y: float, width: float, color: RGB = INK, size: float = 11
-    ) -> float:
+    def _wrapped(self, text: str, x: float, y: float, width: float, color: RGB = INK, size: float = 11) -> float:
         chars = max(20, int(width / (size * 0.74)))
         for part in textwrap.wrap(text, chars) or [""]:
             y = self._text(part, x, y, color, size)

@@ -1050,9 +1050,9 @@ def launch_game(args: argparse.Namespace) -> int:
     return 0
 
 
-def launch_pbem(session: Any, out: str | None = None) -> int:
-    """``bellum pbem play FILE``: the received turn in the window, this computer's side played
-    by its person; the next turn file is written once the decision passes to the other side."""
+def pbem_game(session: Any, out: str | None = None) -> CampaignGame:
+    """A received turn (``bellum.pbem.PbemSession``) as the window's game: this computer's
+    side played by its person, the other side by nobody here."""
     game = CampaignGame(session, frozenset({session.me}))
     game.send_to = Path(out) if out else None
     game.popups.append(
@@ -1061,6 +1061,13 @@ def launch_pbem(session: Any, out: str | None = None) -> int:
             ["The turn file is checked: every action re-played, the dice follow the chain.", session.status()],
         )
     )
+    return game
+
+
+def launch_pbem(session: Any, out: str | None = None) -> int:
+    """``bellum pbem play FILE``: the received turn in the window, this computer's side played
+    by its person; the next turn file is written once the decision passes to the other side."""
+    game = pbem_game(session, out)
     window = arcade.Window(1280, 800, "Bellum Civile — a game by e-mail", resizable=True, antialiasing=False)
     window.show_view(CampaignView(game))
     arcade.run()
