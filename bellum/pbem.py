@@ -36,17 +36,17 @@ import os
 import re
 import secrets
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field
 
 from bellum import __version__
 from bellum.dice import Dice, Roll
-from bellum.errors import BellumError, InputError, RuleError
+from bellum.errors import BellumError, InputError, RuleError, UnusedRollError
 from bellum.events import Event, EventLog
 from bellum.saves import plain, state_checksum
 from bellum.session import Engine, Session
@@ -74,10 +74,9 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 class Rules(Protocol):
     """What PBEM needs of an engine besides its ``Engine`` (``<engine>/pbem.py: RULES``)."""
 
-    name: Literal["tactical", "battleboard", "campaign"]
     sides: tuple[str, str]
     #: the options a game may set, with their allowed values (the first is the default)
-    options: dict[str, tuple[str, ...]]
+    options: ClassVar[dict[str, tuple[str, ...]]]
 
     def engine(self, options: dict[str, str]) -> Engine[Any, Any]: ...
 
@@ -108,6 +107,63 @@ class Rules(Protocol):
 
     def ai(self) -> Callable[[Any], Any]:
         """A computer player: state → action."""
+        ...
+
+    def battle_for(self, engine: Any, state: Any, action: Any, dice: Dice, options: dict[str, str]) -> Battle | None:
+        """The battle ``action`` opens, when the players fight it move by move (``options``);
+        the dice stand after the rolls the action makes before its battle.  None (dice as they
+        were) when it fights none, or the engine's own resolver fights it."""
+        ...
+
+
+class Battle(Protocol):
+    """A battle the two players fight move by move inside the game (``Rules.battle_for``):
+    each move is a step of the turn file, the side that must decide plays it, and a choice
+    made in secret at the same time as the other side's (a naval allocation) travels sealed
+    until the other side has chosen too."""
+
+    title: str
+    #: the dice the deciding action rolled before its battle (rolled again, forced, when it is applied)
+    pre: list[int]
+
+    def copy(self) -> Battle: ...
+
+    def actor(self) -> str: ...
+
+    def legal(self) -> list[Any]: ...
+
+    def encode(self, action: Any) -> dict[str, Any]: ...
+
+    def decode(self, raw: dict[str, Any]) -> Any: ...
+
+    def must_seal(self, action: Any) -> bool:
+        """Whether ``action`` is a secret choice the other side has not answered yet."""
+        ...
+
+    def seal(self, side: str, sealed: str) -> None: ...
+
+    def sealed(self, side: str) -> str:
+        """The seal ``side`` put on its choice and has not broken yet ("" for none)."""
+        ...
+
+    def apply(self, action: Any, dice: Dice) -> list[Event]: ...
+
+    def over(self) -> bool: ...
+
+    def close(self, dice: Dice) -> Any:
+        """The deciding action, carrying the finished battle's outcome (after-battle rolls on ``dice``)."""
+        ...
+
+    def choose(self) -> Any:
+        """The computer's move for the side to decide."""
+        ...
+
+    def data(self) -> dict[str, Any]:
+        """The battle as plain data (the checksum covers it)."""
+        ...
+
+    def data_state(self) -> Any:
+        """The battle engine's own state (what the replay viewer shows)."""
         ...
 
 
@@ -141,7 +197,13 @@ class Header(_Strict):
 
 
 class Step(_Strict):
-    action: dict[str, Any]
+    """One step of a turn: a game action, or a move in a battle being fought, or a battle
+    choice sealed (its hash; the choice and its ``salt`` follow in the side's next turn)."""
+
+    action: dict[str, Any] = Field(default_factory=dict)
+    battle: dict[str, Any] = Field(default_factory=dict)
+    sealed: str = Field(default="", pattern=r"^(sha256:[0-9a-f]{64})?$")
+    salt: str = Field(default="", pattern=r"^([0-9a-f]{64})?$")
     dice: list[str] = Field(default_factory=list, max_length=10_000)
 
 
@@ -171,6 +233,12 @@ def turn_seed(game: str, number: int, before: str, now: str) -> int:
     """The dice seed of turn ``number``: both players' secrets, neither chosen after the other's was known."""
     digest = hashlib.sha256(f"bellum-pbem-dice|{game}|{number}|{before}|{now}".encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def seal_of(game: str, salt: str, raw: dict[str, Any]) -> str:
+    """The seal on a secret battle choice: a hash of the game, a fresh salt and the choice."""
+    canonical = json.dumps(plain(raw), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(f"bellum-pbem-seal|{game}|{salt}|{canonical}".encode("ascii")).hexdigest()
 
 
 def digest(turn: Turn) -> str:
@@ -226,12 +294,15 @@ class Played:
     turn: int
     index: int
     side: str
+    #: the step's action (a battle move, or {} for a sealed choice)
     action: dict[str, Any]
     events: list[Event]
     rolls: list[Roll]
     state: Any
     #: the dice before the action (seed, counter), None in the handshake
     dice: tuple[int, int] | None = None
+    #: what kind of step: "action", "battle" (a move in a battle) or "sealed"
+    kind: str = "action"
 
 
 @dataclass
@@ -248,6 +319,8 @@ class Replayed:
     steps: list[Played] = field(default_factory=list)
     #: the state after each turn
     after: list[Any] = field(default_factory=list)
+    #: the game at the end, with the battle being fought (if any)
+    table: Table | None = None
 
 
 def options_of(doc: TurnFile, rules: Rules) -> dict[str, str]:
@@ -262,6 +335,127 @@ def dice_for(doc: TurnFile, number: int, reveal: str | None = None) -> Dice:
     return Dice(turn_seed(doc.pbem.game, number, doc.turns[number - 1].reveal, now))
 
 
+class Refused(Exception):
+    """A step the rules or the chain refuse (the message is for the player)."""
+
+
+class Table:
+    """The game at one point: the rules' state, and the battle being fought inside it (if any)."""
+
+    def __init__(self, rules: Rules, engine: Engine[Any, Any], state: Any, options: dict[str, str], game: str) -> None:
+        self.rules = rules
+        self.engine = engine
+        self.state = state
+        self.options = options
+        self.game = game
+        self.battle: Battle | None = None
+
+    def actor(self) -> str:
+        return self.battle.actor() if self.battle is not None else self.rules.actor(self.state)
+
+    def over(self) -> bool:
+        return self.battle is None and self.rules.over(self.state)
+
+    def when(self) -> str:
+        here = self.rules.when(self.state)
+        return here if self.battle is None else f"{here} — {self.battle.title}"
+
+    def checksum(self) -> str:
+        data = self.engine.encode_state(self.state)
+        if self.battle is None:
+            return state_checksum(data)
+        return state_checksum({"game": data, "battle": self.battle.data()})
+
+    def play(self, st: Step, side: str, dice: Dice) -> tuple[list[Event], str]:
+        """Apply one step for ``side`` (the table changes only if it is accepted; the caller
+        restores the dice on a refusal).  Returns the events and the kind of step."""
+        rules = self.rules
+        if self.over():
+            raise Refused("comes after the end of the war")
+        actor = self.actor()
+        if actor != side:
+            raise Refused(f"is played by {rules.title(side)}, but the decision is {rules.title(actor)}'")
+        if sum(bool(x) for x in (st.action, st.battle, st.sealed)) != 1:
+            raise Refused("must be one action, one battle move or one sealed choice")
+        if st.sealed:
+            b = self.battle
+            if b is None or b.sealed(side) or not any(b.must_seal(a) for a in b.legal()):
+                raise Refused("seals a choice, but no secret choice is being made")
+            if st.dice:
+                raise Refused("a sealed choice rolls no dice")
+            nb = b.copy()
+            nb.seal(side, st.sealed)
+            self.battle = nb
+            return [Event("sealed", f"{rules.title(side).capitalize()} make their choice in secret.", {})], "sealed"
+        if st.battle:
+            return self._battle_move(st, side, dice), "battle"
+        if self.battle is not None:
+            raise Refused(f"is a move of the game, but {self.battle.title} must be fought first")
+        why = rules.refuse(st.action)
+        if why:
+            raise Refused(why)
+        try:
+            action = self.engine.decode_action(st.action)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise Refused(f"is not a valid action ({exc})") from None
+        if action not in self.engine.legal_actions(self.state):
+            raise Refused("is not a legal action at that point of the game")
+        try:
+            battle = rules.battle_for(self.engine, self.state, action, dice, self.options)
+            if battle is not None:
+                self.battle = battle
+                return [Event("battle_begins", f"{battle.title}: the armies take the field.", {})], "action"
+            self.state, events = self.engine.apply(self.state, action, dice)
+        except BellumError as exc:
+            raise Refused(f"is refused by the rules ({exc})") from None
+        return events, "action"
+
+    def _battle_move(self, st: Step, side: str, dice: Dice) -> list[Event]:
+        b = self.battle
+        if b is None:
+            raise Refused("is a battle move, but no battle is being fought")
+        try:
+            move = b.decode(st.battle)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise Refused(f"is not a valid battle move ({exc})") from None
+        if move not in b.legal():
+            raise Refused(f"is not a legal move in {b.title} at that point")
+        if st.salt:
+            if b.sealed(side) != seal_of(self.game, st.salt, st.battle):
+                raise Refused("is not the choice sealed before (the seal does not match)")
+        elif b.sealed(side):
+            raise Refused("must first reveal the choice sealed before")
+        elif b.must_seal(move):
+            raise Refused("is a secret choice sent in the clear before the other side has chosen: it must be sealed")
+        nb = b.copy()
+        try:
+            events = nb.apply(move, dice)
+            if not nb.over():
+                self.battle = nb
+                return events
+            final = nb.close(dice)
+            dice.force(nb.pre)  # the deciding action's own rolls before its battle, as they fell
+            state, more = self.engine.apply(self.state, final, dice)
+            if dice.pending():
+                raise Refused("does not end the battle as the deciding action began it")
+        except BellumError as exc:
+            raise Refused(f"is refused by the rules ({exc})") from None
+        self.state, self.battle = state, None
+        return events + more
+
+
+def _mark(dice: Dice) -> tuple[int, int]:
+    return dice.counter, len(dice.rolls)
+
+
+def _restore(dice: Dice, mark: tuple[int, int]) -> None:
+    """The dice as they were before a refused step (forced values left over dropped)."""
+    dice.counter = mark[0]
+    del dice.rolls[mark[1] :]
+    with contextlib.suppress(UnusedRollError):
+        dice.assert_exhausted()
+
+
 def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = False) -> Replayed:
     """Check the chain and re-play every turn; the first problem is one ``InputError``."""
     game = doc.pbem.game
@@ -269,11 +463,13 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
     creator = doc.pbem.creator
     joiner = sides[1] if creator == sides[0] else sides[0]
     seen: dict[str, int] = {}
-    engine = rules.engine(options_of(doc, rules))
+    options = options_of(doc, rules)
+    engine = rules.engine(options)
     try:
         state = engine.new_state(doc.pbem.scenario, Dice.forced([]))
     except BellumError as exc:
         raise InputError(source, "pbem.scenario", f"cannot be set up ({exc})") from None
+    table = Table(rules, engine, state, options, game)
     out = Replayed(doc, rules, engine, state, EventLog(), start=state if keep else None)
     for j, t in enumerate(doc.turns):
         where = _where(rules, t)
@@ -309,29 +505,13 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
         dice = dice_for(doc, j)
         for k, st in enumerate(t.steps, start=1):
             place = _where(rules, t, k)
-            if rules.over(state):
-                raise InputError(source, place, "comes after the end of the war")
-            actor = rules.actor(state)
-            if actor != t.side:
-                raise InputError(
-                    source, place, f"is played by {rules.title(t.side)}, but the decision is {rules.title(actor)}'"
-                )
-            why = rules.refuse(st.action)
-            if why:
-                raise InputError(source, place, why)
-            try:
-                action = engine.decode_action(st.action)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise InputError(source, place, f"is not a valid action ({exc})") from None
-            if action not in engine.legal_actions(state):
-                raise InputError(source, place, "is not a legal action at that point of the game")
             before = len(dice.rolls)
             mark = None if dice.strict else (dice.seed, dice.counter)
             try:
-                state, events = engine.apply(state, action, dice)
-            except BellumError as exc:
-                raise InputError(source, place, f"is refused by the rules ({exc})") from None
-            rolls = dice.rolls[before:]
+                events, kind = table.play(st, t.side, dice)
+            except Refused as no:
+                raise InputError(source, place, str(no)) from None
+            rolls = [r for r in dice.rolls[before:] if not r.forced]
             told = [roll_text(r) for r in rolls]
             if told != st.dice:
                 n = next(
@@ -343,16 +523,20 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
                 raise InputError(source, place, f"die {n + 1} reads {said} but the dice chain gives {chain}")
             out.log.extend(events)
             if keep:
-                out.steps.append(Played(j, k, t.side, st.action, list(events), list(rolls), state, mark))
-        if j >= HANDSHAKE and not rules.over(state) and rules.actor(state) == t.side:
+                raw = st.action or st.battle
+                shown = table.battle.data_state() if table.battle is not None else table.state
+                played = Played(j, k, t.side, raw, list(events), list(rolls), shown, mark, kind)
+                out.steps.append(played)
+        if j >= HANDSHAKE and not table.over() and table.actor() == t.side:
             raise InputError(source, where, f"ends while {rules.title(t.side)} still have to act")
-        sum_ = state_checksum(engine.encode_state(state))
-        if sum_ != t.checksum:
+        if table.checksum() != t.checksum:
             raise InputError(
                 source, where, "the state checksum after it does not match the game re-played from its actions"
             )
         if keep:
-            out.after.append(state)
+            out.after.append(table.state)
+    state = table.state
+    out.table = table
     last = doc.turns[-1]
     to_play = joiner if last.side == creator else creator
     if doc.pbem.to_play != to_play:
@@ -365,9 +549,9 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
         raise InputError(source, "pbem.turns", f"says {doc.pbem.turns} turns but the file holds {len(doc.turns)}")
     if doc.pbem.checksum != last.checksum:
         raise InputError(source, "pbem.checksum", "is not the checksum after the last turn")
-    if doc.pbem.at != rules.when(state):
-        raise InputError(source, "pbem.at", f"says {doc.pbem.at!r}, but the game stands at {rules.when(state)!r}")
-    if doc.pbem.ended != rules.over(state):
+    if doc.pbem.at != table.when():
+        raise InputError(source, "pbem.at", f"says {doc.pbem.at!r}, but the game stands at {table.when()!r}")
+    if doc.pbem.ended != table.over():
         raise InputError(source, "pbem.ended", "does not say truly whether the war is over")
     out.state = state
     return out
@@ -385,6 +569,8 @@ class Record(_Strict):
     known: list[str] = Field(default_factory=list)
     #: the turn file this player last wrote
     sent: str = ""
+    #: a battle choice sealed and not yet revealed: {salt, choice}
+    sealed: dict[str, Any] = Field(default_factory=dict)
 
 
 def folder() -> Path:
@@ -489,11 +675,16 @@ def new_game(
 class PbemSession(Session[Any, Any]):
     """The receiving player's game: the verified history, then their own turn on the chain's dice.
 
-    ``play`` accepts only the local side's actions; once the rules hand the decision to
-    the other side (``turn_over``), ``finish`` writes the next turn file."""
+    ``play`` (a game action) and ``play_battle`` (a move in a battle being fought) accept only
+    the local side's decisions, through the same ``Table.play`` the receiver's check uses;
+    once the decision passes to the other side (``turn_over``), ``finish`` writes the next
+    turn file.  A secret battle choice is sealed by ``play_battle`` itself, and revealed at
+    the start of the side's next turn (``open_turn_file``)."""
 
     def __init__(self, got: Replayed, record: Record | None, source: str | Path) -> None:
         doc, rules = got.doc, got.rules
+        assert got.table is not None
+        self.table = got.table
         self.engine = got.engine
         self.scenario = doc.pbem.scenario
         self.seed = 0
@@ -502,8 +693,7 @@ class PbemSession(Session[Any, Any]):
         self.source = str(source)
         self.me = doc.pbem.to_play
         self.number = len(doc.turns)
-        self.state = got.state
-        self.start_state = got.state
+        self.start_at = self.table.when()
         self.actions = []
         self.log = got.log
         self._undo = []
@@ -516,37 +706,117 @@ class PbemSession(Session[Any, Any]):
         else:
             self.reveal = self.record.secrets.get(str(self.number - 2), "")
         self.dice = dice_for(doc, self.number, self.reveal) if self.number >= HANDSHAKE else Dice.forced([])
-        self.told: list[list[str]] = []
+        self.steps: list[Step] = []
+        #: undo points: the table before each step that rolled no die
+        self._back: list[tuple[Any, Battle | None, int, int, bool]] = []
         self.written: Path | None = None
+        #: a battle choice sealed in this turn: (salt, the choice), kept in the record until revealed
+        self.sealing: tuple[str, dict[str, Any]] | None = None
         #: the other side, played on the other computer (the window neither shows it to a person nor to the AI)
         self.remote = frozenset(s for s in rules.sides if s != self.me)
 
+    # -- the game as a Session shows it ----------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.table.state
+
+    @state.setter
+    def state(self, value: Any) -> None:  # Session.__init__ is not run; nothing sets it
+        self.table.state = value
+
+    @property
+    def battle(self) -> Battle | None:
+        """The battle being fought inside the game, if any."""
+        return self.table.battle
+
+    def checksum(self) -> str:
+        return self.table.checksum()
+
+    def legal_actions(self) -> Sequence[Any]:
+        return [] if self.table.battle is not None else self.engine.legal_actions(self.table.state)
+
     def status(self) -> str:
         """Where the game stands, in a line."""
-        return f"Turn file {self.number} of game {self.doc.pbem.game[:8]}…: {self.rules.when(self.state)}."
+        return f"Turn file {self.number} of game {self.doc.pbem.game[:8]}…: {self.table.when()}."
 
-    def play(self, action: Any) -> list[Event]:
+    def actor(self) -> str:
+        return self.table.actor()
+
+    # -- playing -----------------------------------------------------------------------
+    def _step(self, st: Step) -> list[Event]:
         if self.turn_over():
-            raise RuleError(f"Your turn is over: the decision is {self.rules.title(self.rules.actor(self.state))}'.")
-        if self.rules.actor(self.state) != self.me:
-            raise RuleError(
-                f"That is {self.rules.title(self.rules.actor(self.state))}' decision, played on their computer."
-            )
-        before = len(self.dice.rolls)
-        events = super().play(action)
-        self.told.append([roll_text(r) for r in self.dice.rolls[before:]])
+            raise RuleError(f"Your turn is over: the decision is {self.rules.title(self.actor())}'.")
+        if self.actor() != self.me:
+            raise RuleError(f"That is {self.rules.title(self.actor())}' decision, played on their computer.")
+        mark = _mark(self.dice)
+        back = (self.table.state, self.table.battle, len(self.steps), len(self.log), self.sealing is not None)
+        try:
+            events, _kind = self.table.play(st, self.me, self.dice)
+        except Refused as no:
+            _restore(self.dice, mark)
+            raise RuleError(str(no)[:1].upper() + str(no)[1:]) from None
+        rolls = [roll_text(r) for r in self.dice.rolls[mark[1] :] if not r.forced]
+        self.steps.append(st.model_copy(update={"dice": rolls}))
+        if not rolls and st.action and self.table.battle is None and self.engine.may_undo(back[0], self.table.state):
+            self._back.append(back)
+        else:
+            self._back.clear()  # dice are never taken back, nor a battle move
+        self.actions.append(st.action or st.battle or {"sealed": st.sealed})
+        self.log.extend(events)
         return events
 
+    def play(self, action: Any) -> list[Event]:
+        """A game action (a battle it opens is then fought with ``play_battle``)."""
+        return self._step(Step(action=self.engine.encode_action(action)))
+
+    def play_battle(self, move: Any) -> list[Event]:
+        """A move in the battle being fought; a secret choice the other side has not answered is sealed."""
+        b = self.table.battle
+        if b is None:
+            raise RuleError("No battle is being fought.")
+        raw = b.encode(move)
+        if b.must_seal(move) and not b.sealed(self.me):
+            if move not in b.legal():
+                raise RuleError("That is not a legal choice now.")
+            salt = entropy(32)
+            events = self._step(Step(sealed=seal_of(self.doc.pbem.game, salt, raw)))
+            self.sealing = (salt, raw)
+            return events
+        return self._step(Step(battle=raw))
+
+    def reveal_sealed(self) -> list[Event]:
+        """At the start of a turn: break the seal put on this side's battle choice in its last turn."""
+        b = self.table.battle
+        kept = self.record.sealed
+        if b is None or not b.sealed(self.me) or not kept:
+            return []
+        raw = dict(kept.get("choice", {}))
+        return self._step(Step(battle=raw, salt=str(kept.get("salt", ""))))
+
+    def can_undo(self) -> bool:
+        return bool(self._back)
+
     def undo(self) -> None:
-        super().undo()
-        self.told.pop()
+        """Take back the last step, if no die was rolled for it (dice are never taken back)."""
+        if not self._back:
+            raise RuleError("There is nothing to take back (dice were rolled, or nothing was played).")
+        state, battle, n, events, sealing = self._back.pop()
+        self.table.state, self.table.battle = state, battle
+        del self.steps[n:]
+        del self.actions[n:]
+        self.log = EventLog(list(self.log)[:events])
+        if not sealing:
+            self.sealing = None
+
+    def save(self, path: str | Path) -> Path:
+        raise RuleError("In a game by e-mail the turn files are the save: open the last one again to go on.")
 
     def turn_over(self) -> bool:
         """Whether this player's turn is done: a handshake turn, the war over, or the other side to decide."""
-        return self.number < HANDSHAKE or self.rules.over(self.state) or self.rules.actor(self.state) != self.me
+        return self.number < HANDSHAKE or self.table.over() or self.actor() != self.me
 
     def finish(self, out: str | Path | None = None) -> Path:
-        """Write the next turn file (and keep this player's new secret)."""
+        """Write the next turn file (and keep this player's new secret and sealed choice)."""
         if not self.turn_over():
             raise RuleError(f"{self.rules.title(self.me)} still have to act before the turn file can be sent.")
         turn = Turn(
@@ -554,9 +824,9 @@ class PbemSession(Session[Any, Any]):
             side=self.me,
             commit=commitment(self.doc.pbem.game, self.secret),
             reveal=self.reveal,
-            at=self.rules.when(self.start_state),
+            at=self.start_at,
             checksum=self.checksum(),
-            steps=[Step(action=a, dice=d) for a, d in zip(self.actions, self.told, strict=True)],
+            steps=self.steps,
         )
         other = self.rules.sides[1] if self.me == self.rules.sides[0] else self.rules.sides[0]
         header = self.doc.pbem.model_copy(
@@ -564,8 +834,8 @@ class PbemSession(Session[Any, Any]):
                 "to_play": other,
                 "turns": self.number + 1,
                 "checksum": turn.checksum,
-                "ended": self.rules.over(self.state),
-                "at": self.rules.when(self.state),
+                "ended": self.table.over(),
+                "at": self.table.when(),
                 "game_version": __version__,
             }
         )
@@ -575,6 +845,10 @@ class PbemSession(Session[Any, Any]):
         rec.secrets.pop(str(self.number - 2), None)
         rec.secrets[str(self.number)] = self.secret
         rec.known = [digest(t) for t in doc.turns]
+        if self.sealing is not None:
+            rec.sealed = {"salt": self.sealing[0], "choice": self.sealing[1]}
+        elif any(st.salt for st in self.steps):
+            rec.sealed = {}
         write_turn_file(target, doc)
         rec.sent = str(target)
         save_record(rec)
@@ -619,7 +893,12 @@ def open_turn_file(path: str | Path) -> PbemSession:
         if str(n - 2) not in record.secrets:
             raise InputError(path, f"turn {n - 2}", "the secret you committed then is no longer kept on this computer")
     got = replay(doc, rules, path)
-    return PbemSession(got, record, path)
+    session = PbemSession(got, record, path)
+    if got.table is not None and got.table.battle is not None and got.table.battle.sealed(me):
+        if record is None or not record.sealed:
+            raise InputError(path, "", "the battle choice you sealed is no longer kept on this computer")
+        session.reveal_sealed()
+    return session
 
 
 def play_ai(session: PbemSession) -> None:
@@ -628,7 +907,11 @@ def play_ai(session: PbemSession) -> None:
     for _ in range(MAX_STEPS):
         if session.turn_over():
             return
-        session.play(choose(session.state))
+        battle = session.battle
+        if battle is not None:
+            session.play_battle(battle.choose())
+        else:
+            session.play(choose(session.state))
     raise BellumError("the computer player did not finish its turn")
 
 

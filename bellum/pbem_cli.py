@@ -15,10 +15,11 @@ def register(subparsers: Any) -> None:
     n.add_argument("--out", metavar="FILE", help="the turn file to write (default: in your data folder)")
     n.add_argument(
         "--battles",
-        choices=("auto", "tactical", "decisive-tactical"),
+        choices=("auto", "tactical", "decisive-tactical", "played"),
         default="auto",
-        help="how battles are fought: on the battleboard (auto), every land battle on the tactical engine, "
-        "or only the decisive ones there",
+        help="how battles are fought: by the computer on the battleboard (auto), every land battle on the "
+        "tactical engine, or only the decisive ones there; or 'played': the two players fight each battle "
+        "between them on the battleboard, move by move, the turn file going back and forth",
     )
     n.set_defaults(func=_cmd_new)
     pl = sub.add_parser("play", help="check and play the turn file you received, then write the next one")

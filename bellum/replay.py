@@ -150,9 +150,16 @@ def from_turn_file(path: str | Path) -> Replay:
     frames = [Frame(0, "The start of the game", [f"{doc.pbem.scenario}: {doc.turns[0].at}"], [], got.start)]
     before = got.start
     for p in got.steps:
-        title = f"Turn {p.turn} ({rules.title(p.side)}), action {p.index}: {ad.action_text(p.action)}"
+        if p.kind == "sealed":
+            what = "a secret battle choice, sealed"
+        elif p.kind == "battle":
+            what = "battle move " + " ".join(str(v) for v in p.action.values() if not isinstance(v, list))
+        else:
+            what = ad.action_text(p.action)
+        title = f"Turn {p.turn} ({rules.title(p.side)}), action {p.index}: {what}"
         dice = Dice(p.dice[0], counter=p.dice[1]) if p.dice is not None else None
-        battles = ad.battles(got.engine, before, p.action, dice) if any(e.kind == "battle" for e in p.events) else []
+        fought = p.kind == "action" and any(e.kind == "battle" for e in p.events)
+        battles = ad.battles(got.engine, before, p.action, dice) if fought else []
         frames.append(Frame(p.turn, title, ad.lines(p.events), [roll_line(r) for r in p.rolls], p.state, battles))
         before = p.state
     name = f"Game by e-mail {doc.pbem.game[:8]}… ({doc.pbem.scenario})"

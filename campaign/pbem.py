@@ -11,22 +11,29 @@ Battles are fought by the chosen engine's AI on the turn's chain dice (``options
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict, replace
 from typing import Any, ClassVar, Literal
 
+from bellum.dice import Dice
+from bellum.engagement import Engagement
+from bellum.events import Event
 from bellum.paths import game_data
 from campaign import actions as A
 from campaign.engine import CampaignEngine
+from campaign.odds import BattleAhead, stop_at_battle
 from campaign.routes import route
+from campaign.rules.common import place_name
 from campaign.state import SIDES, CampaignState
 
 
 class CampaignRules:
     name: Literal["campaign"] = "campaign"
     sides: tuple[str, str] = SIDES
-    options: ClassVar[dict[str, tuple[str, ...]]] = {"battles": ("auto", "tactical", "decisive-tactical")}
+    options: ClassVar[dict[str, tuple[str, ...]]] = {"battles": ("auto", "tactical", "decisive-tactical", "played")}
 
     def engine(self, options: dict[str, str]) -> CampaignEngine:
-        return CampaignEngine(resolver=route(options.get("battles", "auto")))
+        mode = options.get("battles", "auto")
+        return CampaignEngine(resolver=route("auto" if mode == "played" else mode))
 
     def title(self, side: str) -> str:
         return {"caesarian": "the Caesarians", "senatorial": "the Senatorials"}.get(side, side)
@@ -62,6 +69,169 @@ class CampaignRules:
         from campaign.ai import CampaignAI
 
         return CampaignAI().choose
+
+    def battle_for(
+        self, engine: Any, state: CampaignState, action: A.Action, dice: Dice, options: dict[str, str]
+    ) -> PlayedBattle | None:
+        """With ``battles = "played"``: the battle between the two sides that a deciding action
+        (a field battle's ``Commit``, an interception, a naval battle accepted) opens, fought
+        move by move on the battleboard.  The probe rolls the action's own dice before its
+        battle on the real dice (kept: they are the step's); anything else leaves them as they were."""
+        if options.get("battles") != "played" or not isinstance(action, A.Commit | A.Accept | A.Intercept):
+            return None
+        start = dice.counter, len(dice.rolls)
+        try:
+            CampaignEngine(resolver=stop_at_battle).apply(state, action, dice)
+        except BattleAhead as ahead:
+            eng = ahead.engagement
+            if {eng.sides["A"].faction, eng.sides["B"].faction} == set(SIDES):
+                return PlayedBattle(eng, A.encode(action), [r.value for r in dice.rolls[start[1] :]])
+        dice.counter = start[0]
+        del dice.rolls[start[1] :]
+        return None
+
+
+class PlayedBattle:
+    """A battle between the two players on the battleboard, inside a game by e-mail
+    (``bellum.pbem.Battle``).  The side to decide is the battleboard's side to act, by its
+    campaign faction; during the secret allocation at sea (battleboard.md §13.2) the first
+    side still to allocate, whose choice is sealed until the other has allocated too."""
+
+    def __init__(self, eng: Engagement, deciding: dict[str, Any], pre: list[int], state: Any = None) -> None:
+        from battleboard.resolve import state_from_engagement
+
+        self.eng = eng
+        self.deciding = deciding
+        self.pre = pre
+        self.state = state if state is not None else state_from_engagement(eng)
+        self.seals: dict[str, str] = {}
+        where = place_name(eng.where)
+        self.title = f"the battle at sea off {where}" if eng.kind == "naval" else f"the battle of {where}"
+
+    def copy(self) -> PlayedBattle:
+        other = PlayedBattle(self.eng, self.deciding, list(self.pre), self.state.clone())
+        other.seals = dict(self.seals)
+        return other
+
+    def faction(self, letter: str) -> str:
+        return self.eng.sides[letter].faction  # type: ignore[index]
+
+    def letter(self, side: str) -> str:
+        return "A" if self.faction("A") == side else "B"
+
+    def _allocating(self) -> list[str]:
+        """The battleboard sides still to allocate, in order."""
+        from battleboard.rules import legal_actions
+
+        return list(dict.fromkeys(a.side for a in legal_actions(self.state)))
+
+    def actor(self) -> str:
+        s = self.state
+        if s.phase == "allocate":
+            waiting = self._allocating()
+            free = [x for x in waiting if self.faction(x) not in self.seals]
+            return self.faction(free[0] if free else waiting[0])
+        return self.faction(s.side)
+
+    def legal(self) -> list[Any]:
+        from battleboard.rules import legal_actions
+
+        acts = legal_actions(self.state)
+        if self.state.phase == "allocate":
+            mine = self.letter(self.actor())
+            return [a for a in acts if a.side == mine]
+        return acts
+
+    def encode(self, move: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"verb": move.verb}
+        for name in move._fields[1:]:
+            value = getattr(move, name)
+            if value != move._field_defaults[name]:
+                out[name] = _plain(value)
+        return out
+
+    def decode(self, raw: dict[str, Any]) -> Any:
+        from battleboard.model import Action
+
+        if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
+            raise ValueError("a battle move is a table with a verb")
+        extra = set(raw) - set(Action._fields)
+        if extra:
+            raise ValueError(f"a battle move has no field {sorted(extra)[0]!r}")
+        kwargs: dict[str, Any] = {}
+        for name, value in raw.items():
+            kwargs[name] = _tuples(value) if name in ("plan", "placements", "leader_plan") else value
+        return Action(**kwargs)
+
+    def must_seal(self, move: Any) -> bool:
+        if self.state.phase != "allocate" or move.verb != "allocate":
+            return False
+        return any(x != move.side and self.faction(x) not in self.seals for x in self._allocating())
+
+    def seal(self, side: str, sealed: str) -> None:
+        self.seals[side] = sealed
+
+    def sealed(self, side: str) -> str:
+        return self.seals.get(side, "")
+
+    def apply(self, move: Any, dice: Dice) -> list[Event]:
+        from battleboard.rules import apply
+
+        self.seals.pop(self.faction(move.side) if move.verb == "allocate" else "", None)
+        self.state, events, _ = apply(self.state, move, dice)
+        return events
+
+    def over(self) -> bool:
+        return bool(self.state.phase == "over")
+
+    def close(self, dice: Dice) -> A.Action:
+        from battleboard.resolve import outcome
+
+        out = outcome(self.state, self.eng, dice)
+        deciding = A.decode(self.deciding)
+        assert isinstance(deciding, A.Commit | A.Accept | A.Intercept)
+        return replace(deciding, outcome=out)
+
+    def choose(self) -> Any:
+        from battleboard.ai import choose
+
+        if self.state.phase == "allocate":
+            return self.legal()[0]
+        return choose(self.state)
+
+    def data_state(self) -> Any:
+        return self.state
+
+    def data(self) -> dict[str, Any]:
+        s = self.state
+        return {
+            "engagement": self.eng.id,
+            "deciding": self.deciding,
+            "pre": self.pre,
+            "seals": dict(sorted(self.seals.items())),
+            "phase": s.phase,
+            "side": s.side,
+            "turn": s.turn,
+            "units": {k: asdict(u) for k, u in sorted(s.units.items())},
+            "leaders": {k: asdict(ld) for k, ld in sorted(s.leaders.items())},
+            "panicked": list(s.panicked),
+            "double": [s.double_used, s.double_now, s.moved_any],
+            "allocated": sorted(s.allocations),
+            "deployed": list(s.deployed),
+            "winner": s.winner or "",
+        }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
 
 
 RULES = CampaignRules()

@@ -29,7 +29,12 @@ class CampaignReplay:
 
     def action_text(self, raw: dict[str, Any]) -> str:
         kind = str(raw.get("type", "?")).replace("_", " ")
-        parts = [str(v).replace("_", " ") for k, v in raw.items() if k not in ("type", "path", "outcome", "outcomes")]
+        skip = ("type", "path", "outcome", "outcomes")
+        parts = [
+            ("with a stratagem" if v is True else str(v).replace("_", " "))
+            for k, v in raw.items()
+            if k not in skip and v is not False
+        ]
         return " ".join([kind, *parts])
 
     def lines(self, events: Sequence[Event]) -> list[str]:

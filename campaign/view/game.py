@@ -430,6 +430,13 @@ class CampaignGame:
             self.handover = self.actor
         self._last_human = self.actor
 
+    def pbem_battle_to_fight(self) -> bool:
+        """A game by e-mail: a battle is being fought move by move and this side must move."""
+        session: Any = self.session
+        if not self.remote or getattr(session, "battle", None) is None or session.turn_over():
+            return False
+        return bool(session.actor() in self.humans)
+
     def take_over(self) -> None:
         """The player handed the computer to has it: show his hand and choices."""
         self.handover = None

@@ -644,9 +644,11 @@ class CampaignView(MapView):
             )
         elif g.battle is not None:
             self.open_dialog(self.battle_dialog())
-        elif g.state.pending is None and g.popups and not g.ai_to_act():
+        elif g.popups and (g.state.pending is None or g.remote) and not g.ai_to_act():
             title, lines = g.popups.pop(0)
             self.open_dialog(Dialog(title, lines or [" "], [("Continue", self.close_dialog, "")], cancel=False))
+        elif g.pbem_battle_to_fight():
+            self.open_pbem_battle()
         elif g.state.pending is not None and g.human_to_act():
             self.open_dialog(
                 Dialog(
@@ -736,6 +738,15 @@ class CampaignView(MapView):
         self.window.show_view(view)
         return view
 
+    def open_pbem_battle(self) -> Any:
+        """A game by e-mail: the battle being fought move by move, this side to move."""
+        from campaign.view.pbem_battle import PbemBattleView
+
+        view = PbemBattleView(self.game.session, self)
+        self.battle_view = view
+        self.window.show_view(view)
+        return view
+
     def open_tactical(self) -> Any:
         """Open the tactical window on the engagement converted to GBoH counters
         (``campaign.conversion``, docs/rules/campaign.md §12.7); ``on_show_view`` converts
@@ -769,6 +780,18 @@ class CampaignView(MapView):
         one is resumed, or ended — on the battleboard the generals (its AI) fight it out,
         on the tactical map night falls and it is broken off (a draw, the losses so far)."""
         bv = self.battle_view
+        if bv is not None and hasattr(bv, "campaign"):  # a battle of a game by e-mail
+            self.battle_view = None
+            if self.game.pbem_battle_to_fight():
+                self.open_dialog(
+                    Dialog(
+                        "The battle is being fought",
+                        ["Your side must move: the turn file goes out when the other side must decide."],
+                        [("Return to the battle", self.open_pbem_battle, "")],
+                        cancel=False,
+                    )
+                )
+            return
         if bv is None or self.game.battle is None:
             self.battle_view = None
             return

@@ -22,8 +22,9 @@ def seeded(seed: str) -> Callable[[int], str]:
 class Game:
     """A game played by the computer on both sides, each side with its own data folder."""
 
-    def __init__(self, root: Path, seed: str = "game") -> None:
+    def __init__(self, root: Path, seed: str = "game", battles: str = "auto") -> None:
         self.root = root
+        self.battles = battles
         self.entropy = seeded(seed)
         self.homes = {s: root / f"home-{s}" for s in SIDES}
         self.files: list[Path] = []
@@ -34,7 +35,7 @@ class Game:
     def start(self) -> None:
         self.as_side("caesarian")
         pbem.entropy = self.entropy
-        self.files.append(pbem.new_game("49bc", "caesarians", self.root / "t000.toml"))
+        self.files.append(pbem.new_game("49bc", "caesarians", self.root / "t000.toml", {"battles": self.battles}))
 
     def step(self) -> pbem.PbemSession:
         doc, _ = pbem.read_turn_file(self.files[-1])

@@ -64,3 +64,46 @@ def test_the_window_plays_one_turn_and_writes_the_next_file(window: Any, tmp_pat
         assert again.me == other
     finally:
         os.environ["BELLUM_HOME"] = home
+
+
+def test_a_battle_fought_move_by_move_in_the_window(window: Any, tmp_path: Path) -> None:
+    from campaign.view.pbem_battle import PbemBattleView
+    from campaign.view.play import CampaignView, pbem_game
+
+    home = os.environ["BELLUM_HOME"]
+    try:
+        g = Game(tmp_path, seed="battle", battles="played")
+        g.start()
+        while True:
+            doc, _ = pbem.read_turn_file(g.files[-1])
+            g.as_side(doc.pbem.to_play)
+            probe = pbem.open_turn_file(g.files[-1])
+            if probe.battle is not None and not probe.turn_over() and len(g.files) > 4:
+                break
+            g.step()
+        session = pbem.open_turn_file(g.files[-1])
+        game = pbem_game(session, str(tmp_path / "reply.toml"))
+        view = CampaignView(game)
+        render(window, view)
+        assert view.dialog is not None and view.dialog.title.startswith("Your turn")
+        view.dialog.options[0][1]()  # type: ignore[misc]
+        view.close_dialog()
+        view.on_update(1 / 60)
+        battle = window.current_view
+        assert isinstance(battle, PbemBattleView) and battle.human_to_act()
+        shot = render(window, battle)
+        shot.save(ROOT / "docs" / "screens" / "pbem-battle.png")
+        moves = 0
+        while window.current_view is battle and moves < 200:
+            battle.press("ai")  # the window's "computer move" button, for this side only
+            assert not battle.message, battle.message
+            moves += 1
+        assert moves >= 1 and window.current_view is view
+        view.on_update(1 / 60)
+        assert session.written == tmp_path / "reply.toml"
+        other = next(iter(game.remote))
+        g.as_side(other)
+        again = pbem.open_turn_file(session.written)
+        assert again.checksum() == session.checksum()
+    finally:
+        os.environ["BELLUM_HOME"] = home

@@ -1,6 +1,7 @@
 """Acceptance (issue 17): a whole six-turn campaign between two processes that exchange turn
-files only, each side played by the computer, with at least one battle that stops for the
-other side's decision; both games end on the same checksum."""
+files only, each side played by the computer, its battles fought move by move by the two
+sides (``--battles played``), stopping for the other side's decisions; both games end on
+the same checksum."""
 
 from __future__ import annotations
 
@@ -29,9 +30,11 @@ def test_six_turns_between_two_processes(tmp_path: Path) -> None:
     done = {side: json.loads((mail / f"done-{side}.json").read_text()) for side in ("caesarian", "senatorial")}
     assert done["caesarian"]["checksum"] == done["senatorial"]["checksum"]
     assert done["caesarian"]["turn"] == done["senatorial"]["turn"]
-    # a battle stopped for the defender's decision (the Military stratagems he commits, campaign.md §12)
+    # a field battle stopped for the defender's decision (the Military stratagems he commits, campaign.md §12),
+    # and the battles were fought move by move, the files going back and forth in the middle of them
     stops = done["caesarian"]["stops"] + done["senatorial"]["stops"]
     assert "commit" in stops, stops
+    assert stops.count("battle") >= 2, stops
     files = sorted(mail.glob("turn*.toml"))
     assert len(files) > 10
     # the secrets never travel: each side's record stays in its own data folder

@@ -33,7 +33,8 @@ def run(side: str, folder: Path, turns: int) -> None:
     pbem.entropy = seeded(side)  # each side's own secrets, the same on every run of the test
     n = 0  # the number of the next turn file this side receives: the creator's is turn 0
     if side == "caesarian":
-        assert main(["pbem", "new", "49bc", "--as", "caesarians", "--out", str(folder / "turn000.toml")]) == 0
+        first = str(folder / "turn000.toml")
+        assert main(["pbem", "new", "49bc", "--as", "caesarians", "--battles", "played", "--out", first]) == 0
         n = 1
     start: int | None = None
     stops: list[str] = []
@@ -43,7 +44,9 @@ def run(side: str, folder: Path, turns: int) -> None:
         received = open_turn_file(path)  # the same check `bellum pbem play` makes
         state = received.state
         start = state.turn if start is None else start
-        if state.pending is not None:
+        if received.battle is not None:
+            stops.append("battle")
+        elif state.pending is not None:
             stops.append(state.pending.kind)
         if state.turn - start >= turns or state.result:
             finish(folder, side, received.checksum(), state.turn, stops)
@@ -53,7 +56,7 @@ def run(side: str, folder: Path, turns: int) -> None:
             raise SystemExit(f"{side} could not play {path}")
         doc, rules = read_turn_file(out)
         mine = replay(doc, rules, out).state
-        if mine.turn - start >= turns or mine.result:
+        if mine.turn - start >= turns or mine.result:  # the other side checks this last file and stops
             finish(folder, side, doc.pbem.checksum, mine.turn, stops)
             return
         n += 2
