@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -887,10 +887,17 @@ def tactical_moments(eng: Engagement, final: State, events: Iterable[Event]) -> 
     return moments(events, namer(label))
 
 
-def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_actions: int = MAX_ACTIONS) -> Outcome:
+def resolve_tactical(
+    eng: Engagement,
+    dice: Dice,
+    ai_both: bool = True,
+    max_actions: int = MAX_ACTIONS,
+    watch: Callable[[State, Any, list[Event]], None] | None = None,
+) -> Outcome:
     """Fight the engagement on the tactical map with the AI on both sides and return its
     ``Outcome`` (§12.7.6).  The battlefield is drawn with the same dice.  Usable as a campaign
-    ``Resolver``: ``CampaignEngine(resolver=resolve_tactical)``."""
+    ``Resolver``: ``CampaignEngine(resolver=resolve_tactical)``.  ``watch`` sees the field
+    after each action, with the action and its events (the replay viewer steps through it)."""
     from tactical.ai import TacticalAI
     from tactical.engine import apply
     from tactical.sequence import who_goes_first
@@ -909,7 +916,9 @@ def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_acti
         before = state.seq.phase
         # the side to act: the defender while a reaction waits on it (tactical.md §8.13)
         action = players[state.acting].choose(state)
-        state, _events = apply(state, action, dice)
+        state, happened = apply(state, action, dice)
+        if watch is not None:
+            watch(state, action, happened)
         if before in ("activation", "continuity") and state.seq.phase not in ("activation", "continuity"):
             activations += 1
     return outcome_from_tactical(eng, state, turns=activations)

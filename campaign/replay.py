@@ -102,8 +102,8 @@ def battle_replay(title: str, eng: Engagement, seed: int, counter: int, result: 
     from battleboard.resolve import MAX_ACTIONS, outcome, state_from_engagement
     from battleboard.rules import Chance
 
-    if result.engine != "battleboard":
-        raise BellumError(f"{title} was fought on the {result.engine} engine: only its result can be shown")
+    if result.engine == "tactical":
+        return tactical_replay(title, eng, seed, counter, result)
     dice = Dice(seed, counter=counter)
     s = state_from_engagement(eng)
     chance = Chance(dice)
@@ -137,6 +137,35 @@ def battle_replay(title: str, eng: Engagement, seed: int, counter: int, result: 
         raise BellumError(f"{title} does not come out the same when fought again")
     frames[-1].lines.append(f"Winner: {again.winner or 'none'} ({again.reason}).")
     return Replay(title, "battleboard", frames, turns)
+
+
+def tactical_replay(title: str, eng: Engagement, seed: int, counter: int, result: Outcome) -> Replay:
+    """A campaign battle fought again on the tactical engine, action by action, a turn being
+    each side's run of actions."""
+    from campaign.conversion import resolve_tactical
+
+    dice = Dice(seed, counter=counter)
+    frames: list[Frame] = []
+    turns: list[str] = []
+    mark = [len(dice.rolls)]
+    acting: list[str] = []
+
+    def watch(field: Any, action: Any, events: list[Event]) -> None:
+        side = acting[-1] if acting else field.seq.side  # who acted: the side to act before the action
+        acting.append(field.acting)
+        if not turns or not turns[-1].endswith(f"Side {side} acts"):
+            turns.append(f"{len(turns) + 1}. Side {side} acts")
+        name = turns[-1]
+        rolls = [roll_line(r) for r in dice.rolls[mark[0] :]]
+        mark[0] = len(dice.rolls)
+        frames.append(Frame(len(turns) - 1, f"{name}: {action.notation()}", [e.text for e in events], rolls, field))
+
+    again = resolve_tactical(eng, dice, watch=watch)
+    if again.model_dump() != result.model_dump():
+        raise BellumError(f"{title} does not come out the same when fought again")
+    if frames:
+        frames[-1].lines.append(f"Winner: {again.winner or 'none'} ({again.reason}).")
+    return Replay(title, "tactical", frames, turns)
 
 
 ADAPTER = CampaignReplay()

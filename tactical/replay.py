@@ -32,6 +32,13 @@ class TacticalReplay:
             units = [u for u in state.units.values() if u.side == side]
             on_map = [u for u in units if u.hex >= 0]
             out.append(f"Side {side}: {len(on_map)} of {len(units)} units on the field")
+            level = state.withdrawal.get(side)
+            points = state.rout_points.get(side, 0)
+            out.append(f"  rout points {points}" + (f" of {level} (withdrawal)" if level else ""))
+            statuses: dict[str, int] = {}
+            for u in on_map:
+                statuses[u.status] = statuses.get(u.status, 0) + 1
+            out.append("  " + ", ".join(f"{n} {k}" for k, n in sorted(statuses.items())))
         return out
 
     def battles(

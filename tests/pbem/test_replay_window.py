@@ -151,3 +151,57 @@ def test_replay_of_a_save_and_refusals(tmp_path: Path) -> None:
     with pytest.raises(InputError):
         load_replay(bad)
     assert main(["replay", str(tmp_path / "missing.toml")]) == 2
+
+
+def test_replay_of_a_tactical_battle_save(window: Any, tmp_path: Path) -> None:
+    """A battle's log: a tactical battle saved by ``bellum battle --save``, stepped move by move."""
+    from bellum.session import Session
+    from bellum.view.replay import ReplayView
+    from tactical.ai import TacticalAI
+    from tactical.game import TacticalEngine
+
+    s = Session(TacticalEngine(), "pharsalus", 4)
+    ai = TacticalAI(1)
+    for _ in range(25):
+        s.play(ai.choose(s.state))
+    path = s.save(tmp_path / "battle.toml")
+    replay = load_replay(path)
+    assert replay.engine == "tactical" and len(replay.frames) == 26
+    view = ReplayView(replay)
+    press(view, arcade.key.END)
+    shot = render(window, view)
+    assert replay.index == 25 and any("Side" in t.text for t in view.texts)
+    press(view, arcade.key.UP)
+    render(window, view)
+    assert replay.index < 25
+    assert ink(shot, (316, 60, 940, 300)) > 200
+
+
+def test_a_tactical_battle_inside_the_campaign_is_fought_again_and_stepped(window: Any, tmp_path: Path) -> None:
+    from bellum.view.replay import ReplayView
+
+    home = os.environ["BELLUM_HOME"]
+    try:
+        g = Game(tmp_path, seed="tac", battles="tactical")
+        g.start()
+        g.until_battle()
+    finally:
+        os.environ["BELLUM_HOME"] = home
+    replay = load_replay(g.files[-1])
+    view = ReplayView(replay)
+    replay.index = next(i for i in replay.battle_frames() if replay.frames[i].battles[0][0].startswith("Battle of"))
+    render(window, view)
+    press(view, arcade.key.B)
+    battle = window.current_view
+    assert battle is not view and battle.replay.engine == "tactical"
+    assert len(battle.replay.frames) > 10 and len(battle.replay.turns) > 2
+    press(battle, arcade.key.DOWN)
+    press(battle, arcade.key.RIGHT)
+    shot = render(window, battle)
+    shot.save(SCREENS / "replay-tactical-battle.png")
+    assert battle.replay.turn >= 1
+    press(battle, arcade.key.END)
+    render(window, battle)
+    assert any("Winner" in t.text for t in battle.texts)
+    press(battle, arcade.key.ESCAPE)
+    assert window.current_view is view
