@@ -116,3 +116,46 @@ def test_a_played_battle_goes_back_and_forth_and_its_dice_are_checked(tmp_path: 
         assert step.battle
     finally:
         os.environ["BELLUM_HOME"] = home
+
+
+def test_the_session_seals_a_secret_allocation_and_reveals_it_next_turn(tmp_path: Path) -> None:
+    """The player's side of the seal: ``play_battle`` sends the hash only, the record keeps the
+    choice and its salt, and the side's next turn begins by revealing it."""
+    home = os.environ["BELLUM_HOME"]
+    try:
+        os.environ["BELLUM_HOME"] = str(tmp_path / "home")
+        first = pbem.new_game("49bc", "caesarians", tmp_path / "t0.toml", OPTIONS)
+        doc, rules = pbem.read_turn_file(first)
+        got = pbem.replay(doc, rules, first)
+        table = offered()
+        table.game = doc.pbem.game
+        dice = Dice(5)
+        table.play(Step(action={"type": "accept"}), "senatorial", dice)
+        assert table.actor() == "caesarian"  # the side that offered battle allocates first
+        got.table = table
+        rec = pbem.load_record(doc.pbem.game, "caesarian")
+        session = pbem.PbemSession(got, rec, first)
+        session.me, session.number, session.dice = "caesarian", 2, dice  # as if the handshake were done
+        session.remote = frozenset({"senatorial"})
+        b = session.battle
+        assert isinstance(b, PlayedBattle) and b.state.phase == "allocate"
+        move = b.legal()[0]
+        session.play_battle(move)
+        assert session.steps[-1].sealed and not session.steps[-1].battle
+        assert session.turn_over() and session.sealing is not None
+        out = session.finish(tmp_path / "t1.toml")
+        assert "allocate" not in out.read_text().split("[[turns.steps]]")[-1]  # the choice is not in the file
+        kept = pbem.load_record(doc.pbem.game, "caesarian")
+        assert kept is not None and kept.sealed["choice"] == b.encode(move)
+        # the other side allocates; the next turn of this side breaks the seal first
+        other = session.battle
+        assert other is not None
+        table.play(Step(battle=other.encode(other.legal()[0])), "senatorial", dice)
+        got.table = table
+        again = pbem.PbemSession(got, kept, out)
+        again.me, again.number, again.dice = "caesarian", 4, dice
+        again.reveal_sealed()
+        assert again.steps[0].salt == kept.sealed["salt"] and again.steps[0].battle == b.encode(move)
+        assert isinstance(again.battle, PlayedBattle) and again.battle.state.phase != "allocate"
+    finally:
+        os.environ["BELLUM_HOME"] = home
