@@ -50,23 +50,18 @@ class Button:
         return self.enabled and self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + BUTTON_H
 
 
-class ReplayView(arcade.View):
-    """One replay; ``parent`` is the replay view a battle was opened from (Esc returns there)."""
+class ReplayControls:
+    """Stepping a replay with keys and buttons (shared by this window and the campaign's map
+    replay, ``campaign.view.replay``).  ``parent`` is the replay view a battle was opened from
+    (Esc returns there), ``menu`` the view Esc returns to from the game."""
 
-    def __init__(self, replay: Replay, parent: arcade.View | None = None, menu: arcade.View | None = None) -> None:
-        super().__init__()
-        self.replay = replay
-        self.parent = parent
-        self.menu = menu
-        self.typed = ""
-        self.message = ""
-        self.buttons: list[Button] = []
-        self.texts: list[arcade.Text] = []
-        self.shapes: list[tuple[str, tuple[float, float, float, float], RGB]] = []
-        self.turn_rows: list[tuple[float, float, int]] = []
-        self._key: tuple[Any, ...] | None = None
+    replay: Replay
+    parent: arcade.View | None
+    menu: arcade.View | None
+    typed: str
+    message: str
+    window: arcade.Window
 
-    # -- moving -------------------------------------------------------
     def step(self, n: int) -> None:
         self.message = "" if self.replay.step(n) else "That is as far as the game goes."
 
@@ -79,14 +74,14 @@ class ReplayView(arcade.View):
         else:
             self.message = ""
 
-    def open_battle(self) -> ReplayView | None:
+    def open_battle(self) -> arcade.View | None:
         """Open the battle fought in this step (its own replay window)."""
         try:
             battle = self.replay.open_battle()
         except BellumError as no:
             self.message = str(no)
             return None
-        view = ReplayView(battle, parent=self, menu=self.menu)
+        view = replay_view(battle, parent=self, menu=self.menu)  # type: ignore[arg-type]
         self.window.show_view(view)
         return view
 
@@ -98,8 +93,8 @@ class ReplayView(arcade.View):
         else:
             self.window.close()
 
-    # -- input --------------------------------------------------------
-    def on_key_press(self, symbol: int, modifiers: int) -> None:
+    def replay_key(self, symbol: int) -> bool:
+        """A replay key (True when it was one)."""
         k = arcade.key
         if symbol == k.RIGHT:
             self.step(1)
@@ -124,6 +119,30 @@ class ReplayView(arcade.View):
             self.open_battle()
         elif symbol == k.ESCAPE:
             self.back()
+        else:
+            return False
+        return True
+
+
+class ReplayView(ReplayControls, arcade.View):
+    """One replay, drawn as text panels (and the battleboard's squares for a battle)."""
+
+    def __init__(self, replay: Replay, parent: arcade.View | None = None, menu: arcade.View | None = None) -> None:
+        super().__init__()
+        self.replay = replay
+        self.parent = parent
+        self.menu = menu
+        self.typed = ""
+        self.message = ""
+        self.buttons: list[Button] = []
+        self.texts: list[arcade.Text] = []
+        self.shapes: list[tuple[str, tuple[float, float, float, float], RGB]] = []
+        self.turn_rows: list[tuple[float, float, int]] = []
+        self._key: tuple[Any, ...] | None = None
+
+    # -- input --------------------------------------------------------
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        self.replay_key(symbol)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         for b in self.buttons:
@@ -284,8 +303,21 @@ def summary(state: Any) -> list[str]:
     return lines
 
 
+def replay_view(replay: Replay, parent: arcade.View | None = None, menu: arcade.View | None = None) -> arcade.View:
+    """The window for ``replay``: the engine's own (``<engine>.view.replay.view``: the campaign
+    on its map), else the text panels."""
+    import importlib
+
+    try:
+        module = importlib.import_module(f"{replay.engine}.view.replay")
+    except ModuleNotFoundError:
+        return ReplayView(replay, parent=parent, menu=menu)
+    view: arcade.View = module.view(replay, parent=parent, menu=menu)
+    return view
+
+
 def run_replay(replay: Replay) -> int:
     window = arcade.Window(1280, 800, f"Bellum Civile — replay: {replay.title}", resizable=True, antialiasing=False)
-    window.show_view(ReplayView(replay))
+    window.show_view(replay_view(replay))
     arcade.run()
     return 0

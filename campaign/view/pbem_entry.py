@@ -135,14 +135,14 @@ class PbemPicker(arcade.View):
     def replay(self) -> arcade.View | None:
         """R: the chosen file or save in the replay window."""
         from bellum.replay import load_replay
-        from bellum.view.replay import ReplayView
+        from bellum.view.replay import replay_view
 
         _, path = self.chosen()
         if path is None:
             self.error = "Choose a turn file or a save to watch it again."
             return None
         try:
-            view = ReplayView(load_replay(path), menu=self)
+            view = replay_view(load_replay(path), menu=self)
         except BellumError as bad:
             self.error = str(bad)
             return None

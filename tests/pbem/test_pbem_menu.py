@@ -16,9 +16,9 @@ from tests.pbem.helpers import Game
 
 
 def test_start_play_and_replay_from_the_menu(window: Any, tmp_path: Path) -> None:
-    from bellum.view.replay import ReplayView
     from campaign.view.pbem_entry import PbemPicker
     from campaign.view.play import CampaignView
+    from campaign.view.replay import CampaignReplayView
 
     home = os.environ["BELLUM_HOME"]
     try:
@@ -50,7 +50,7 @@ def test_start_play_and_replay_from_the_menu(window: Any, tmp_path: Path) -> Non
         shot.save(ROOT / "docs" / "screens" / "pbem-menu.png")
         picker.on_key_press(arcade.key.R, 0)
         replay = window.current_view
-        assert isinstance(replay, ReplayView) and replay.replay.turns[0].startswith("0. Caesarians")
+        assert isinstance(replay, CampaignReplayView) and replay.replay.turns[0].startswith("0. Caesarians")
         replay.on_key_press(arcade.key.ESCAPE, 0)
         assert window.current_view is picker
         picker.on_key_press(arcade.key.ENTER, 0)

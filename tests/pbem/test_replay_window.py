@@ -52,11 +52,13 @@ def click_button(view: Any, label: str) -> None:
 
 
 def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_file: Path) -> None:
-    from bellum.view.replay import ReplayView
+    from bellum.view.replay import replay_view
+    from campaign.view.replay import CampaignReplayView
 
     replay: Replay = load_replay(game_file)
-    view = ReplayView(replay)
-    shot = render(window, view)
+    view = replay_view(replay)
+    assert isinstance(view, CampaignReplayView)  # the campaign is replayed on its map
+    start = render(window, view)
     assert replay.index == 0
     assert "The start of the game" in [t.text for t in view.texts]
     # one action forward with the arrow, one more with the button, one back
@@ -68,16 +70,18 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     press(view, arcade.key.LEFT)
     render(window, view)
     assert replay.index == 1
-    # a whole turn forward: the end of the first turn with actions
+    # a whole turn forward: the end of the first turn with actions; the map shows its state
     first_turn = replay.turn
     press(view, arcade.key.DOWN)
+    press(view, arcade.key.DOWN)
+    press(view, arcade.key.DOWN)
     render(window, view)
-    assert replay.turn == first_turn + 1 and replay.index > 1
-    at_turn = replay.index
+    assert replay.turn == first_turn + 3 and replay.index > 1
+    assert view.game.state is replay.frame.state
     shot = render(window, view)
     shot.save(SCREENS / "replay-campaign.png")
-    assert ink(shot, (0, 0, 1280, 44)) > 200  # the top bar names the game and the turn
-    assert ink(shot, (316, 60, 940, 400)) > 400  # the step: what was done and what came of it
+    assert ink(shot, (0, 0, 1280, 38)) > 200  # the top bar: the date, the step
+    assert shot.tobytes() != start.tobytes()  # the forces moved
     # type a turn number and Enter: jump there; then back a turn with the button
     press(view, arcade.key.KEY_4)
     press(view, arcade.key.ENTER)
@@ -86,16 +90,11 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     click_button(view, "◀ Turn")
     render(window, view)
     assert replay.turn == 3
-    # click a turn in the list on the left
-    bottom, top, turn = view.turn_rows[0]
-    view.on_mouse_press(40, int((bottom + top) / 2), arcade.MOUSE_BUTTON_LEFT, 0)
-    assert replay.turn == turn
-    assert at_turn > 0
     # to the battle, and open it with B
     frame = replay.battle_frames()[0]
     replay.index = frame
     shot = render(window, view)
-    assert any(b.label.startswith("Open the battle") for b in view.buttons)
+    assert any(b.label.startswith("Open ") for b in view.buttons)
     shot.save(SCREENS / "replay-campaign-battle-step.png")
     press(view, arcade.key.B)
     battle = window.current_view
@@ -122,10 +121,23 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     assert replay.index == frame
 
 
-def test_a_step_without_battle_says_so(window: Any, game_file: Path) -> None:
+def test_the_text_replay_jumps_by_its_list_of_turns(window: Any, game_file: Path) -> None:
     from bellum.view.replay import ReplayView
 
-    view = ReplayView(load_replay(game_file))
+    replay = load_replay(game_file)
+    view = ReplayView(replay)
+    render(window, view)
+    bottom, top, turn = view.turn_rows[3]
+    view.on_mouse_press(40, int((bottom + top) / 2), arcade.MOUSE_BUTTON_LEFT, 0)
+    assert replay.turn == turn == 3
+    shot = render(window, view)
+    assert ink(shot, (316, 60, 940, 400)) > 400  # the step: what was done and what came of it
+
+
+def test_a_step_without_battle_says_so(window: Any, game_file: Path) -> None:
+    from bellum.view.replay import replay_view
+
+    view = replay_view(load_replay(game_file))
     render(window, view)
     press(view, arcade.key.B)
     render(window, view)
@@ -178,7 +190,7 @@ def test_replay_of_a_tactical_battle_save(window: Any, tmp_path: Path) -> None:
 
 
 def test_a_tactical_battle_inside_the_campaign_is_fought_again_and_stepped(window: Any, tmp_path: Path) -> None:
-    from bellum.view.replay import ReplayView
+    from bellum.view.replay import replay_view
 
     home = os.environ["BELLUM_HOME"]
     try:
@@ -188,7 +200,7 @@ def test_a_tactical_battle_inside_the_campaign_is_fought_again_and_stepped(windo
     finally:
         os.environ["BELLUM_HOME"] = home
     replay = load_replay(g.files[-1])
-    view = ReplayView(replay)
+    view = replay_view(replay)
     replay.index = next(i for i in replay.battle_frames() if replay.frames[i].battles[0][0].startswith("Battle of"))
     render(window, view)
     press(view, arcade.key.B)
