@@ -136,6 +136,12 @@ class Battle(Protocol):
 
     def decode(self, raw: dict[str, Any]) -> Any: ...
 
+    def allowed(self, action: Any) -> bool:
+        """Whether ``action`` may be played now, before it is applied (the battle engine's own
+        legal-action generator; an engine whose ``apply`` validates every action itself may
+        leave that to it)."""
+        ...
+
     def must_seal(self, action: Any) -> bool:
         """Whether ``action`` is a secret choice the other side has not answered yet."""
         ...
@@ -396,7 +402,7 @@ class Table:
             raise Refused(why)
         try:
             action = self.engine.decode_action(st.action)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, BellumError) as exc:
             raise Refused(f"is not a valid action ({exc})") from None
         if action not in self.engine.legal_actions(self.state):
             raise Refused("is not a legal action at that point of the game")
@@ -416,9 +422,9 @@ class Table:
             raise Refused("is a battle move, but no battle is being fought")
         try:
             move = b.decode(st.battle)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, BellumError) as exc:
             raise Refused(f"is not a valid battle move ({exc})") from None
-        if move not in b.legal():
+        if not b.allowed(move):
             raise Refused(f"is not a legal move in {b.title} at that point")
         if st.salt:
             if b.sealed(side) != seal_of(self.game, st.salt, st.battle):
@@ -776,7 +782,7 @@ class PbemSession(Session[Any, Any]):
             raise RuleError("No battle is being fought.")
         raw = b.encode(move)
         if b.must_seal(move) and not b.sealed(self.me):
-            if move not in b.legal():
+            if not b.allowed(move):
                 raise RuleError("That is not a legal choice now.")
             salt = entropy(32)
             events = self._step(Step(sealed=seal_of(self.doc.pbem.game, salt, raw)))

@@ -15,11 +15,12 @@ def register(subparsers: Any) -> None:
     n.add_argument("--out", metavar="FILE", help="the turn file to write (default: in your data folder)")
     n.add_argument(
         "--battles",
-        choices=("auto", "tactical", "decisive-tactical", "played"),
+        choices=("auto", "tactical", "decisive-tactical", "played", "played-tactical"),
         default="auto",
         help="how battles are fought: by the computer on the battleboard (auto), every land battle on the "
         "tactical engine, or only the decisive ones there; or 'played': the two players fight each battle "
-        "between them on the battleboard, move by move, the turn file going back and forth",
+        "between them on the battleboard, move by move, the turn file going back and forth "
+        "('played-tactical': the land field battles on the tactical engine)",
     )
     n.set_defaults(func=_cmd_new)
     pl = sub.add_parser("play", help="check and play the turn file you received, then write the next one")

@@ -16,12 +16,13 @@ from typing import Any, ClassVar, Literal
 
 from bellum.dice import Dice
 from bellum.engagement import Engagement
+from bellum.errors import RuleError
 from bellum.events import Event
 from bellum.paths import game_data
 from campaign import actions as A
 from campaign.engine import CampaignEngine
 from campaign.odds import BattleAhead, stop_at_battle
-from campaign.routes import route
+from campaign.routes import route, tactical_ok
 from campaign.rules.common import place_name
 from campaign.state import SIDES, CampaignState
 
@@ -29,11 +30,13 @@ from campaign.state import SIDES, CampaignState
 class CampaignRules:
     name: Literal["campaign"] = "campaign"
     sides: tuple[str, str] = SIDES
-    options: ClassVar[dict[str, tuple[str, ...]]] = {"battles": ("auto", "tactical", "decisive-tactical", "played")}
+    options: ClassVar[dict[str, tuple[str, ...]]] = {
+        "battles": ("auto", "tactical", "decisive-tactical", "played", "played-tactical")
+    }
 
     def engine(self, options: dict[str, str]) -> CampaignEngine:
         mode = options.get("battles", "auto")
-        return CampaignEngine(resolver=route("auto" if mode == "played" else mode))
+        return CampaignEngine(resolver=route("auto" if mode.startswith("played") else mode))
 
     def title(self, side: str) -> str:
         return {"caesarian": "the Caesarians", "senatorial": "the Senatorials"}.get(side, side)
@@ -72,12 +75,13 @@ class CampaignRules:
 
     def battle_for(
         self, engine: Any, state: CampaignState, action: A.Action, dice: Dice, options: dict[str, str]
-    ) -> PlayedBattle | None:
+    ) -> PlayedBattle | PlayedTacticalBattle | None:
         """With ``battles = "played"``: the battle between the two sides that a deciding action
         (a field battle's ``Commit``, an interception, a naval battle accepted) opens, fought
         move by move on the battleboard.  The probe rolls the action's own dice before its
         battle on the real dice (kept: they are the step's); anything else leaves them as they were."""
-        if options.get("battles") != "played" or not isinstance(action, A.Commit | A.Accept | A.Intercept):
+        mode = options.get("battles", "")
+        if not mode.startswith("played") or not isinstance(action, A.Commit | A.Accept | A.Intercept):
             return None
         start = dice.counter, len(dice.rolls)
         try:
@@ -85,7 +89,10 @@ class CampaignRules:
         except BattleAhead as ahead:
             eng = ahead.engagement
             if {eng.sides["A"].faction, eng.sides["B"].faction} == set(SIDES):
-                return PlayedBattle(eng, A.encode(action), [r.value for r in dice.rolls[start[1] :]])
+                pre = [r.value for r in dice.rolls[start[1] :]]
+                if mode == "played-tactical" and tactical_ok(eng):
+                    return PlayedTacticalBattle(eng, A.encode(action), pre, dice)
+                return PlayedBattle(eng, A.encode(action), pre)
         dice.counter = start[0]
         del dice.rolls[start[1] :]
         return None
@@ -163,6 +170,9 @@ class PlayedBattle:
             kwargs[name] = _tuples(value) if name in ("plan", "placements", "leader_plan") else value
         return Action(**kwargs)
 
+    def allowed(self, move: Any) -> bool:
+        return move in self.legal()
+
     def must_seal(self, move: Any) -> bool:
         if self.state.phase != "allocate" or move.verb != "allocate":
             return False
@@ -219,6 +229,117 @@ class PlayedBattle:
             "allocated": sorted(s.allocations),
             "deployed": list(s.deployed),
             "winner": s.winner or "",
+        }
+
+
+class PlayedTacticalBattle:
+    """A land field battle between the two players on the tactical engine, inside a game by
+    e-mail (``--battles played-tactical``; campaign.md §12.7): the battlefield drawn and the
+    first player rolled on the turn's dice when the battle opens, then every action the
+    side to act's (``State.acting``: the defender while a reaction waits on him, tactical.md
+    §8.13), the outcome converted back when the battle is over."""
+
+    def __init__(self, eng: Engagement, deciding: dict[str, Any], pre: list[int], dice: Dice | None) -> None:
+        from campaign.conversion import _generate, build_tactical
+        from tactical.sequence import who_goes_first
+
+        self.eng = eng
+        self.deciding = deciding
+        self.pre = pre
+        self.activations = 0
+        self.state: Any = None
+        if dice is not None:
+            sc = build_tactical(_generate(eng, dice, None))
+            self.state = sc.state.copy()
+            events: list[Event] = []
+            who_goes_first(self.state, dice, events, first=sc.model.first if sc.model.first != "roll" else None)
+        self.title = f"the battle of {place_name(eng.where)}"
+        self._ai: Any = None
+
+    def copy(self) -> PlayedTacticalBattle:
+        other = PlayedTacticalBattle(self.eng, self.deciding, list(self.pre), None)
+        other.state, other.activations, other._ai = self.state, self.activations, self._ai
+        return other
+
+    def faction(self, letter: str) -> str:
+        return self.eng.sides[letter].faction  # type: ignore[index]
+
+    def letter(self, side: str) -> str:
+        return "A" if self.faction("A") == side else "B"
+
+    def actor(self) -> str:
+        return self.faction(self.state.acting)
+
+    def legal(self) -> list[Any]:
+        from tactical.legal import legal_actions
+
+        return list(legal_actions(self.state))
+
+    def encode(self, move: Any) -> dict[str, Any]:
+        return {"action": move.notation()}
+
+    def decode(self, raw: dict[str, Any]) -> Any:
+        from tactical.actions import parse_action
+
+        text = raw.get("action") if isinstance(raw, dict) else None
+        if not isinstance(text, str) or set(raw) != {"action"}:
+            raise ValueError("a tactical move is {action = '<notation>'}")
+        return parse_action(text)
+
+    def allowed(self, move: Any) -> bool:
+        """The tactical engine's ``apply`` refuses every illegal action itself, before any die
+        (tactical/engine.py), and accepts a combat's attackers in any order, which the
+        generator lists in one; so only the side is checked here."""
+        return bool(getattr(move, "side", self.state.acting) in (self.state.acting, None))
+
+    def must_seal(self, move: Any) -> bool:
+        return False
+
+    def seal(self, side: str, sealed: str) -> None:
+        raise RuleError("Nothing is chosen in secret on the tactical map.")
+
+    def sealed(self, side: str) -> str:
+        return ""
+
+    def apply(self, move: Any, dice: Dice) -> list[Event]:
+        from tactical.engine import apply
+
+        before = self.state.seq.phase
+        self.state, events = apply(self.state, move, dice)
+        if before in ("activation", "continuity") and self.state.seq.phase not in ("activation", "continuity"):
+            self.activations += 1  # counted as resolve_tactical counts them (the outcome's turns)
+        return events
+
+    def over(self) -> bool:
+        return bool(self.state.seq.phase == "over")
+
+    def close(self, dice: Dice) -> A.Action:
+        from campaign.conversion import outcome_from_tactical
+
+        out = outcome_from_tactical(self.eng, self.state, turns=self.activations)
+        deciding = A.decode(self.deciding)
+        assert isinstance(deciding, A.Commit | A.Accept | A.Intercept)
+        return replace(deciding, outcome=out)
+
+    def choose(self) -> Any:
+        from tactical.ai import TacticalAI
+
+        if self._ai is None:
+            self._ai = TacticalAI(0)
+        return self._ai.choose(self.state)
+
+    def data_state(self) -> Any:
+        return self.state
+
+    def data(self) -> dict[str, Any]:
+        from tactical.game import encode_state
+
+        return {
+            "engagement": self.eng.id,
+            "deciding": self.deciding,
+            "pre": self.pre,
+            "activations": self.activations,
+            "field": encode_state(self.state),
         }
 
 

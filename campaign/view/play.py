@@ -740,9 +740,12 @@ class CampaignView(MapView):
 
     def open_pbem_battle(self) -> Any:
         """A game by e-mail: the battle being fought move by move, this side to move."""
-        from campaign.view.pbem_battle import PbemBattleView
+        from campaign.pbem import PlayedTacticalBattle
+        from campaign.view.pbem_battle import PbemBattleView, tactical_view
 
-        view = PbemBattleView(self.game.session, self)
+        session: Any = self.game.session
+        tactical = isinstance(session.battle, PlayedTacticalBattle)
+        view = tactical_view(session, self) if tactical else PbemBattleView(session, self)
         self.battle_view = view
         self.window.show_view(view)
         return view

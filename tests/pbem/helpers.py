@@ -52,3 +52,15 @@ class Game:
             s = self.step()
             if any(e.kind == "battle" for e in s.log):
                 return
+
+    def until_receiver_fights(self, kind: type) -> pbem.PbemSession:
+        """Play on until the last file's receiver must move in a battle of ``kind``; that
+        receiver's session (their data folder chosen)."""
+        while True:
+            doc, _ = pbem.read_turn_file(self.files[-1])
+            self.as_side(doc.pbem.to_play)
+            pbem.entropy = self.entropy
+            got = pbem.open_turn_file(self.files[-1])
+            if isinstance(got.battle, kind) and not got.turn_over():
+                return got
+            self.step()

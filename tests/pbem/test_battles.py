@@ -159,3 +159,33 @@ def test_the_session_seals_a_secret_allocation_and_reveals_it_next_turn(tmp_path
         assert isinstance(again.battle, PlayedBattle) and again.battle.state.phase != "allocate"
     finally:
         os.environ["BELLUM_HOME"] = home
+
+
+def test_a_tactical_battle_move_is_checked_by_the_tactical_rules(tmp_path: Path) -> None:
+    """``--battles played-tactical``: the file stops for the defender's reactions; a move of
+    the wrong side, or one the tactical rules refuse, is refused and changes nothing."""
+    from campaign.pbem import PlayedTacticalBattle
+
+    home = os.environ["BELLUM_HOME"]
+    try:
+        g = Game(tmp_path, seed="tac", battles="played-tactical")
+        g.start()
+        g.until_receiver_fights(PlayedTacticalBattle)
+        doc, rules = pbem.read_turn_file(g.files[-1])
+        table = pbem.replay(doc, rules, g.files[-1]).table
+        assert table is not None and isinstance(table.battle, PlayedTacticalBattle)
+        b = table.battle
+        acting = b.state.acting
+        theirs = next(ld.id for ld in b.state.leaders.values() if ld.side != acting)
+        before = table.checksum()
+        dice = Dice(1)
+        with pytest.raises(Refused, match="refused by the rules"):
+            table.play(Step(battle={"action": f"activate {theirs}"}), table.actor(), dice)
+        with pytest.raises(Refused, match="not a valid battle move"):
+            table.play(Step(battle={"action": "charge at once"}), table.actor(), dice)
+        with pytest.raises(Refused, match="decision is"):
+            other = next(x for x in ("caesarian", "senatorial") if x != table.actor())
+            table.play(Step(battle=b.encode(b.legal()[0])), other, dice)
+        assert table.checksum() == before
+    finally:
+        os.environ["BELLUM_HOME"] = home

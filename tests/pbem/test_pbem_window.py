@@ -67,6 +67,7 @@ def test_the_window_plays_one_turn_and_writes_the_next_file(window: Any, tmp_pat
 
 
 def test_a_battle_fought_move_by_move_in_the_window(window: Any, tmp_path: Path) -> None:
+    from campaign.pbem import PlayedBattle
     from campaign.view.pbem_battle import PbemBattleView
     from campaign.view.play import CampaignView, pbem_game
 
@@ -74,14 +75,7 @@ def test_a_battle_fought_move_by_move_in_the_window(window: Any, tmp_path: Path)
     try:
         g = Game(tmp_path, seed="battle", battles="played")
         g.start()
-        while True:
-            doc, _ = pbem.read_turn_file(g.files[-1])
-            g.as_side(doc.pbem.to_play)
-            probe = pbem.open_turn_file(g.files[-1])
-            if probe.battle is not None and not probe.turn_over() and len(g.files) > 4:
-                break
-            g.step()
-        session = pbem.open_turn_file(g.files[-1])
+        session = g.until_receiver_fights(PlayedBattle)
         game = pbem_game(session, str(tmp_path / "reply.toml"))
         view = CampaignView(game)
         render(window, view)
@@ -105,5 +99,39 @@ def test_a_battle_fought_move_by_move_in_the_window(window: Any, tmp_path: Path)
         g.as_side(other)
         again = pbem.open_turn_file(session.written)
         assert again.checksum() == session.checksum()
+    finally:
+        os.environ["BELLUM_HOME"] = home
+
+
+def test_a_tactical_battle_fought_move_by_move_in_the_window(window: Any, tmp_path: Path) -> None:
+    """``--battles played-tactical``: the tactical window on the battle, this side's moves only."""
+    from campaign.pbem import PlayedTacticalBattle
+    from campaign.view.play import CampaignView, pbem_game
+
+    home = os.environ["BELLUM_HOME"]
+    try:
+        g = Game(tmp_path, seed="tac", battles="played-tactical")
+        g.start()
+        session = g.until_receiver_fights(PlayedTacticalBattle)
+        game = pbem_game(session, str(tmp_path / "reply.toml"))
+        view = CampaignView(game)
+        render(window, view)
+        assert view.dialog is not None
+        view.close_dialog()
+        view.on_update(1 / 60)
+        battle = window.current_view
+        assert battle is not view and hasattr(battle, "ai_step") and battle.legal()
+        shot = render(window, battle)
+        shot.save(ROOT / "docs" / "screens" / "pbem-tactical-battle.png")
+        moves = 0
+        while window.current_view is battle and moves < 300:
+            assert battle.ai_step(), battle.message  # the window's computer move, for this side only
+            battle.on_update(1 / 60)
+            moves += 1
+        assert window.current_view is view
+        view.on_update(1 / 60)
+        assert session.written == tmp_path / "reply.toml"
+        g.as_side(next(iter(game.remote)))
+        assert pbem.open_turn_file(session.written).checksum() == session.checksum()
     finally:
         os.environ["BELLUM_HOME"] = home
