@@ -937,14 +937,23 @@ class CampaignGame:
         self._after([])
         return True
 
-    def save(self, path: str | Path | None = None) -> Path:
-        where = self.session.save(path or self.save_path)
+    def save(self, path: str | Path | None = None) -> Path | None:
+        try:
+            where = self.session.save(path or self.save_path)
+        except BellumError as no:  # a game by e-mail: the turn files are the save
+            self.message = str(no)
+            self.version += 1
+            return None
         self.message = f"Saved to {where}."
         self.version += 1
         return where
 
     def load(self, path: str | Path | None = None) -> bool:
         """Replace the game by a saved one (replayed and checked); a bad save is a message."""
+        if self.remote:
+            self.message = "In a game by e-mail, open the turn file you received instead of a save."
+            self.version += 1
+            return False
         try:
             session = Session.load(CampaignEngine(), path or self.save_path)
         except BellumError as no:

@@ -35,6 +35,10 @@ def test_the_window_plays_one_turn_and_writes_the_next_file(window: Any, tmp_pat
         assert not game.ais  # nobody here plays the other side
         view = CampaignView(game)
         first = render(window, view)
+        # the Save and Load buttons: the turn files are the save
+        view.save()
+        assert "turn files are the save" in game.message
+        assert not game.load() and "turn file you received" in game.message
         for _ in range(300):
             if session.written is not None:
                 break
