@@ -215,3 +215,36 @@ def test_an_answered_file_is_not_played_twice(game: Game) -> None:
     pbem.play_ai(s)
     s.finish(game.root / "answer1.toml")
     refused(game, game.files[-1], "already answered")
+
+
+def test_a_step_without_dice_may_be_taken_back_never_one_with(tmp_path: Path) -> None:
+    """Undo in one's own turn follows the session's rule: never across a die."""
+    from campaign import actions as A
+    from campaign.ai import CampaignAI
+
+    home = os.environ["BELLUM_HOME"]
+    try:
+        g = Game(tmp_path, seed="undo")
+        g.start()
+        ai = CampaignAI()
+        while True:  # a turn of the receiver's with its movement phase in it
+            doc, _ = pbem.read_turn_file(g.files[-1])
+            g.as_side(doc.pbem.to_play)
+            s = pbem.open_turn_file(g.files[-1])
+            while not s.turn_over() and not (s.state.phase == "movement" and s.state.pending is None):
+                s.play(ai.choose(s.state))
+            if not s.turn_over():
+                break
+            g.step()
+        while True:  # march until a march rolls no die (a sure march by road)
+            march = next(a for a in s.legal_actions() if isinstance(a, A.March) and not a.stratagem)
+            before, steps = s.checksum(), len(s.steps)
+            s.play(march)
+            if not s.steps[-1].dice:
+                break
+            assert not s.can_undo()  # the dice have spoken
+        assert s.can_undo()
+        s.undo()
+        assert len(s.steps) == steps and s.checksum() == before
+    finally:
+        os.environ["BELLUM_HOME"] = home
