@@ -22,8 +22,19 @@ The receiver replays every turn from the scenario through the rules (``RuleError
 refused), checks each action's dice against the chain, each checksum, the commitments
 (a secret used twice is refused), and that the turns it already knew are unchanged.  Any
 failure is one ``InputError`` sentence naming the turn and the action, and nothing is
-written.  The engine-specific part (sides, who acts, options) is a small ``Rules`` adapter
-in ``<engine>/pbem.py``; the rules engines themselves know nothing of PBEM.
+written.  The same step check (``Table.play``) serves the receiver's replay and the
+player's own turn (``PbemSession``), so a turn the game lets a player make is one the other
+side accepts.
+
+Battles may be fought move by move by the two players (a ``Battle`` the adapter opens): each
+move is a step of the side that must decide it, so a file may stop in the middle of a battle,
+and a choice both sides make in secret at the same time (the allocation at sea) travels
+*sealed* — the hash of a fresh salt and the choice — until the other side has chosen; the
+sealing side's game reveals it at the start of its next turn, and the receiver checks it
+against the seal.
+
+The engine-specific part (sides, who acts, options, battles) is a small ``Rules`` adapter in
+``<engine>/pbem.py``; the rules engines themselves know nothing of PBEM.
 """
 
 from __future__ import annotations
@@ -323,8 +334,6 @@ class Replayed:
     #: the state at the start, and every action played (when asked for)
     start: Any = None
     steps: list[Played] = field(default_factory=list)
-    #: the state after each turn
-    after: list[Any] = field(default_factory=list)
     #: the game at the end, with the battle being fought (if any)
     table: Table | None = None
 
@@ -539,8 +548,6 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
             raise InputError(
                 source, where, "the state checksum after it does not match the game re-played from its actions"
             )
-        if keep:
-            out.after.append(table.state)
     state = table.state
     out.table = table
     last = doc.turns[-1]
