@@ -23,7 +23,7 @@ def test_bench_receive_a_turn_file_after_a_year(benchmark: Any, tmp_path: Path) 
             if s.state.turn >= 8:  # a year: eight campaign turns
                 break
         path = g.files[-1]
-        doc, rules = pbem.read_turn_file(path)
+        doc, _ = pbem.read_turn_file(path)
         steps = sum(len(t.steps) for t in doc.turns)
         assert steps > 200
 
