@@ -140,9 +140,9 @@ def battle_replay(title: str, eng: Engagement, seed: int, counter: int, result: 
 
 
 def tactical_replay(title: str, eng: Engagement, seed: int, counter: int, result: Outcome) -> Replay:
-    """A campaign battle fought again on the tactical engine, action by action, a turn being
-    each side's run of actions."""
-    from campaign.conversion import resolve_tactical
+    """A campaign battle fought again on the tactical engine (``conversion.fight_tactical``,
+    watched), action by action, a turn being each side's run of actions."""
+    from campaign.conversion import fight_tactical, outcome_from_tactical
 
     dice = Dice(seed, counter=counter)
     frames: list[Frame] = []
@@ -150,17 +150,26 @@ def tactical_replay(title: str, eng: Engagement, seed: int, counter: int, result
     mark = [len(dice.rolls)]
     acting: list[str] = []
 
-    def watch(field: Any, action: Any, events: list[Event]) -> None:
-        side = acting[-1] if acting else field.seq.side  # who acted: the side to act before the action
+    def watch(field: Any, events: list[Event], activations: int) -> None:
+        if not frames:  # the field drawn and the first side rolled, before any action
+            turns.append("Set-up")
+            rolls = [roll_line(r) for r in dice.rolls[mark[0] :]]
+            mark[0] = len(dice.rolls)
+            frames.append(Frame(0, f"{title}: the armies take the field", [e.text for e in events], rolls, field))
+            acting.append(field.acting)
+            return
+        side = acting[-1]  # who acted: the side to act before the action
         acting.append(field.acting)
         if not turns or not turns[-1].endswith(f"Side {side} acts"):
             turns.append(f"{len(turns) + 1}. Side {side} acts")
         name = turns[-1]
         rolls = [roll_line(r) for r in dice.rolls[mark[0] :]]
         mark[0] = len(dice.rolls)
-        frames.append(Frame(len(turns) - 1, f"{name}: {action.notation()}", [e.text for e in events], rolls, field))
+        said = events[0].text if events else "no effect"
+        frames.append(Frame(len(turns) - 1, f"{name}: {said}", [e.text for e in events], rolls, field))
 
-    again = resolve_tactical(eng, dice, watch=watch)
+    _, final, activations = fight_tactical(eng, dice, watch=watch)
+    again = outcome_from_tactical(eng, final, turns=activations)
     if again.model_dump() != result.model_dump():
         raise BellumError(f"{title} does not come out the same when fought again")
     if frames:
