@@ -18,7 +18,7 @@ from bellum import __version__
 from bellum.errors import BellumError, InputError
 
 #: engine modules that may add subcommands (``register(subparsers)``)
-ENGINE_CLI_MODULES = ("tactical.cli", "battleboard.cli", "campaign.cli")
+ENGINE_CLI_MODULES = ("tactical.cli", "battleboard.cli", "campaign.cli", "bellum.pbem_cli")
 
 
 #: the seeds a game takes: what a save holds (``bellum.saves``), so every game saved loads again

@@ -13,7 +13,7 @@ from typing import Any
 
 import arcade
 
-ENGINE_ENTRIES = ("campaign.view.entry", "battleboard.view.entry", "tactical.view.entry")
+ENGINE_ENTRIES = ("campaign.view.entry", "battleboard.view.entry", "tactical.view.entry", "campaign.view.pbem_entry")
 
 WIDTH, HEIGHT = 1280, 800
 

@@ -292,7 +292,14 @@ class CampaignGame:
     ) -> None:
         self.session = session
         self.humans = frozenset(humans)
-        self.ais: dict[str, CampaignAI] = {s: CampaignAI() for s in SIDES if s not in self.humans}
+        #: sides played on another computer (a game by e-mail, ``bellum.pbem``): neither a person here nor the AI
+        self.remote: frozenset[str] = frozenset(getattr(session, "remote", ()))
+        self.ais: dict[str, CampaignAI] = {s: CampaignAI() for s in SIDES if s not in self.humans | self.remote}
+        #: a game by e-mail: where the next turn file goes (None: the player's data folder)
+        self.send_to: Path | None = None
+        #: hotseat: the side the computer is being handed to (its hand stays hidden until it takes over)
+        self.handover: str | None = None
+        self._last_human: str | None = None
         self.world: CampaignMap = roman_world()
         self.selected: str | None = None
         self.selected_force: str | None = None
@@ -316,7 +323,7 @@ class CampaignGame:
     def set_humans(self, humans: frozenset[str]) -> None:
         """Who plays which side: the computer takes every side no person plays."""
         self.humans = frozenset(humans)
-        self.ais = {s: self.ais.get(s) or CampaignAI() for s in SIDES if s not in self.humans}
+        self.ais = {s: self.ais.get(s) or CampaignAI() for s in SIDES if s not in self.humans | self.remote}
         self.version += 1
 
     @classmethod
@@ -386,7 +393,7 @@ class CampaignGame:
         return self.state.actor
 
     def human_to_act(self) -> bool:
-        return self.actor in self.humans and self.battle is None
+        return self.actor in self.humans and self.battle is None and self.handover is None
 
     def legal(self) -> list[A.Action]:
         return list(self.session.legal_actions())
@@ -407,6 +414,8 @@ class CampaignGame:
     def _after(self, events: Sequence[Event]) -> None:
         self._chronicle_from(events)
         self._news(events)
+        self._send()
+        self._hand_over()
         self._moves = None
         self._odds_cache.clear()
         self._decision_odds.clear()
@@ -417,6 +426,36 @@ class CampaignGame:
         else:
             self.selected = f.location
         self.version += 1
+
+    def _hand_over(self) -> None:
+        """Hotseat: when the decision passes from one person to the other, the window hands
+        the computer over before it shows the new player's hand and choices."""
+        if len(self.humans) < 2 or self.actor not in self.humans or self.state.result:
+            return
+        if self._last_human is not None and self.actor != self._last_human:
+            self.handover = self.actor
+        self._last_human = self.actor
+
+    def pbem_battle_to_fight(self) -> bool:
+        """A game by e-mail: a battle is being fought move by move and this side must move."""
+        session: Any = self.session
+        if not self.remote or getattr(session, "battle", None) is None or session.turn_over():
+            return False
+        return bool(session.actor() in self.humans)
+
+    def take_over(self) -> None:
+        """The player handed the computer to has it: show his hand and choices."""
+        self.handover = None
+        self.version += 1
+
+    def _send(self) -> None:
+        """A game by e-mail: once the decision passes to the other computer, write the next turn file."""
+        session: Any = self.session
+        if not self.remote or getattr(session, "written", None) is not None or not session.turn_over():
+            return
+        out = session.finish(self.send_to)
+        who = SIDE_NAMES[session.rules.actor(self.state)] if not self.state.result else "your opponent"
+        self.popups.append(("Your turn is done", [f"The next turn file is written: {out}", f"Send it to {who}."]))
 
     def _chronicle_from(self, events: Sequence[Event] | Any) -> None:
         evs = list(events)
@@ -473,7 +512,8 @@ class CampaignGame:
         for side in SIDES:
             hand = s.stratagems.get(side, {})
             total = sum(hand.values())
-            open_hand = side in self.humans and (len(self.humans) == 1 or side == s.active)
+            # hotseat: only the hand of the side deciding now, and none while the computer changes hands
+            open_hand = side in self.humans and self.handover is None and (len(self.humans) == 1 or side == s.actor)
             if open_hand:
                 kinds = ", ".join(f"{n} {k.capitalize()}" for k, n in hand.items())
                 strat = f"stratagems {kinds}"
@@ -502,7 +542,7 @@ class CampaignGame:
     def decide(self, action: A.Action) -> bool:
         """Play a decision; one that settles a battle a human takes part in stops first
         at the battle choice (auto-resolve, battleboard, tactical)."""
-        if self.humans and _settles_battle(action):
+        if self.humans and not self.remote and _settles_battle(action):
             eng = self.probe(action)
             if eng is not None:
                 self.battle = self._battle_choice(action, eng)
@@ -897,14 +937,23 @@ class CampaignGame:
         self._after([])
         return True
 
-    def save(self, path: str | Path | None = None) -> Path:
-        where = self.session.save(path or self.save_path)
+    def save(self, path: str | Path | None = None) -> Path | None:
+        try:
+            where = self.session.save(path or self.save_path)
+        except BellumError as no:  # a game by e-mail: the turn files are the save
+            self.message = str(no)
+            self.version += 1
+            return None
         self.message = f"Saved to {where}."
         self.version += 1
         return where
 
     def load(self, path: str | Path | None = None) -> bool:
         """Replace the game by a saved one (replayed and checked); a bad save is a message."""
+        if self.remote:
+            self.message = "In a game by e-mail, open the turn file you received instead of a save."
+            self.version += 1
+            return False
         try:
             session = Session.load(CampaignEngine(), path or self.save_path, self.session.scenario)
         except BellumError as no:

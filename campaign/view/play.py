@@ -47,6 +47,7 @@ from bellum.report import AfterAction
 from campaign import actions as A
 from campaign.routes import is_decisive
 from campaign.rules.common import force_name, place_name
+from campaign.state import SIDE_NAMES as SIDE_TITLES_LOWER
 from campaign.state import SIDES, side_title
 from campaign.units import catalogue
 from campaign.view import markers
@@ -265,10 +266,14 @@ class CampaignView(MapView):
             status = "The war is over"
         elif g.battle is not None:
             status = f"{g.battle.title}: choose how to fight it"
+        elif g.handover is not None:
+            status = f"Hand over to {SIDE_TITLES_LOWER[g.handover]}"
         elif g.human_to_act():
             status = f"{who} to act" + (" (you)" if len(g.humans) == 1 else "")
         elif actor in g.ais:
             status = f"{who} (the computer) are moving…"
+        elif actor in g.remote:
+            status = f"{who} decide on their own computer"
         else:
             status = "Nothing to do"
         y = self._line(status, x0 + 10, y, GOLD, 11.5, bold=True)
@@ -639,6 +644,10 @@ class CampaignView(MapView):
     def load(self) -> None:
         self.game.load()
 
+    def _take_over(self) -> None:
+        self.close_dialog()
+        self.game.take_over()
+
     def move_to(self, place: str) -> None:
         opts = self.game.move_to(place)
         if not opts:
@@ -660,9 +669,22 @@ class CampaignView(MapView):
         g = self.game
         if self.dialog is not None:
             return
-        if g.battle is not None:
+        if g.handover is not None:
+            who = side_title(g.handover)
+            self.open_dialog(
+                Dialog(
+                    f"{who} to play",
+                    [
+                        f"Hand the computer to {SIDE_TITLES_LOWER[g.handover]}.",
+                        "Their hand of stratagems and their choices stay hidden until they take over.",
+                    ],
+                    [(f"We are {SIDE_TITLES_LOWER[g.handover]}: show our hand", self._take_over, "")],
+                    cancel=False,
+                )
+            )
+        elif g.battle is not None:
             self.open_dialog(self.battle_dialog())
-        elif g.state.pending is None and g.popups and not g.ai_to_act():
+        elif g.popups and (g.state.pending is None or g.remote) and not g.ai_to_act():
             title, lines = g.popups.pop(0)
             options: list[tuple[str, Callable[[], Any] | None, str]] = [("Continue", self.close_dialog, "")]
             if title.startswith("After-action report"):  # the end of a battle
@@ -670,6 +692,8 @@ class CampaignView(MapView):
                 options.append((AAR_BATTLE, partial(self.write_aar, n), AAR_BATTLE_NOTE))
                 options.append((AAR_LABEL, self.write_aar, AAR_NOTE))
             self.open_dialog(Dialog(title, lines or [" "], options, cancel=False))
+        elif g.pbem_battle_to_fight():
+            self.open_pbem_battle()
         elif g.state.pending is not None and g.human_to_act():
             self.open_dialog(
                 Dialog(
@@ -759,6 +783,18 @@ class CampaignView(MapView):
         self.window.show_view(view)
         return view
 
+    def open_pbem_battle(self) -> Any:
+        """A game by e-mail: the battle being fought move by move, this side to move."""
+        from campaign.pbem import PlayedTacticalBattle
+        from campaign.view.pbem_battle import PbemBattleView, tactical_view
+
+        session: Any = self.game.session
+        tactical = isinstance(session.battle, PlayedTacticalBattle)
+        view = tactical_view(session, self) if tactical else PbemBattleView(session, self)
+        self.battle_view = view
+        self.window.show_view(view)
+        return view
+
     def open_tactical(self) -> Any:
         """Open the tactical window on the engagement converted to GBoH counters
         (``campaign.conversion``, docs/rules/campaign.md §12.7); ``on_show_view`` converts
@@ -792,6 +828,18 @@ class CampaignView(MapView):
         one is resumed, or ended — on the battleboard the generals (its AI) fight it out,
         on the tactical map night falls and it is broken off (a draw, the losses so far)."""
         bv = self.battle_view
+        if bv is not None and hasattr(bv, "campaign"):  # a battle of a game by e-mail
+            self.battle_view = None
+            if self.game.pbem_battle_to_fight():
+                self.open_dialog(
+                    Dialog(
+                        "The battle is being fought",
+                        ["Your side must move: the turn file goes out when the other side must decide."],
+                        [("Return to the battle", self.open_pbem_battle, "")],
+                        cancel=False,
+                    )
+                )
+            return
         if bv is None or self.game.battle is None:
             self.battle_view = None
             return
@@ -1068,6 +1116,30 @@ def launch_game(args: argparse.Namespace) -> int:
     """``bellum campaign`` without ``--headless``: the campaign window."""
     game = game_from_args(args)
     window = arcade.Window(1280, 800, "Bellum Civile — the campaign", resizable=True, antialiasing=False)
+    window.show_view(CampaignView(game))
+    arcade.run()
+    return 0
+
+
+def pbem_game(session: Any, out: str | None = None) -> CampaignGame:
+    """A received turn (``bellum.pbem.PbemSession``) as the window's game: this computer's
+    side played by its person, the other side by nobody here."""
+    game = CampaignGame(session, frozenset({session.me}))
+    game.send_to = Path(out) if out else None
+    game.popups.append(
+        (
+            f"Your turn: {side_title(session.me)}",
+            ["The turn file is checked: every action re-played, the dice follow the chain.", session.status()],
+        )
+    )
+    return game
+
+
+def launch_pbem(session: Any, out: str | None = None) -> int:
+    """``bellum pbem play FILE``: the received turn in the window, this computer's side played
+    by its person; the next turn file is written once the decision passes to the other side."""
+    game = pbem_game(session, out)
+    window = arcade.Window(1280, 800, "Bellum Civile — a game by e-mail", resizable=True, antialiasing=False)
     window.show_view(CampaignView(game))
     arcade.run()
     return 0

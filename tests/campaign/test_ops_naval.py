@@ -104,8 +104,8 @@ def test_a_won_breakout_carries_the_force_on() -> None:
     assert s3.forces["bibulus"].location != "mare_adriaticum_inf"  # the beaten interceptor fell back
 
 
-def test_a_mutual_naval_battle_needs_both_to_agree() -> None:
-    """campaign.md §9.4 (004 case (a))."""
+def at_sea() -> CampaignState:
+    """Caesar's fleets, two legions aboard, and Bibulus' in the same sea zone, in the combat phase."""
     s = _crossing()
     s.phase = "combat"
     s.forces["caesar"] = s.forces["caesar"].model_copy(
@@ -118,6 +118,12 @@ def test_a_mutual_naval_battle_needs_both_to_agree() -> None:
             ),
         }
     )
+    return s
+
+
+def test_a_mutual_naval_battle_needs_both_to_agree() -> None:
+    """campaign.md §9.4 (004 case (a))."""
+    s = at_sea()
     assert A.OfferNaval("mare_adriaticum_inf") in legal_actions(s)
     s2, _ = play(s, A.OfferNaval("mare_adriaticum_inf"))
     assert s2.actor == "senatorial" and legal_actions(s2) == [A.Accept(), A.Decline()]

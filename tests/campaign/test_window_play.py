@@ -337,6 +337,17 @@ def test_hotseat_the_defender_answers_the_commit_decision_in_a_dialog(window: An
     game.play(A.EndPhase())
     game.play(A.Battle("ariminum", 0))
     view.on_update(0.0)
+    # the decision passes to the other person: the computer is handed over first, both hands hidden
+    assert view.dialog is not None and view.dialog.title == "The Senatorials to play" and not view.dialog.cancel
+    assert not any("stratagems Military" in line or "Military," in line for line in game.war_lines())
+    handover = render(window, view)
+    handover.save(ROOT / "docs" / "screens" / "campaign-hotseat-handover.png")
+    assert not game.human_to_act()
+    press_label(view, "We are the Senatorials")
+    view.on_update(0.0)
+    assert game.handover is None
+    assert any(line.startswith("The Senatorials: stratagems") for line in game.war_lines())
+    assert not any(line.startswith("The Caesarians: stratagems") for line in game.war_lines())
     assert view.dialog is not None and not view.dialog.cancel
     assert "commit" in " ".join(view.dialog.lines).lower()
     assert all(label.startswith("Commit") for label, _, _ in view.dialog.options)
