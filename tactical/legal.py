@@ -26,6 +26,7 @@ such reaction is legal, so ``decline`` is never the sole choice offered.
 from __future__ import annotations
 
 from itertools import combinations
+from operator import attrgetter
 
 from bellum.errors import RuleError
 from tactical import charts
@@ -62,20 +63,77 @@ from tactical.state import Leader, State, Unit, frontal_hexes
 from tactical.tables import HALF, NO
 
 
-def move_actions(state: State, mover: Unit | Leader) -> list[Move]:
-    """Every legal move of one unit or leader (one per reachable end, by its least-cost path)."""
+def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> list[Move]:
+    """Every legal move of one unit or leader (one per reachable end, by its least-cost path).
+    ``snap``: the position's ``snapshot`` when the caller asks for many movers of one position."""
     try:
         check_may_move(state, mover)
     except RuleError:
         return []
-    return list(_cached_moves(state, mover))
+    return list(_cached_moves(state, mover, snap or snapshot(state)))
 
 
 #: a unit's place in a position fingerprint: hex, second hex, facing, status, column
 _Place = tuple[int, int, int, str, bool]
+_PLACE = attrgetter("hex", "hex2", "facing", "status", "column")
+_HEX = attrgetter("hex")
 
 
-def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
+class Snapshot:
+    """Where every unit and leader stands, taken once for all the movers of one position.
+
+    The move cache compares snapshots by identity: ``snapshot`` hands back the battlefield's
+    last snapshot object while the position has not changed, so a mover's cached moves are
+    recognised as current in constant time; the hexes changed between two snapshots are worked
+    out once for every mover that needs them (``changed``)."""
+
+    __slots__ = ("_changed", "ids", "leader_hexes", "leader_ids", "places")
+
+    def __init__(self, state: State) -> None:
+        self.ids = tuple(state.units)
+        self.places: tuple[_Place, ...] = tuple(map(_PLACE, state.units.values()))
+        self.leader_ids = tuple(state.leaders)
+        self.leader_hexes: tuple[int, ...] = tuple(map(_HEX, state.leaders.values()))
+        self._changed: dict[tuple[Snapshot, int], set[int] | None] = {}
+
+    def same(self, other: Snapshot) -> bool:
+        return (
+            self.places == other.places
+            and self.leader_hexes == other.leader_hexes
+            and self.ids == other.ids
+            and self.leader_ids == other.leader_ids
+        )
+
+    def changed(self, state: State, old: Snapshot, rings: int) -> set[int] | None:
+        """The hexes whose surroundings a search reads that differ from ``old`` — grown by
+        ``rings`` rings of neighbours — or None when the units or leaders themselves differ."""
+        key = (old, rings)
+        if key in self._changed:
+            return self._changed[key]
+        out: set[int] | None = None
+        if old.ids == self.ids and old.leader_ids == self.leader_ids:
+            out = _changed_hexes(state, old.places, self.places, old.leader_hexes, self.leader_hexes)
+            nbr = state.field.grid.nbr
+            for _ in range(rings):
+                out |= {j for h in out for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+        if len(self._changed) > 64:
+            self._changed.clear()
+        self._changed[key] = out
+        return out
+
+
+def snapshot(state: State) -> Snapshot:
+    """The position's ``Snapshot``: the battlefield's last one while nothing has moved since."""
+    snap = Snapshot(state)
+    cache = state.field.move_cache
+    last = cache.get(Snapshot)
+    if last is not None and last.same(snap):
+        return last  # type: ignore[no-any-return]
+    cache[Snapshot] = snap
+    return snap
+
+
+def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Move]:
     """The moves of ``mover``, reused from an earlier position when nothing the search looked
     at has changed since.
 
@@ -90,9 +148,6 @@ def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
     surroundings, so it is never cached."""
     if "leaving-zoc" in state.options:
         return _fresh_moves(state, mover)[0]
-    units = state.units
-    places: tuple[_Place, ...] = tuple((u.hex, u.hex2, u.facing, u.status, u.column) for u in units.values())
-    leader_hexes = tuple(ld.hex for ld in state.leaders.values())
     if isinstance(mover, Leader):
         key: tuple[object, ...] = ("leader", mover.id, mover.side, mover.hex, mover.ma)
     else:
@@ -102,21 +157,19 @@ def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
     cache = state.field.move_cache
     entry = cache.get(key)
     if entry is not None:
-        ids, old_places, leader_ids, old_leaders, settled, moves = entry
-        if ids == tuple(units) and leader_ids == tuple(state.leaders):
-            changed = _changed_hexes(state, old_places, places, old_leaders, leader_hexes)
-            # the search read the settled hexes and their neighbours (two rings for a double
-            # unit): equivalently, no changed hex may have a settled hex within that reach
-            nbr = state.field.grid.nbr
-            rings = 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1
-            for _ in range(rings):
-                changed |= {j for h in changed for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
-            if changed.isdisjoint(settled):
-                return moves  # type: ignore[no-any-return]
+        old, settled, moves = entry
+        if old is snap:
+            return moves  # type: ignore[no-any-return]
+        # the search read the settled hexes and their neighbours (two rings for a double
+        # unit): equivalently, no changed hex may have a settled hex within that reach
+        changed = snap.changed(state, old, 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1)
+        if changed is not None and changed.isdisjoint(settled):
+            cache[key] = (snap, settled, moves)
+            return moves  # type: ignore[no-any-return]
     moves, settled = _fresh_moves(state, mover)
     if len(cache) > 4096:
         cache.clear()
-    cache[key] = (tuple(units), places, tuple(state.leaders), leader_hexes, settled, moves)
+    cache[key] = (snap, settled, moves)
     return moves
 
 
@@ -198,11 +251,12 @@ def legal_actions(state: State) -> list[Action]:
     acts = []
     own = sorted((u for u in state.units.values() if u.side == side and u.on_map), key=lambda u: u.id)
     if phase == "move":
+        snap = snapshot(state)
         if seq.leader is not None:
-            acts.extend(move_actions(state, state.leaders[seq.leader]))
-            acts.extend(_carry_actions(state, state.leaders[seq.leader]))
+            acts.extend(move_actions(state, state.leaders[seq.leader], snap))
+            acts.extend(_carry_actions(state, state.leaders[seq.leader], snap))
         for u in own:
-            acts.extend(move_actions(state, u))
+            acts.extend(move_actions(state, u, snap))
         acts.extend(_fire_actions(state, own))
     designating = phase == "move" or (phase == "shock" and state.designating)
     if designating:
@@ -242,7 +296,7 @@ def reaction_actions(state: State) -> list[Action]:
     return acts
 
 
-def _carry_actions(state: State, leader: Leader) -> list[Move]:
+def _carry_actions(state: State, leader: Leader, snap: Snapshot) -> list[Move]:
     """The activated leader moving with a unit stacked with him (003 §4.2): each of the unit's
     moves whose hexes the leader can walk within his MP, the unit beside him costing him nothing
     (the check ``engine._move_with_leader`` makes, run here over the leader's own cost model)."""
@@ -255,7 +309,7 @@ def _carry_actions(state: State, leader: Leader) -> list[Move]:
     for u in state.units_at(leader.hex):
         if u.side != leader.side:
             continue
-        moves = move_actions(state, u)
+        moves = move_actions(state, u, snap)
         if not moves:
             continue
         alone = state.copy()
