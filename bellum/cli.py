@@ -54,6 +54,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _cmd_study(args: argparse.Namespace) -> int:
+    from bellum.study import run
+
+    return run(args)
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     from bellum.view.app import run_menu
 
@@ -90,6 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="run the benchmark suite and print medians (docs/PERFORMANCE.md)")
     add_bench_arguments(p)
     p.set_defaults(func=_cmd_bench)
+
+    from bellum.study import add_arguments as add_study_arguments
+
+    p = sub.add_parser(
+        "study",
+        help="AI-against-AI campaigns or battles over many seeds, on every core or a Dask cluster (docs/BALANCE.md, "
+        "docs/AI.md)",
+    )
+    add_study_arguments(p)
+    p.set_defaults(func=_cmd_study)
 
     for name in ENGINE_CLI_MODULES:
         try:
