@@ -630,7 +630,7 @@ def search(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
     #: the step tables by the budget left: a step dearer than what is left is not in them
     by_budget: list[Any]
     if mc.is_leader:
-        by_budget = [field.node_steps(mc.cls, (), True, r) for r in range(ma2 + 1)]
+        by_budget = field.steps_by_budget(mc.cls, (), True, ma2)
         slots = _slot_costs(mc, "leader")
         stop: Any = _NO_STOPS
         if mc.no_entry:  # (only units have rules closing hexes today)
@@ -643,7 +643,7 @@ def search(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
     else:
         assert isinstance(mover, Unit)
         turns = _turns(mc, mover)
-        by_budget = [field.node_steps(mc.cls, turns, False, r) for r in range(ma2 + 1)]
+        by_budget = field.steps_by_budget(mc.cls, turns, False, ma2)
         slots, stop, changed = _unit_slots(mc, mover)
         try:
             return _dijkstra(mc, by_budget, slots, stop)

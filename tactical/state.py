@@ -97,7 +97,8 @@ class Battlefield:
         self.home = dict(home or {"A": "bottom", "B": "top"})
         self.era = era
         self._cache: dict[int, list[int]] = {}
-        self._steps: dict[tuple[int, tuple[tuple[int, int], ...], bool, int], list[StepList]] = {}
+        #: the search's step tables (``node_steps``, ``steps_by_budget``)
+        self._steps: dict[tuple[Any, ...], list[Any]] = {}
         #: the legal-action generator's move cache (``tactical.legal``), shared by every copy
         self._moves: dict[Any, Any] = {}
         self._index: dict[Any, Any] = {}
@@ -157,6 +158,16 @@ class Battlefield:
     def move_cache(self) -> dict[Any, Any]:
         """Scratch space for ``tactical.legal``'s move cache (positions of one battlefield)."""
         return self._moves
+
+    def steps_by_budget(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, ma2: int) -> list[Any]:
+        """``node_steps`` for every budget from 0 to ``ma2``, in one list (cached): what a
+        search of a mover with ``ma2`` half MP reads, indexed by the budget left."""
+        key = ("by budget", cls, turns, leader, ma2)
+        found = self._steps.get(key)
+        if found is None:
+            found = [self.node_steps(cls, turns, leader, r) for r in range(ma2 + 1)]
+            self._steps[key] = found
+        return found
 
     def node_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, budget: int) -> list[StepList]:
         """The search's step table for one kind of mover, built once per map (cached): for each
