@@ -354,6 +354,7 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
     out = []
     grid = state.field.grid
     enemies = [e for e in state.units.values() if e.on_map and e.side != state.seq.side]
+    by_column = _EnemyColumns(grid.columns, enemies)
     for u in own:
         if u.missile is None or u.id in state.fired:
             continue
@@ -366,14 +367,20 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
             if u.type in ("SK", "SK*", "LI", "LC")
             and u.id not in state.moved
             and u.status == "full"
-            and _enemy_within_zone_reach(state, u, enemies)
+            and _enemy_within_zone_reach(state, u, by_column)
             else None
         )
         # cheap filters first: fire_check refuses anything beyond the missile range, and
-        # hit_and_run_check any target with no hex next to the zone
+        # hit_and_run_check any target with no hex next to the zone; neither can hold for an
+        # enemy whose columns are all further than that (a step changes the column by one)
         reach = charts.missile_range(u.missile)
         near_zone = {j for h in zone for j in grid.neighbours(h)} if zone is not None else set()
-        for e in enemies:
+        columns = [h % grid.columns for h in u.hexes()]
+        lo, hi = min(columns) - reach, max(columns) + reach
+        if near_zone:
+            lo = min(lo, *(h % grid.columns for h in near_zone))
+            hi = max(hi, *(h % grid.columns for h in near_zone))
+        for e in by_column.between(lo, hi):
             if min(grid.distance(a, b) for a in u.hexes() for b in e.hexes()) <= reach:
                 try:
                     fire_check(state, u, e)
@@ -390,7 +397,29 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
     return out
 
 
-def _enemy_within_zone_reach(state: State, firer: Unit, enemies: list[Unit]) -> bool:
+class _EnemyColumns:
+    """The enemies by the map columns their hexes stand in, so a firer looks only at those
+    within reach (the fire actions stay linear in the units on a wide field)."""
+
+    __slots__ = ("columns", "enemies", "index")
+
+    def __init__(self, columns: int, enemies: list[Unit]) -> None:
+        self.columns = columns
+        self.enemies = enemies
+        self.index: list[list[int]] = [[] for _ in range(columns)]
+        for k, e in enumerate(enemies):
+            for c in {h % columns for h in e.hexes()}:
+                self.index[c].append(k)
+
+    def between(self, lo: int, hi: int) -> list[Unit]:
+        """The enemies with a hex in columns ``lo``..``hi`` (0-based), in the list's order."""
+        found: set[int] = set()
+        for c in range(max(0, lo), min(self.columns - 1, hi) + 1):
+            found.update(self.index[c])
+        return [self.enemies[k] for k in sorted(found)]
+
+
+def _enemy_within_zone_reach(state: State, firer: Unit, by_column: _EnemyColumns) -> bool:
     """Whether any enemy could lie next to ``firer``'s hit-and-run zone (003 §9.3, §9.41): the
     zone's hexes are at most 2 MP away (4 for light cavalry), every step costs at least the
     cheapest step of the firer's class, so a target is within that many hexes plus one.  Only
@@ -406,7 +435,9 @@ def _enemy_within_zone_reach(state: State, firer: Unit, enemies: list[Unit]) -> 
     limit = (4 if firer.type == "LC" else 2) * HALF
     radius = limit // cheapest + 1
     grid = state.field.grid
-    return any(grid.distance(firer.hex, h) <= radius for e in enemies for h in e.hexes())
+    column = firer.hex % grid.columns
+    near = by_column.between(column - radius, column + radius)
+    return any(grid.distance(firer.hex, h) <= radius for e in near for h in e.hexes())
 
 
 def _designations(state: State, own: list[Unit]) -> list[Designate]:
