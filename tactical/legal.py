@@ -26,7 +26,6 @@ such reaction is legal, so ``decline`` is never the sole choice offered.
 from __future__ import annotations
 
 from itertools import combinations
-from operator import attrgetter
 
 from bellum.errors import RuleError
 from tactical import charts
@@ -58,7 +57,7 @@ from tactical.combat import (
 )
 from tactical.command import check_command
 from tactical.engine import check_may_move, move_reactions, pending_mover, rampage_reactions
-from tactical.movement import MoveCosts, reachable
+from tactical.movement import MoveCosts, fingerprint, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
 from tactical.tables import HALF, NO
 
@@ -73,10 +72,8 @@ def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = Non
     return list(_cached_moves(state, mover, snap or snapshot(state)))
 
 
-#: a unit's place in a position fingerprint: hex, second hex, facing, status, column
-_Place = tuple[int, int, int, str, bool]
-_PLACE = attrgetter("hex", "hex2", "facing", "status", "column")
-_HEX = attrgetter("hex")
+#: a unit's place in a position fingerprint: hex, second hex, facing, status, column, MA
+_Place = tuple[int, int, int, str, bool, int]
 
 
 class Snapshot:
@@ -87,13 +84,15 @@ class Snapshot:
     recognised as current in constant time; the hexes changed between two snapshots are worked
     out once for every mover that needs them (``changed``)."""
 
-    __slots__ = ("_changed", "ids", "leader_hexes", "leader_ids", "places")
+    __slots__ = ("_changed", "fingerprint", "ids", "leader_hexes", "leader_ids", "places")
 
     def __init__(self, state: State) -> None:
         self.ids = tuple(state.units)
-        self.places: tuple[_Place, ...] = tuple(map(_PLACE, state.units.values()))
+        #: the position index's fingerprint (``movement.fingerprint``), handed to every search
+        self.fingerprint = fingerprint(state)
+        self.places: tuple[_Place, ...] = self.fingerprint[0]
         self.leader_ids = tuple(state.leaders)
-        self.leader_hexes: tuple[int, ...] = tuple(map(_HEX, state.leaders.values()))
+        self.leader_hexes: tuple[int, ...] = self.fingerprint[1]
         self._changed: dict[tuple[Snapshot, int], set[int] | None] = {}
 
     def same(self, other: Snapshot) -> bool:
@@ -147,7 +146,7 @@ def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Mo
     moves equal along random games.  Option ``leaving-zoc`` reads every enemy's
     surroundings, so it is never cached."""
     if "leaving-zoc" in state.options:
-        return _fresh_moves(state, mover)[0]
+        return _fresh_moves(state, mover, snap)[0]
     if isinstance(mover, Leader):
         key: tuple[object, ...] = ("leader", mover.id, mover.side, mover.hex, mover.ma)
     else:
@@ -166,16 +165,16 @@ def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Mo
         if changed is not None and changed.isdisjoint(settled):
             cache[key] = (snap, settled, moves)
             return moves  # type: ignore[no-any-return]
-    moves, settled = _fresh_moves(state, mover)
+    moves, settled = _fresh_moves(state, mover, snap)
     if len(cache) > 4096:
         cache.clear()
     cache[key] = (snap, settled, moves)
     return moves
 
 
-def _fresh_moves(state: State, mover: Unit | Leader) -> tuple[list[Move], set[int]]:
+def _fresh_moves(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> tuple[list[Move], set[int]]:
     """The moves of ``mover`` by a new search, and the hexes the search settled nodes in."""
-    reach = reachable(state, mover)
+    reach = reachable(state, mover, MoveCosts(state, mover, known=snap.fingerprint if snap else None))
     moves = plain_moves(mover.id, reach.end_path_list())
     return moves, {n // 6 for n in reach.order}
 
@@ -194,7 +193,7 @@ def _changed_hexes(
         for a, b, u in zip(old, new, state.units.values(), strict=True):
             if a == b:
                 continue
-            for hx, hx2, facing, _status, column in (a, b):
+            for hx, hx2, facing, _status, column, _ma in (a, b):
                 if hx < 0:
                     continue
                 probe = Unit(u.id, u.side, u.type, u.size, u.tq, u.ma, hx, facing, hx2, column=column)

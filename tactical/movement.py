@@ -85,18 +85,39 @@ _PLACE = attrgetter("hex", "hex2", "facing", "status", "column", "ma")
 _HEX = attrgetter("hex")
 
 
-def position_index(state: State, side: str, my_ma: int) -> PositionIndex:
+class Fingerprint(tuple[tuple[tuple[int, int, int, str, bool, int], ...], tuple[int, ...]]):
+    """Every unit's (hex, second hex, facing, status, column, MA) and every leader's hex: what
+    ``position_index`` depends on.  Its hash is worked out once, so the searches of one
+    position that share it look the index up without hashing every unit again."""
+
+    _hash: int
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = tuple.__hash__(self)
+            return self._hash
+
+
+def fingerprint(state: State) -> Fingerprint:
+    """The position's ``Fingerprint``."""
+    return Fingerprint((tuple(map(_PLACE, state.units.values())), tuple(map(_HEX, state.leaders.values()))))
+
+
+def position_index(state: State, side: str, my_ma: int, known: Fingerprint | None = None) -> PositionIndex:
     """Where the enemies of ``side`` stand and what their fronts cover, for a mover of MA
     ``my_ma``: (enemy hexes, every enemy front, fronts of enemies with MA >= my_ma, hexes next
     to enemy elephants, enemy leaders' hexes, friendly units by hex).
 
     Cached on the battlefield (shared by every copy of the state), keyed by a fingerprint of
-    every unit's and leader's place and status, so a state changed since (as ``apply``
-    changes its copy step by step) never reads a stale entry.  The sets are shared:
+    every unit's and leader's place and status (``known``: the caller's ``fingerprint`` of this
+    very position), so a state changed since (as ``apply`` changes its copy step by step)
+    never reads a stale entry.  The sets are shared:
     ``MoveCosts`` never changes them.  The last item keeps the search's slot costs of this
     position (``_slot_costs``), made when first asked.
     """
-    key = (side, my_ma, tuple(map(_PLACE, state.units.values())), tuple(map(_HEX, state.leaders.values())))
+    key = (side, my_ma, known or fingerprint(state))
     cache = state.field.index_cache
     hit = cache.get(key)
     if hit is not None:
@@ -160,11 +181,17 @@ class MoveCosts:
     )
 
     def __init__(
-        self, state: State, mover: Unit | Leader, origin: int | None = None, start_hex: int | None = None
+        self,
+        state: State,
+        mover: Unit | Leader,
+        origin: int | None = None,
+        start_hex: int | None = None,
+        known: Fingerprint | None = None,
     ) -> None:
         """``origin``: the node the move started from, when the mover is part-way along a path
         (leaving an enemy front one started in is free; entering one ends the move);
-        ``start_hex``: the hex the move began in (for option ``leaving-zoc``)."""
+        ``start_hex``: the hex the move began in (for option ``leaving-zoc``); ``known``: the
+        position's ``fingerprint`` when the caller has it."""
         self.state = state
         self.mover = mover
         self.t = move_tables()
@@ -185,7 +212,7 @@ class MoveCosts:
             side = mover.side
             my_ma = movement_allowance(mover)
         self.static = state.field.enter_costs(self.cls)
-        index = position_index(state, side, my_ma)
+        index = position_index(state, side, my_ma, known)
         self.enemy, self.zoc_any, self.zoc_stop, self.el_adj, self.enemy_leaders = index[:5]
         friends = self.all_friends = index[5]
         self.slots_memo = index[6]
