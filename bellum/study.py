@@ -62,7 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="study", metavar="KIND", required=True, parser_class=type(p))
     for kind, name in STUDY_MODULES.items():
         module = importlib.import_module(name)
-        q = sub.add_parser(kind, help=module.__doc__.strip().splitlines()[0] if module.__doc__ else kind)
+        summary = " ".join((module.__doc__ or kind).strip().split("\n\n")[0].split())
+        q = sub.add_parser(kind, help=summary, description=summary)
         module.add_arguments(q)
         add_runner_arguments(q)
         q.set_defaults(study_module=name)
