@@ -93,3 +93,19 @@ def test_battle_summary_counts_by_scenario_side_and_opponent(tmp_path: Path) -> 
     assert "| cannae | AI (B) vs random | 1 | **0** | 0 | 1 | **0.0 %** | 900 |" in text
     write_rows(rows, str(tmp_path / "b.json"))
     assert json.loads((tmp_path / "b.json").read_text()) == rows
+
+
+def test_battle_tasks_cover_every_side_and_opponent_once_a_seed() -> None:
+    import argparse
+
+    from tactical.study import tasks
+
+    args = argparse.Namespace(scenario="pharsalus", opponent="random,ai", side="both", seeds="1-2")
+    assert tasks(args) == [
+        ("pharsalus", "A", "random", 1),
+        ("pharsalus", "A", "random", 2),
+        ("pharsalus", "B", "random", 1),
+        ("pharsalus", "B", "random", 2),
+        ("pharsalus", "A", "ai", 1),  # AI against AI: once a seed
+        ("pharsalus", "A", "ai", 2),
+    ]
