@@ -469,11 +469,25 @@ class Reach:
     """Every (hex, facing) a mover can reach this activation, with least cost and a path."""
 
     costs: MoveCosts
-    dist: dict[int, int]
-    #: the node each node was reached from (-1 for the start)
+    #: the least cost of every node of the map, by node (more than the MA where unreached)
+    best: list[int]
+    #: the node each node was reached from (-1 for the start), in the order they were reached
     parent: dict[int, int]
     #: the nodes in the order the search settled them (each after its parent)
     order: list[int] = dataclasses.field(default_factory=list)
+    #: ``dist`` lists the nodes in the order they were settled (single-hex units), else in
+    #: the order they were reached (the AI breaks ties by this order)
+    by_settling: bool = False
+    _dist: dict[int, int] | None = None
+
+    @property
+    def dist(self) -> dict[int, int]:
+        """Every reachable node with its least cost (made when first asked: the move generator
+        reads only ``parent`` and ``order``)."""
+        if self._dist is None:
+            best = self.best
+            self._dist = {n: best[n] for n in (self.order if self.by_settling else self.parent)}
+        return self._dist
 
     def ends(self) -> list[int]:
         """Nodes the mover may finish on (stacking allowed), the start included."""
@@ -624,8 +638,9 @@ def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None
     Dijkstra over the graph of ``MoveCosts.successors``.
     """
     mc = costs or MoveCosts(state, mover)
-    dist, parent, order = search(mc)
-    return Reach(mc, dist, parent, order)
+    best, parent, order = search(mc)
+    single = isinstance(mover, Unit) and not mover.double and not mover.column
+    return Reach(mc, best, parent, order, single)
 
 
 class _RuleSteps(dict[int, tuple[tuple[int, int, int], ...]]):
@@ -644,9 +659,10 @@ _NO_SLOTS = [0]
 _NO_STOPS: frozenset[int] = frozenset()
 
 
-def search(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
-    """Dijkstra over ``mc``'s mover: least costs, the node each node was reached from (-1 for
-    the start) and the order in which nodes were settled (a node always after its parent).
+def search(mc: MoveCosts) -> tuple[list[int], dict[int, int], list[int]]:
+    """Dijkstra over ``mc``'s mover: the least cost of every node (a list over the map's nodes,
+    ``ma2 + 1`` where unreached), the node each node was reached from (-1 for the start) and
+    the order in which nodes were settled (a node always after its parent).
 
     Costs are small integers (half MP), so the priority queue is an array of buckets (Dial's
     algorithm).  A step's cost is its static cost plus ``slots[slot]``; a node of ``stop`` (in
@@ -682,15 +698,15 @@ def search(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
 
 def _dijkstra(
     mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any
-) -> tuple[dict[int, int], dict[int, int], list[int]]:
+) -> tuple[list[int], dict[int, int], list[int]]:
     start = mc.start
     ma2 = mc.ma2
-    dist: dict[int, int] = {start: 0}
+    cap = ma2 + 1  # an unreached node's cost: anything within the MA improves on it
+    best = [cap] * len(mc.nbr)
+    best[start] = 0
     parent: dict[int, int] = {start: -1}
     order = [start]
     settle = order.append
-    get = dist.get
-    cap = ma2 + 1  # an unreached node's cost: anything within the MA improves on it
     buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
     # the start never stops; where it may turn in an enemy front (001 7.23: to any facing, the
     # other facings of its hex may not turn) its steps are the rules' own
@@ -699,8 +715,8 @@ def _dijkstra(
     else:
         first = [(nxt, sc + slots[j]) for j, sc, nxt in by_budget[ma2][start]]
     for nxt, nc in first:
-        if nc < get(nxt, cap):
-            dist[nxt] = nc
+        if nc < best[nxt]:
+            best[nxt] = nc
             parent[nxt] = start
             buckets[nc].append(nxt)
     for c in range(ma2 + 1):
@@ -708,18 +724,18 @@ def _dijkstra(
         steps = by_budget[ma2 - c]
         while bucket:
             node = bucket.pop()
-            if dist[node] != c:
+            if best[node] != c:
                 continue
             settle(node)
             if node in stop:
                 continue
             for j, sc, nxt in steps[node]:
                 nc = c + sc + slots[j]
-                if nc < get(nxt, cap):
-                    dist[nxt] = nc
+                if nc < best[nxt]:
+                    best[nxt] = nc
                     parent[nxt] = node
                     buckets[nc].append(nxt)
-    return dist, parent, order
+    return best, parent, order
 
 
 def _turns(mc: MoveCosts, unit: Unit) -> tuple[tuple[int, int], ...]:
