@@ -365,7 +365,13 @@ class CampaignAI:
             elif isinstance(a, A.FoundColony):
                 score = 3.5 if mine_sp > their_sp else 1.0
             elif isinstance(a, A.Bribe):
-                score = 3.0 + place_value(a.city) * 0.3
+                if politics.garrison(state, foe, a.city):
+                    # a rising is a siege weapon (campaign.md §18.2): only with our troops at
+                    # the gates, best against a starving garrison
+                    besieging = ground_sp(state, side, a.city) > 0
+                    score = (3.5 if a.city in state.starving else 3.0) if besieging else 0.0
+                else:
+                    score = 3.0 + place_value(a.city) * 0.3
             elif isinstance(a, A.Subvert):
                 score = 3.0
             if score > 0 and (best is None or score > best[0]):
