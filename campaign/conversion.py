@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -878,29 +878,51 @@ def _reason(eng: Engagement, final: State, winner: Side | None, book: Mapping[st
 def tactical_moments(eng: Engagement, final: State, events: Iterable[Event]) -> tuple[str, ...]:
     """The turning points of a tactical battle fought for ``eng``, its counters named after
     the campaign units they carry ("leg_xiii-2 routs (002 shock)." → "Legio XIII (2) routs.")."""
+    return moments(events, namer(tactical_names(eng, final)))
+
+
+def tactical_names(eng: Engagement, final: State) -> dict[str, str]:
+    """Counter and leader ids of a tactical battle fought for ``eng`` → the names of the
+    campaign units and leaders they stand for ("leg_xiii-2" → "Legio XIII (2)")."""
     names = {u.id: u.name for u in eng.units if u.name}
     label = {ld.id: ld.name for ld in eng.leaders if ld.name}
     for cid, unit in final.units.items():
         base = names.get(unit.group)
         if base:
             label[cid] = base if cid == unit.group else f"{base} ({cid.rsplit('-', 1)[-1]})"
-    return moments(events, namer(label))
+    return label
 
 
 def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_actions: int = MAX_ACTIONS) -> Outcome:
     """Fight the engagement on the tactical map with the AI on both sides and return its
     ``Outcome`` (§12.7.6).  The battlefield is drawn with the same dice.  Usable as a campaign
     ``Resolver``: ``CampaignEngine(resolver=resolve_tactical)``."""
+    if not ai_both:
+        raise RuleError("A headless tactical battle needs the AI on both sides; open the battle window to play it.")
+    _, state, activations = fight_tactical(eng, dice, max_actions)
+    return outcome_from_tactical(eng, state, turns=activations)
+
+
+def fight_tactical(
+    eng: Engagement,
+    dice: Dice,
+    max_actions: int = MAX_ACTIONS,
+    watch: Callable[[State, list[Event], int], None] | None = None,
+) -> tuple[ScenarioIn, State, int]:
+    """The battle of ``resolve_tactical``, AI against AI: the generated scenario, the final
+    state and the activations played.  ``watch`` (an after-action report's camera) sees the
+    state after every action, with that action's events and the activations so far."""
     from tactical.ai import TacticalAI
     from tactical.engine import apply
     from tactical.sequence import who_goes_first
 
-    if not ai_both:
-        raise RuleError("A headless tactical battle needs the AI on both sides; open the battle window to play it.")
-    sc = build_tactical(_generate(eng, dice, None))
+    sc_in = _generate(eng, dice, None)
+    sc = build_tactical(sc_in)
     state = sc.state.copy()
     events: list[Event] = []
     who_goes_first(state, dice, events, first=sc.model.first if sc.model.first != "roll" else None)
+    if watch is not None:
+        watch(state, events, 0)
     players = {"A": TacticalAI(dice.d10("tactical AI seed A")), "B": TacticalAI(dice.d10("tactical AI seed B"))}
     activations = 0
     for _ in range(max_actions):
@@ -909,7 +931,9 @@ def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_acti
         before = state.seq.phase
         # the side to act: the defender while a reaction waits on it (tactical.md §8.13)
         action = players[state.acting].choose(state)
-        state, _events = apply(state, action, dice)
+        state, happened = apply(state, action, dice)
         if before in ("activation", "continuity") and state.seq.phase not in ("activation", "continuity"):
             activations += 1
-    return outcome_from_tactical(eng, state, turns=activations)
+        if watch is not None:
+            watch(state, happened, activations)
+    return sc_in, state, activations
