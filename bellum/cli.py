@@ -64,6 +64,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _cmd_study(args: argparse.Namespace) -> int:
+    from bellum.study import run
+
+    return run(args)
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from bellum.formats import check_files
 
@@ -112,6 +118,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="run the benchmark suite and print medians (docs/PERFORMANCE.md)")
     add_bench_arguments(p)
     p.set_defaults(func=_cmd_bench)
+
+    from bellum.study import add_arguments as add_study_arguments
+
+    p = sub.add_parser(
+        "study",
+        help="AI-against-AI campaigns or battles over many seeds, on every core or a Dask cluster (docs/BALANCE.md, "
+        "docs/AI.md)",
+    )
+    add_study_arguments(p)
+    p.set_defaults(func=_cmd_study)
 
     from bellum.formats import add_check_arguments, add_schemas_arguments, engine_modules
 

@@ -70,12 +70,14 @@ def register(subparsers: Any) -> None:
     r.set_defaults(func=run_aar)
 
     b = subparsers.add_parser(
-        "balance", help="play many AI-against-AI wars and print the balance tables (docs/BALANCE.md)"
+        "balance", help="play many AI-against-AI wars and print the balance tables (= bellum study campaign)"
     )
-    b.add_argument("--seeds", default="1-20", metavar="A-B", help="the seeds to play, e.g. 1-20 or 3,5,8")
-    b.add_argument("--turns", type=int, default=40, metavar="N", help="turns a war (40 = five years)")
-    b.add_argument("--battles", choices=("auto", "battleboard", "tactical", "decisive-tactical"), default="auto")
-    b.add_argument("--jobs", type=int, default=2, metavar="J", help="wars played at once (processes)")
+    from bellum.study import add_runner_arguments
+    from campaign.study import add_arguments as add_study_arguments
+
+    add_study_arguments(b)
+    add_runner_arguments(b)
+    b.set_defaults(study_module="campaign.study")
     b.set_defaults(func=run_balance)
 
 
@@ -165,23 +167,6 @@ def _headless(args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_seeds(text: str) -> list[int]:
-    """``1-20`` or ``3,5,8`` (or both, comma-separated) as a list of seeds."""
-    from bellum.errors import InputError
-
-    seeds: list[int] = []
-    try:
-        for part in text.split(","):
-            lo, _, hi = part.strip().partition("-")
-            a, b = int(lo), int(hi or lo)
-            if not (0 <= a <= b < 2**63) or b - a > 10_000:
-                raise ValueError
-            seeds.extend(range(a, b + 1))
-    except ValueError:
-        raise InputError("--seeds", "", f"{text!r} is not a list of seeds such as 1-20 or 3,5,8") from None
-    return seeds
-
-
 def run_aar(args: argparse.Namespace) -> int:
     """``bellum aar SAVE --out DIR``: the war's illustrated report (``campaign.view.aar``)."""
     from bellum.errors import InputError
@@ -208,16 +193,10 @@ def run_aar(args: argparse.Namespace) -> int:
 
 
 def run_balance(args: argparse.Namespace) -> int:
-    from bellum.errors import InputError
-    from campaign.study import markdown, study
+    """``bellum balance``: ``bellum study campaign`` under its older name."""
+    from bellum.study import run as run_study
 
-    if not 1 <= args.turns <= MAX_TURNS:
-        raise InputError("--turns", "", f"{args.turns} is not a number of turns from 1 to {MAX_TURNS}")
-    if not 1 <= args.jobs <= 64:
-        raise InputError("--jobs", "", f"{args.jobs} is not a number of processes from 1 to 64")
-    wars = study(parse_seeds(args.seeds), args.turns, args.battles, args.jobs)
-    print(markdown(wars))
-    return 0
+    return run_study(args)
 
 
 def _check_paths(args: argparse.Namespace) -> None:

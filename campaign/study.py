@@ -1,20 +1,23 @@
-"""Balance studies: many AI-against-AI wars, counted by kind and year (docs/BALANCE.md).
+"""AI-against-AI wars over many seeds, counted by kind and year (docs/BALANCE.md).
 
 ``play_war(seed, turns, battles)`` plays one headless war exactly as ``bellum campaign
 --ai both --headless`` does and returns what a balance table needs: how it ended, the
 engagements of each kind (``campaign.chronicle.WAR_KINDS``) in all and by year, and the
-seconds it took.  ``study(seeds, …)`` plays several wars on separate processes and
-``markdown(rows)`` writes the tables of docs/BALANCE.md.  ``bellum balance`` is the
-command (``campaign.cli``).
+seconds it took.  This module is the ``campaign`` kind of ``bellum study``
+(``bellum.study``: ``tasks``, ``play`` — one war as a row of the results table — and
+``summary``, the tables of docs/BALANCE.md); ``bellum balance`` is the same study under its
+older name (``campaign.cli``).
 """
 
 from __future__ import annotations
 
+import argparse
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
-from campaign.chronicle import WAR_KINDS, is_major, war_kinds
+#: the battle modes of ``bellum campaign --battles``
+BATTLE_MODES = ("auto", "battleboard", "tactical", "decisive-tactical")
 
 
 @dataclass
@@ -38,6 +41,7 @@ def play_war(seed: int, turns: int = 40, battles: str = "auto", scenario: str = 
     """One headless AI-against-AI war (the same loop as ``bellum campaign --headless``)."""
     from bellum.session import Session
     from campaign.ai import CampaignAI
+    from campaign.chronicle import WAR_KINDS, is_major, war_kinds
     from campaign.engine import CampaignEngine
     from campaign.routes import settled
 
@@ -79,17 +83,41 @@ def play_war(seed: int, turns: int = 40, battles: str = "auto", scenario: str = 
     )
 
 
-def _one(args: tuple[int, int, str, str]) -> War:
-    return play_war(*args)
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seeds", default="1-20", metavar="A-B", help="the seeds to play, e.g. 1-20 or 3,5,8")
+    p.add_argument("--turns", type=int, default=40, metavar="N", help="turns a war (40 = five years)")
+    p.add_argument("--battles", choices=BATTLE_MODES, default="auto", help="how battles are fought (bellum campaign)")
+    p.add_argument("--scenario", default="49bc", metavar="NAME", help="campaign scenario (default 49bc)")
+
+
+def tasks(args: argparse.Namespace) -> list[tuple[int, int, str, str]]:
+    """One war a seed: (seed, turns, battles, scenario)."""
+    from bellum.errors import InputError
+    from bellum.study import parse_seeds
+    from campaign.cli import MAX_TURNS
+
+    if not 1 <= args.turns <= MAX_TURNS:
+        raise InputError("--turns", "", f"{args.turns} is not a number of turns from 1 to {MAX_TURNS}")
+    return [(s, args.turns, args.battles, args.scenario) for s in parse_seeds(args.seeds)]
+
+
+def play(task: tuple[int, int, str, str]) -> dict[str, Any]:
+    """One war as a row of the results table (everything but the time it took)."""
+    row = asdict(play_war(*task))
+    del row["seconds"]
+    return row
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    return markdown([War(**row, seconds=0.0) for row in rows], seconds=False)
 
 
 def study(seeds: list[int], turns: int = 40, battles: str = "auto", jobs: int = 2) -> list[War]:
-    """Play a war for each seed, ``jobs`` at a time on separate processes."""
-    todo = [(s, turns, battles, "49bc") for s in seeds]
-    if jobs <= 1:
-        return [_one(t) for t in todo]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_one, todo))
+    """Play a war for each seed, ``jobs`` at a time on separate processes (``bellum.study``)."""
+    from bellum.study import run_tasks
+
+    rows = run_tasks(play, [(s, turns, battles, "49bc") for s in seeds], jobs=jobs)
+    return [War(**row, seconds=0.0) for row in rows]
 
 
 SHORT = {
@@ -104,25 +132,28 @@ SHORT = {
 }
 
 
-def markdown(wars: list[War]) -> str:
+def markdown(wars: list[War], seconds: bool = True) -> str:
     """The tables of docs/BALANCE.md: one row a war, the means and the games that saw each
-    kind, and the kinds by year."""
+    kind, and the kinds by year (``seconds``: with each war's wall-clock time)."""
+    from campaign.chronicle import WAR_KINDS
+
     kinds = list(WAR_KINDS)
-    head = "| seed | ended | how | winner | " + " | ".join(SHORT[k] for k in kinds) + " | major | fratricide | s |"
-    rule = "|" + "---|" * (len(kinds) + 7)
+    head = "| seed | ended | how | winner | " + " | ".join(SHORT[k] for k in kinds) + " | major | fratricide |"
+    head += " s |" if seconds else ""
+    rule = "|" + "---|" * (len(kinds) + 6 + seconds)
     rows = [head, rule]
     for w in wars:
         cells = " | ".join(str(w.counts.get(k, 0)) for k in kinds)
         winner = {"caesarian": "Caesarians", "senatorial": "Senatorials"}.get(w.winner, "—")
-        rows.append(
-            f"| {w.seed} | {w.ended} | {w.how} | {winner} | {cells} | {w.major} | {w.fratricide} | {w.seconds:.0f} |"
-        )
+        line = f"| {w.seed} | {w.ended} | {w.how} | {winner} | {cells} | {w.major} | {w.fratricide} |"
+        rows.append(line + (f" {w.seconds:.0f} |" if seconds else ""))
     n = max(1, len(wars))
     means = " | ".join(f"{sum(w.counts.get(k, 0) for w in wars) / n:.2f}" for k in kinds)
     seen = " | ".join(f"{sum(1 for w in wars if w.counts.get(k, 0))}/{len(wars)}" for k in kinds)
     major = sum(w.major for w in wars)
-    rows.append(f"| mean | | | | {means} | {major / n:.2f} | {sum(w.fratricide for w in wars) / n:.0f} | |")
-    rows.append(f"| games with one | | | | {seen} | | | |")
+    tail = " |" if seconds else ""
+    rows.append(f"| mean | | | | {means} | {major / n:.2f} | {sum(w.fratricide for w in wars) / n:.0f} |{tail}")
+    rows.append(f"| games with one | | | | {seen} | | |{tail}")
     winners = {s: sum(1 for w in wars if w.winner == s) for s in ("caesarian", "senatorial")}
     none = len(wars) - sum(winners.values())
     turns = sum(w.turns for w in wars)

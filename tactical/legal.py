@@ -57,25 +57,85 @@ from tactical.combat import (
 )
 from tactical.command import check_command
 from tactical.engine import check_may_move, move_reactions, pending_mover, rampage_reactions
-from tactical.movement import MoveCosts, reachable
+from tactical.movement import MoveCosts, fingerprint, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
 from tactical.tables import HALF, NO
 
 
-def move_actions(state: State, mover: Unit | Leader) -> list[Move]:
-    """Every legal move of one unit or leader (one per reachable end, by its least-cost path)."""
+def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> list[Move]:
+    """Every legal move of one unit or leader (one per reachable end, by its least-cost path).
+    ``snap``: the position's ``snapshot`` when the caller asks for many movers of one position."""
     try:
         check_may_move(state, mover)
     except RuleError:
         return []
-    return list(_cached_moves(state, mover))
+    return list(_cached_moves(state, mover, snap or snapshot(state)))
 
 
-#: a unit's place in a position fingerprint: hex, second hex, facing, status, column
-_Place = tuple[int, int, int, str, bool]
+#: node -> hex (``node // 6``), mapped over a search's settled nodes at C speed
+_HEX_OF_NODE = (6).__rfloordiv__
+
+#: a unit's place in a position fingerprint: hex, second hex, facing, status, column, MA
+_Place = tuple[int, int, int, str, bool, int]
 
 
-def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
+class Snapshot:
+    """Where every unit and leader stands, taken once for all the movers of one position.
+
+    The move cache compares snapshots by identity: ``snapshot`` hands back the battlefield's
+    last snapshot object while the position has not changed, so a mover's cached moves are
+    recognised as current in constant time; the hexes changed between two snapshots are worked
+    out once for every mover that needs them (``changed``)."""
+
+    __slots__ = ("_changed", "fingerprint", "ids", "leader_hexes", "leader_ids", "places")
+
+    def __init__(self, state: State) -> None:
+        self.ids = tuple(state.units)
+        #: the position index's fingerprint (``movement.fingerprint``), handed to every search
+        self.fingerprint = fingerprint(state)
+        self.places: tuple[_Place, ...] = self.fingerprint[0]
+        self.leader_ids = tuple(state.leaders)
+        self.leader_hexes: tuple[int, ...] = self.fingerprint[1]
+        self._changed: dict[tuple[Snapshot, int], set[int] | None] = {}
+
+    def same(self, other: Snapshot) -> bool:
+        return (
+            self.places == other.places
+            and self.leader_hexes == other.leader_hexes
+            and self.ids == other.ids
+            and self.leader_ids == other.leader_ids
+        )
+
+    def changed(self, state: State, old: Snapshot, rings: int) -> set[int] | None:
+        """The hexes whose surroundings a search reads that differ from ``old`` — grown by
+        ``rings`` rings of neighbours — or None when the units or leaders themselves differ."""
+        key = (old, rings)
+        if key in self._changed:
+            return self._changed[key]
+        out: set[int] | None = None
+        if old.ids == self.ids and old.leader_ids == self.leader_ids:
+            out = _changed_hexes(state, old.places, self.places, old.leader_hexes, self.leader_hexes)
+            nbr = state.field.grid.nbr
+            for _ in range(rings):
+                out |= {j for h in out for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+        if len(self._changed) > 64:
+            self._changed.clear()
+        self._changed[key] = out
+        return out
+
+
+def snapshot(state: State) -> Snapshot:
+    """The position's ``Snapshot``: the battlefield's last one while nothing has moved since."""
+    snap = Snapshot(state)
+    cache = state.field.move_cache
+    last = cache.get(Snapshot)
+    if last is not None and last.same(snap):
+        return last  # type: ignore[no-any-return]
+    cache[Snapshot] = snap
+    return snap
+
+
+def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Move]:
     """The moves of ``mover``, reused from an earlier position when nothing the search looked
     at has changed since.
 
@@ -89,10 +149,7 @@ def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
     moves equal along random games.  Option ``leaving-zoc`` reads every enemy's
     surroundings, so it is never cached."""
     if "leaving-zoc" in state.options:
-        return _fresh_moves(state, mover)[0]
-    units = state.units
-    places: tuple[_Place, ...] = tuple((u.hex, u.hex2, u.facing, u.status, u.column) for u in units.values())
-    leader_hexes = tuple(ld.hex for ld in state.leaders.values())
+        return _fresh_moves(state, mover, snap)[0]
     if isinstance(mover, Leader):
         key: tuple[object, ...] = ("leader", mover.id, mover.side, mover.hex, mover.ma)
     else:
@@ -102,29 +159,27 @@ def _cached_moves(state: State, mover: Unit | Leader) -> list[Move]:
     cache = state.field.move_cache
     entry = cache.get(key)
     if entry is not None:
-        ids, old_places, leader_ids, old_leaders, settled, moves = entry
-        if ids == tuple(units) and leader_ids == tuple(state.leaders):
-            changed = _changed_hexes(state, old_places, places, old_leaders, leader_hexes)
-            # the search read the settled hexes and their neighbours (two rings for a double
-            # unit): equivalently, no changed hex may have a settled hex within that reach
-            nbr = state.field.grid.nbr
-            rings = 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1
-            for _ in range(rings):
-                changed |= {j for h in changed for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
-            if changed.isdisjoint(settled):
-                return moves  # type: ignore[no-any-return]
-    moves, settled = _fresh_moves(state, mover)
+        old, settled, moves = entry
+        if old is snap:
+            return moves  # type: ignore[no-any-return]
+        # the search read the settled hexes and their neighbours (two rings for a double
+        # unit): equivalently, no changed hex may have a settled hex within that reach
+        changed = snap.changed(state, old, 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1)
+        if changed is not None and changed.isdisjoint(settled):
+            cache[key] = (snap, settled, moves)
+            return moves  # type: ignore[no-any-return]
+    moves, settled = _fresh_moves(state, mover, snap)
     if len(cache) > 4096:
         cache.clear()
-    cache[key] = (tuple(units), places, tuple(state.leaders), leader_hexes, settled, moves)
+    cache[key] = (snap, settled, moves)
     return moves
 
 
-def _fresh_moves(state: State, mover: Unit | Leader) -> tuple[list[Move], set[int]]:
+def _fresh_moves(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> tuple[list[Move], set[int]]:
     """The moves of ``mover`` by a new search, and the hexes the search settled nodes in."""
-    reach = reachable(state, mover)
+    reach = reachable(state, mover, MoveCosts(state, mover, known=snap.fingerprint if snap else None))
     moves = plain_moves(mover.id, reach.end_path_list())
-    return moves, {n // 6 for n in reach.order}
+    return moves, set(map(_HEX_OF_NODE, reach.order))
 
 
 def _changed_hexes(
@@ -141,7 +196,7 @@ def _changed_hexes(
         for a, b, u in zip(old, new, state.units.values(), strict=True):
             if a == b:
                 continue
-            for hx, hx2, facing, _status, column in (a, b):
+            for hx, hx2, facing, _status, column, _ma in (a, b):
                 if hx < 0:
                     continue
                 probe = Unit(u.id, u.side, u.type, u.size, u.tq, u.ma, hx, facing, hx2, column=column)
@@ -198,11 +253,12 @@ def legal_actions(state: State) -> list[Action]:
     acts = []
     own = sorted((u for u in state.units.values() if u.side == side and u.on_map), key=lambda u: u.id)
     if phase == "move":
+        snap = snapshot(state)
         if seq.leader is not None:
-            acts.extend(move_actions(state, state.leaders[seq.leader]))
-            acts.extend(_carry_actions(state, state.leaders[seq.leader]))
+            acts.extend(move_actions(state, state.leaders[seq.leader], snap))
+            acts.extend(_carry_actions(state, state.leaders[seq.leader], snap))
         for u in own:
-            acts.extend(move_actions(state, u))
+            acts.extend(move_actions(state, u, snap))
         acts.extend(_fire_actions(state, own))
     designating = phase == "move" or (phase == "shock" and state.designating)
     if designating:
@@ -242,7 +298,7 @@ def reaction_actions(state: State) -> list[Action]:
     return acts
 
 
-def _carry_actions(state: State, leader: Leader) -> list[Move]:
+def _carry_actions(state: State, leader: Leader, snap: Snapshot) -> list[Move]:
     """The activated leader moving with a unit stacked with him (003 §4.2): each of the unit's
     moves whose hexes the leader can walk within his MP, the unit beside him costing him nothing
     (the check ``engine._move_with_leader`` makes, run here over the leader's own cost model)."""
@@ -255,7 +311,7 @@ def _carry_actions(state: State, leader: Leader) -> list[Move]:
     for u in state.units_at(leader.hex):
         if u.side != leader.side:
             continue
-        moves = move_actions(state, u)
+        moves = move_actions(state, u, snap)
         if not moves:
             continue
         alone = state.copy()
@@ -300,6 +356,7 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
     out = []
     grid = state.field.grid
     enemies = [e for e in state.units.values() if e.on_map and e.side != state.seq.side]
+    by_column = _EnemyColumns(grid.columns, enemies)
     for u in own:
         if u.missile is None or u.id in state.fired:
             continue
@@ -312,14 +369,20 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
             if u.type in ("SK", "SK*", "LI", "LC")
             and u.id not in state.moved
             and u.status == "full"
-            and _enemy_within_zone_reach(state, u, enemies)
+            and _enemy_within_zone_reach(state, u, by_column)
             else None
         )
         # cheap filters first: fire_check refuses anything beyond the missile range, and
-        # hit_and_run_check any target with no hex next to the zone
+        # hit_and_run_check any target with no hex next to the zone; neither can hold for an
+        # enemy whose columns are all further than that (a step changes the column by one)
         reach = charts.missile_range(u.missile)
         near_zone = {j for h in zone for j in grid.neighbours(h)} if zone is not None else set()
-        for e in enemies:
+        columns = [h % grid.columns for h in u.hexes()]
+        lo, hi = min(columns) - reach, max(columns) + reach
+        if near_zone:
+            lo = min(lo, *(h % grid.columns for h in near_zone))
+            hi = max(hi, *(h % grid.columns for h in near_zone))
+        for e in by_column.between(lo, hi):
             if min(grid.distance(a, b) for a in u.hexes() for b in e.hexes()) <= reach:
                 try:
                     fire_check(state, u, e)
@@ -336,7 +399,29 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
     return out
 
 
-def _enemy_within_zone_reach(state: State, firer: Unit, enemies: list[Unit]) -> bool:
+class _EnemyColumns:
+    """The enemies by the map columns their hexes stand in, so a firer looks only at those
+    within reach (the fire actions stay linear in the units on a wide field)."""
+
+    __slots__ = ("columns", "enemies", "index")
+
+    def __init__(self, columns: int, enemies: list[Unit]) -> None:
+        self.columns = columns
+        self.enemies = enemies
+        self.index: list[list[int]] = [[] for _ in range(columns)]
+        for k, e in enumerate(enemies):
+            for c in {h % columns for h in e.hexes()}:
+                self.index[c].append(k)
+
+    def between(self, lo: int, hi: int) -> list[Unit]:
+        """The enemies with a hex in columns ``lo``..``hi`` (0-based), in the list's order."""
+        found: set[int] = set()
+        for c in range(max(0, lo), min(self.columns - 1, hi) + 1):
+            found.update(self.index[c])
+        return [self.enemies[k] for k in sorted(found)]
+
+
+def _enemy_within_zone_reach(state: State, firer: Unit, by_column: _EnemyColumns) -> bool:
     """Whether any enemy could lie next to ``firer``'s hit-and-run zone (003 §9.3, §9.41): the
     zone's hexes are at most 2 MP away (4 for light cavalry), every step costs at least the
     cheapest step of the firer's class, so a target is within that many hexes plus one.  Only
@@ -352,7 +437,9 @@ def _enemy_within_zone_reach(state: State, firer: Unit, enemies: list[Unit]) -> 
     limit = (4 if firer.type == "LC" else 2) * HALF
     radius = limit // cheapest + 1
     grid = state.field.grid
-    return any(grid.distance(firer.hex, h) <= radius for e in enemies for h in e.hexes())
+    column = firer.hex % grid.columns
+    near = by_column.between(column - radius, column + radius)
+    return any(grid.distance(firer.hex, h) <= radius for e in near for h in e.hexes())
 
 
 def _designations(state: State, own: list[Unit]) -> list[Designate]:

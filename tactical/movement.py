@@ -39,6 +39,7 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
+from operator import attrgetter
 from typing import Any
 
 from tactical.hexes import frontal_dirs, vertex_turns
@@ -78,25 +79,45 @@ def roman_foot(unit: Unit) -> bool:
     return unit.roman and not unit.mounted and not unit.skirmisher
 
 
-PositionIndex = tuple[set[int], set[int], set[int], set[int], set[int], dict[int, list[Unit]]]
+PositionIndex = tuple[set[int], set[int], set[int], set[int], set[int], dict[int, list[Unit]], dict[str, Any]]
+#: what the position index's fingerprint reads of each unit and leader
+_PLACE = attrgetter("hex", "hex2", "facing", "status", "column", "ma")
+_HEX = attrgetter("hex")
 
 
-def position_index(state: State, side: str, my_ma: int) -> PositionIndex:
+class Fingerprint(tuple[tuple[tuple[int, int, int, str, bool, int], ...], tuple[int, ...]]):
+    """Every unit's (hex, second hex, facing, status, column, MA) and every leader's hex: what
+    ``position_index`` depends on.  Its hash is worked out once, so the searches of one
+    position that share it look the index up without hashing every unit again."""
+
+    _hash: int
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = tuple.__hash__(self)
+            return self._hash
+
+
+def fingerprint(state: State) -> Fingerprint:
+    """The position's ``Fingerprint``."""
+    return Fingerprint((tuple(map(_PLACE, state.units.values())), tuple(map(_HEX, state.leaders.values()))))
+
+
+def position_index(state: State, side: str, my_ma: int, known: Fingerprint | None = None) -> PositionIndex:
     """Where the enemies of ``side`` stand and what their fronts cover, for a mover of MA
     ``my_ma``: (enemy hexes, every enemy front, fronts of enemies with MA >= my_ma, hexes next
     to enemy elephants, enemy leaders' hexes, friendly units by hex).
 
     Cached on the battlefield (shared by every copy of the state), keyed by a fingerprint of
-    every unit's and leader's place and status, so a state changed since (as ``apply``
-    changes its copy step by step) never reads a stale entry.  The sets are shared:
-    ``MoveCosts`` never changes them.
+    every unit's and leader's place and status (``known``: the caller's ``fingerprint`` of this
+    very position), so a state changed since (as ``apply`` changes its copy step by step)
+    never reads a stale entry.  The sets are shared:
+    ``MoveCosts`` never changes them.  The last item keeps the search's slot costs of this
+    position (``_slot_costs``), made when first asked.
     """
-    key = (
-        side,
-        my_ma,
-        tuple((u.hex, u.hex2, u.facing, u.status, u.column, u.ma) for u in state.units.values()),
-        tuple(ld.hex for ld in state.leaders.values()),
-    )
+    key = (side, my_ma, known or fingerprint(state))
     cache = state.field.index_cache
     hit = cache.get(key)
     if hit is not None:
@@ -127,7 +148,7 @@ def position_index(state: State, side: str, my_ma: int) -> PositionIndex:
     leaders = {ld.hex for ld in state.leaders.values() if ld.on_map and ld.side != side}
     if len(cache) > 64:
         cache.clear()
-    result: PositionIndex = (enemy, zoc_any, zoc_stop, el_adj, leaders, friends)
+    result: PositionIndex = (enemy, zoc_any, zoc_stop, el_adj, leaders, friends, {})
     cache[key] = result
     return result
 
@@ -136,6 +157,7 @@ class MoveCosts:
     """The cost rules for one unit (or leader) in one position."""
 
     __slots__ = (
+        "all_friends",
         "cls",
         "double",
         "el_adj",
@@ -148,6 +170,7 @@ class MoveCosts:
         "mover",
         "nbr",
         "no_entry",
+        "slots_memo",
         "start",
         "start_turn",
         "state",
@@ -158,11 +181,17 @@ class MoveCosts:
     )
 
     def __init__(
-        self, state: State, mover: Unit | Leader, origin: int | None = None, start_hex: int | None = None
+        self,
+        state: State,
+        mover: Unit | Leader,
+        origin: int | None = None,
+        start_hex: int | None = None,
+        known: Fingerprint | None = None,
     ) -> None:
         """``origin``: the node the move started from, when the mover is part-way along a path
         (leaving an enemy front one started in is free; entering one ends the move);
-        ``start_hex``: the hex the move began in (for option ``leaving-zoc``)."""
+        ``start_hex``: the hex the move began in (for option ``leaving-zoc``); ``known``: the
+        position's ``fingerprint`` when the caller has it."""
         self.state = state
         self.mover = mover
         self.t = move_tables()
@@ -183,9 +212,10 @@ class MoveCosts:
             side = mover.side
             my_ma = movement_allowance(mover)
         self.static = state.field.enter_costs(self.cls)
-        index = position_index(state, side, my_ma)
+        index = position_index(state, side, my_ma, known)
         self.enemy, self.zoc_any, self.zoc_stop, self.el_adj, self.enemy_leaders = index[:5]
-        friends = index[5]
+        friends = self.all_friends = index[5]
+        self.slots_memo = index[6]
         if isinstance(mover, Unit) and mover.on_map:
             # the mover is not its own friend
             friends = dict(friends)
@@ -439,11 +469,25 @@ class Reach:
     """Every (hex, facing) a mover can reach this activation, with least cost and a path."""
 
     costs: MoveCosts
-    dist: dict[int, int]
-    #: the node each node was reached from (-1 for the start)
+    #: the least cost of every node of the map, by node (more than the MA where unreached)
+    best: list[int]
+    #: the node each node was reached from (-1 for the start), in the order they were reached
     parent: dict[int, int]
     #: the nodes in the order the search settled them (each after its parent)
     order: list[int] = dataclasses.field(default_factory=list)
+    #: ``dist`` lists the nodes in the order they were settled (single-hex units), else in
+    #: the order they were reached (the AI breaks ties by this order)
+    by_settling: bool = False
+    _dist: dict[int, int] | None = None
+
+    @property
+    def dist(self) -> dict[int, int]:
+        """Every reachable node with its least cost (made when first asked: the move generator
+        reads only ``parent`` and ``order``)."""
+        if self._dist is None:
+            best = self.best
+            self._dist = {n: best[n] for n in (self.order if self.by_settling else self.parent)}
+        return self._dist
 
     def ends(self) -> list[int]:
         """Nodes the mover may finish on (stacking allowed), the start included."""
@@ -584,156 +628,177 @@ class Reach:
 def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None) -> Reach:
     """Every (hex, facing) the mover can reach within its MA, with least cost and a path.
 
-    One Dijkstra over (hex, facing) nodes (``node = hex * 6 + facing``).  Costs are
-    small integers (half MP), so the priority queue is an array of buckets (Dial's
-    algorithm).  Single-hex units — nearly every query — go through ``_search_single``,
-    the same search with the cost model's rules inlined for speed; everything else
-    through ``search_generic`` over ``MoveCosts.successors``.  A test proves the two
-    equal on random positions.
+    One Dijkstra over (hex, facing) nodes (``node = hex * 6 + facing``; ``search``).  The
+    static part of every step (terrain, hexsides, elevation, facing costs by class) is read
+    from the map's step table (``Battlefield.node_steps``); what the position adds (friends
+    to pass through, hexes closed by enemies, no turning in an enemy front) is one list of
+    slot costs built once per position and side (``_slot_costs``).  Double-sized units and
+    columns, whose steps depend on two hexes at once, take their steps from
+    ``MoveCosts.successors``.  A property test proves the result equal to networkx's
+    Dijkstra over the graph of ``MoveCosts.successors``.
     """
     mc = costs or MoveCosts(state, mover)
-    if isinstance(mover, Unit) and not mover.double and not mover.column:
-        dist, parent, order = _search_single(mc, mover)
-    elif isinstance(mover, Leader):
-        dist, parent, order = _search_leader(mc)
+    best, parent, order = search(mc)
+    single = isinstance(mover, Unit) and not mover.double and not mover.column
+    return Reach(mc, best, parent, order, single)
+
+
+class _RuleSteps(dict[int, tuple[tuple[int, int, int], ...]]):
+    """The steps of a double-sized unit or a column, asked of the cost model node by node."""
+
+    def __init__(self, mc: MoveCosts) -> None:
+        super().__init__()
+        self.successors = mc.successors
+
+    def __missing__(self, node: int) -> tuple[tuple[int, int, int], ...]:
+        steps = self[node] = tuple((0, cost, nxt) for nxt, cost, _tok in self.successors(node))
+        return steps
+
+
+_NO_SLOTS = [0]
+_NO_STOPS: frozenset[int] = frozenset()
+
+
+def search(mc: MoveCosts) -> tuple[list[int], dict[int, int], list[int]]:
+    """Dijkstra over ``mc``'s mover: the least cost of every node (a list over the map's nodes,
+    ``ma2 + 1`` where unreached), the node each node was reached from (-1 for the start) and
+    the order in which nodes were settled (a node always after its parent).
+
+    Costs are small integers (half MP), so the priority queue is an array of buckets (Dial's
+    algorithm).  A step's cost is its static cost plus ``slots[slot]``; a node of ``stop`` (in
+    the front of an enemy it may not leave, 003 §7.2) is settled but not left."""
+    mover = mc.mover
+    ma2 = mc.ma2
+    field = mc.state.field
+    #: the step tables by the budget left: a step dearer than what is left is not in them
+    by_budget: list[Any]
+    if mc.is_leader:
+        by_budget = field.steps_by_budget(mc.cls, (), True, ma2)
+        slots = _slot_costs(mc, "leader")
+        stop: Any = _NO_STOPS
+        if mc.no_entry:  # (only units have rules closing hexes today)
+            slots = slots.copy()
+            for j in mc.no_entry:
+                slots[j] = NO
+    elif mc.double or (isinstance(mover, Unit) and mover.column):
+        by_budget = [_RuleSteps(mc)] * (ma2 + 1)
+        slots, stop = _NO_SLOTS, _NO_STOPS
     else:
-        dist, parent, order = search_generic(mc)
-    return Reach(mc, dist, parent, order)
+        assert isinstance(mover, Unit)
+        turns = _turns(mc, mover)
+        by_budget = field.steps_by_budget(mc.cls, turns, False, ma2)
+        slots, stop, changed = _unit_slots(mc, mover)
+        try:
+            return _dijkstra(mc, by_budget, slots, stop)
+        finally:
+            for j, old in reversed(changed):  # the position's shared slot costs, as they were
+                slots[j] = old
+    return _dijkstra(mc, by_budget, slots, stop)
 
 
-def search_generic(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
-    """Dijkstra over ``MoveCosts.successors`` (every kind of mover); also the order in which
-    nodes were settled (a node always after the node it is reached from)."""
+def _dijkstra(
+    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any
+) -> tuple[list[int], dict[int, int], list[int]]:
     start = mc.start
     ma2 = mc.ma2
-    dist: dict[int, int] = {start: 0}
+    cap = ma2 + 1  # an unreached node's cost: anything within the MA improves on it
+    best = [cap] * len(mc.nbr)
+    best[start] = 0
     parent: dict[int, int] = {start: -1}
-    order: list[int] = []
-    buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
-    buckets[0].append(start)
-    successors = mc.successors
-    for c in range(ma2 + 1):
-        bucket = buckets[c]
-        while bucket:
-            node = bucket.pop()
-            if dist[node] != c:
-                continue
-            order.append(node)
-            for nxt, step, _tok in successors(node):
-                nc = c + step
-                if nc <= ma2 and nc < dist.get(nxt, NO):
-                    dist[nxt] = nc
-                    parent[nxt] = node
-                    buckets[nc].append(nxt)
-    return dist, parent, order
-
-
-def _search_leader(mc: MoveCosts) -> tuple[dict[int, int], dict[int, int], list[int]]:
-    """``search_generic`` for a leader with ``MoveCosts.enter`` inlined: any direction, no facing,
-    never into an enemy unit's or leader's hex, +1 into a friendly unit's (000 §6.14, §6.64)."""
-    steps = mc.state.field.hex_steps(mc.cls)
-    blocked = mc.enemy | mc.enemy_leaders | mc.no_entry
-    friends = mc.friends
-    extra = mc.t.leader_enter_occupied
-    start = mc.start
-    ma2 = mc.ma2
-    dist: dict[int, int] = {start: 0}
-    parent: dict[int, int] = {start: -1}
-    order: list[int] = []
-    get = dist.get
-    buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
-    buckets[0].append(start)
-    for c in range(ma2 + 1):
-        bucket = buckets[c]
-        while bucket:
-            node = bucket.pop()
-            if dist[node] != c:
-                continue
-            order.append(node)
-            for j, sc in steps[node // 6]:
-                if j in blocked:
-                    continue
-                nc = c + sc + extra if j in friends else c + sc
-                nxt = j * 6
-                if nc <= ma2 and nc < get(nxt, NO):
-                    dist[nxt] = nc
-                    parent[nxt] = node
-                    buckets[nc].append(nxt)
-    return dist, parent, order
-
-
-def _search_single(mc: MoveCosts, unit: Unit) -> tuple[dict[int, int], dict[int, int], list[int]]:
-    """``search_generic`` for a single-hex unit with ``MoveCosts.enter`` / ``face_cost`` / ``stops``
-    inlined (frontal entry, terrain, enemy and elephant-adjacent hexes, pass-through, ZOC stop,
-    no turning in an enemy front, facing costs by class).  The terrain part of each frontal
-    step comes precomputed from ``Battlefield.front_steps``."""
-    steps = mc.state.field.front_steps(mc.cls)
-    blocked = mc.enemy | mc.enemy_leaders | mc.no_entry
-    if unit.cavalry:
-        blocked = blocked | mc.el_adj
-    friends = mc.friends
-    zoc_any = mc.zoc_any
-    zoc_stop = mc.zoc_stop
-    pt = mc.t.pass_through
-    start = mc.start
-    start_turn = mc.start_turn
-    start_hex = start // 6
-    ma2 = mc.ma2
-    turns: tuple[tuple[int, int], ...]
-    if unit.skirmisher:
-        turns = tuple((k, mc.t.skirmisher_face) for k in range(1, 6))
-    elif roman_foot(unit) and mc.state.spqr:
-        turns = tuple((k, mc.t.roman_any) for k in range(1, 6))
-    else:
-        per = mc.t.facing[mc.cls]
-        turns = () if per >= NO else ((1, per), (5, per))
-    #: the facings a node can turn to, by its facing, with their costs
-    by_facing = [tuple(((f + k) % 6, tc) for k, tc in turns) for f in range(6)]
-    # flat arrays over every node of the map (cheaper than dicts in the inner loop); the
-    # dicts the callers read are built from the settled nodes at the end
-    n_nodes = len(steps)
-    # what entering a hex adds to its terrain cost here: a friendly unit to pass through, or
-    # NO for a hex closed to the mover (enemy units and leaders, elephants' neighbours for
-    # cavalry) — one list read in the inner loop instead of two set lookups
-    extra = [0] * (n_nodes // 6)
-    for j in friends:
-        extra[j] = pt
-    for j in blocked:
-        extra[j] = NO
-    dist = [NO] * n_nodes
-    parent = [-1] * n_nodes
-    dist[start] = 0
-    order: list[int] = []
+    order = [start]
     settle = order.append
     buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
-    buckets[0].append(start)
+    # the start never stops; where it may turn in an enemy front (001 7.23: to any facing, the
+    # other facings of its hex may not turn) its steps are the rules' own
+    if mc.start_turn:
+        first = [(nxt, cost) for nxt, cost, _tok in mc.successors(start)]
+    else:
+        first = [(nxt, sc + slots[j]) for j, sc, nxt in by_budget[ma2][start]]
+    for nxt, nc in first:
+        if nc < best[nxt]:
+            best[nxt] = nc
+            parent[nxt] = start
+            buckets[nc].append(nxt)
     for c in range(ma2 + 1):
         bucket = buckets[c]
+        steps = by_budget[ma2 - c]
         while bucket:
             node = bucket.pop()
-            if dist[node] != c:
+            if best[node] != c:
                 continue
             settle(node)
-            i = node // 6
-            if i in zoc_stop and node != start and not (start_turn and i == start_hex):
+            if node in stop:
                 continue
             for j, sc, nxt in steps[node]:
-                nc = c + sc + extra[j]
-                if nc <= ma2 and nc < dist[nxt]:
-                    dist[nxt] = nc
+                nc = c + sc + slots[j]
+                if nc < best[nxt]:
+                    best[nxt] = nc
                     parent[nxt] = node
                     buckets[nc].append(nxt)
-            if turns and (i not in zoc_any or (start_turn and node == start)):
-                base = i * 6
-                for g, tc in by_facing[node - base]:
-                    nc = c + tc
-                    if nc <= ma2:
-                        nxt = base + g
-                        if nc < dist[nxt]:
-                            dist[nxt] = nc
-                            parent[nxt] = node
-                            buckets[nc].append(nxt)
-    return {n: dist[n] for n in order}, {n: parent[n] for n in order}, order
+    return best, parent, order
+
+
+def _turns(mc: MoveCosts, unit: Unit) -> tuple[tuple[int, int], ...]:
+    """A single-hex unit's facing changes as (vertices clockwise, cost): skirmishers and Roman
+    foot turn to any facing at one price, others a vertex at a time by class (000 §7.12)."""
+    t = mc.t
+    if unit.skirmisher:
+        return tuple((k, t.skirmisher_face) for k in range(1, 6))
+    if roman_foot(unit) and mc.state.spqr:
+        return tuple((k, t.roman_any) for k in range(1, 6))
+    per = t.facing[mc.cls]
+    return () if per >= NO else ((1, per), (5, per))
+
+
+def _slot_costs(mc: MoveCosts, kind: str) -> list[int]:
+    """What the position adds to each step of a ``kind`` ("unit" or "leader") of ``mc``'s side,
+    by slot (``Battlefield.node_steps``): NO into an enemy unit's or leader's hex, passing
+    through a friendly unit (000 §6.64 for leaders, 003 §6.92 for units), and NO for a facing
+    change in an enemy front (000 §7.12).  Built once per position and side (cached with the
+    position index, shared: the caller copies it before changing it)."""
+    memo = mc.slots_memo
+    slots = memo.get(kind)
+    if slots is None:
+        size = mc.state.field.grid.size
+        slots = [0] * (2 * size)
+        extra = mc.t.leader_enter_occupied if kind == "leader" else mc.t.pass_through
+        for j in mc.all_friends:
+            slots[j] = extra
+        for j in mc.enemy:
+            slots[j] = NO
+        for j in mc.enemy_leaders:
+            slots[j] = NO
+        if kind == "unit":
+            for j in mc.zoc_any:
+                slots[size + j] = NO
+        memo[kind] = slots
+    return slots
+
+
+def _unit_slots(mc: MoveCosts, unit: Unit) -> tuple[list[int], Any, list[tuple[int, int]]]:
+    """The slot costs and stopping nodes of one single-hex unit: its side's, with its own hex
+    holding only the friends beside it, hexes next to enemy elephants closed to cavalry
+    (003 §9.15) and those a rule closes (001 7.23).  The side's list is changed in place;
+    the changes are returned as (slot, old cost) for the caller to undo."""
+    slots = _slot_costs(mc, "unit")
+    changed: list[tuple[int, int]] = []
+    h = unit.hex
+    if slots[h] < NO:
+        changed.append((h, slots[h]))
+        slots[h] = mc.t.pass_through if h in mc.friends else 0
+    closed = list(mc.no_entry)
+    if unit.cavalry:
+        closed.extend(mc.el_adj)
+    for j in closed:
+        changed.append((j, slots[j]))
+        slots[j] = NO
+    memo = mc.slots_memo
+    stop = memo.get("stop")
+    if stop is None:
+        stop = memo["stop"] = frozenset(i * 6 + f for i in mc.zoc_stop for f in range(6))
+    if mc.start_turn and h in mc.zoc_stop:
+        stop = stop - {h * 6 + f for f in range(6)}  # turning in the hex it starts in (001 7.23)
+    return slots, stop, changed
 
 
 def legal_destinations(state: State, mover: Unit | Leader) -> dict[int, int]:

@@ -20,6 +20,9 @@ SIDES = ("A", "B")
 #: unit statuses on the map, and the two ways of leaving it
 STATUSES = ("full", "disordered", "routed")
 GONE = ("eliminated", "off_map")
+
+#: one node's steps in ``Battlefield.node_steps``: (cost slot, static cost, node reached)
+StepList = tuple[tuple[int, int, int], ...]
 LEADER_KINDS = ("general", "tribune", "praefect_sociorum", "praefect_equitum", "proconsul")
 #: leaders' movement allowance (000 §4.1: 16 for every leader; the project uses it in sgboh too)
 LEADER_MA = 16
@@ -58,7 +61,6 @@ class Battlefield:
 
     __slots__ = (
         "_cache",
-        "_front",
         "_index",
         "_moves",
         "_steps",
@@ -95,8 +97,8 @@ class Battlefield:
         self.home = dict(home or {"A": "bottom", "B": "top"})
         self.era = era
         self._cache: dict[int, list[int]] = {}
-        self._front: dict[int, list[tuple[tuple[int, int, int], ...]]] = {}
-        self._steps: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+        #: the search's step tables (``node_steps``, ``steps_by_budget``)
+        self._steps: dict[tuple[Any, ...], list[Any]] = {}
         #: the legal-action generator's move cache (``tactical.legal``), shared by every copy
         self._moves: dict[Any, Any] = {}
         self._index: dict[Any, Any] = {}
@@ -157,39 +159,55 @@ class Battlefield:
         """Scratch space for ``tactical.legal``'s move cache (positions of one battlefield)."""
         return self._moves
 
-    def hex_steps(self, cls: int) -> list[tuple[tuple[int, int], ...]]:
-        """For each hex: the steps into its neighbours the terrain allows to class ``cls``, as
-        (hex entered, static cost) (cached; leaders' search, which ignores facing)."""
-        table = self._steps.get(cls)
-        if table is None:
-            static = self.enter_costs(cls)
-            nbr = self.grid.nbr
-            table = [
-                tuple((nbr[i * 6 + d], static[i * 6 + d]) for d in range(6) if static[i * 6 + d] < NO)
-                for i in range(len(nbr) // 6)
-            ]
-            self._steps[cls] = table
-        return table
+    def steps_by_budget(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, ma2: int) -> list[Any]:
+        """``node_steps`` for every budget from 0 to ``ma2``, in one list (cached): what a
+        search of a mover with ``ma2`` half MP reads, indexed by the budget left."""
+        key = ("by budget", cls, turns, leader, ma2)
+        found = self._steps.get(key)
+        if found is None:
+            found = [self.node_steps(cls, turns, leader, r) for r in range(ma2 + 1)]
+            self._steps[key] = found
+        return found
 
-    def front_steps(self, cls: int) -> list[tuple[tuple[int, int, int], ...]]:
-        """For each node ``hex * 6 + facing``: the steps into its two frontal hexes that the
-        terrain allows to class ``cls``, as (hex entered, static cost, node reached) (cached;
-        the search adds the rules that depend on the position)."""
-        table = self._front.get(cls)
-        if table is None:
+    def node_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, budget: int) -> list[StepList]:
+        """The search's step table for one kind of mover, built once per map (cached): for each
+        node ``hex * 6 + facing`` every step the terrain allows that costs at most ``budget``
+        half MP, as (slot, static cost, node reached).  ``slot`` is the hex entered, or
+        ``grid.size + hex`` for a facing change in ``hex`` — the index of the cost that
+        ``movement`` adds to the step for the position.
+
+        Single-hex units step into their two frontal hexes keeping their facing, then turn
+        by ``turns`` ((vertices clockwise, cost) pairs); leaders (``leader``) step into all six
+        neighbours and have no facing (only nodes ``hex * 6`` have steps)."""
+        key = (cls, turns, leader, budget)
+        table = self._steps.get(key)
+        if table is not None:
+            return table
+        full = self._steps.get((cls, turns, leader, NO))
+        if full is None:
             static = self.enter_costs(cls)
             nbr = self.grid.nbr
-            table = []
+            size = self.grid.size
+            full = []
             for node in range(len(nbr)):
                 i, f = divmod(node, 6)
-                steps = []
-                for d in ((f + 5) % 6, f):
-                    j = nbr[i * 6 + d]
-                    c = static[i * 6 + d]
-                    if j >= 0 and c < NO:
-                        steps.append((j, c, j * 6 + f))
-                table.append(tuple(steps))
-            self._front[cls] = table
+                steps: list[tuple[int, int, int]] = []
+                if leader:
+                    if f == 0:
+                        for d in range(6):
+                            j, c = nbr[i * 6 + d], static[i * 6 + d]
+                            if j >= 0 and c < NO:
+                                steps.append((j, c, j * 6))
+                else:
+                    for d in ((f + 5) % 6, f):
+                        j, c = nbr[i * 6 + d], static[i * 6 + d]
+                        if j >= 0 and c < NO:
+                            steps.append((j, c, j * 6 + f))
+                    steps.extend((size + i, tc, i * 6 + (f + k) % 6) for k, tc in turns)
+                full.append(tuple(steps))
+            self._steps[(cls, turns, leader, NO)] = full
+        table = [t if all(s[1] <= budget for s in t) else tuple(s for s in t if s[1] <= budget) for t in full]
+        self._steps[key] = table
         return table
 
 

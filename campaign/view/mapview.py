@@ -278,6 +278,12 @@ class MapView(arcade.View):
         self.marker_of: dict[str, arcade.Sprite] = {}
         self.marker_size: dict[str, float] = {}
         self.hud_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        #: the scale bar's shapes and what they were built for (km, length, right end)
+        self._scale_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self._scale_key: tuple[int, float, int] | None = None
+        #: the tooltip box's shapes and where they were built for
+        self._tip_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self._tip_key: tuple[float, float, float, float] | None = None
 
         self.tooltip = arcade.Text(
             "", 0, 0, rgba(LABEL_INK), 10, font_name=SANS, multiline=True, width=300, anchor_y="top"
@@ -1136,7 +1142,8 @@ class MapView(arcade.View):
         return w - self.hud_texts["help"].content_width - 24, 0.0, float(w), 24.0
 
     def _copy_hud_boxes(self) -> None:
-        """The HUD's opaque boxes from the last still frame, then what lies outside them."""
+        """The HUD's opaque boxes from the last still frame (the help line's strip among
+        them), then the scale bar, the one thing the HUD draws over the map itself."""
         ctx = self.window.ctx
         w, h = self.window.width, self.window.height
         for left, bottom, right, top in self.hud_rects():
@@ -1145,7 +1152,7 @@ class MapView(arcade.View):
             if x1 > x0 and y1 > y0:
                 blit_rect(ctx, self._cache, x0, y0, x1, y1, ctx.screen)
         with self.hud.activate():
-            self._draw_loose_hud()
+            self._draw_scale_bar()
 
     def _draw_world_scaled(self) -> None:
         """The world framebuffer drawn at the camera's new zoom (one textured quad)."""
@@ -1225,16 +1232,23 @@ class MapView(arcade.View):
         return 2000, 2000 * px_per_km
 
     def _draw_scale_bar(self) -> None:
+        """The bar (its shapes built once per length and drawn in one call) and its distance."""
         km, length = self.scale_bar()
         x1 = self.window.width - 20
         x0, y = x1 - length, 36
-        ink = rgba(LABEL_INK)
-        arcade.draw_lrbt_rectangle_filled(x0, (x0 + x1) / 2, y - 2, y + 2, ink)
-        arcade.draw_lrbt_rectangle_filled((x0 + x1) / 2, x1, y - 2, y + 2, rgba(PARCHMENT))
-        arcade.draw_lrbt_rectangle_outline(x0, x1, y - 2, y + 2, ink, 1)
-        if self.scale_text.text != f"{km} km":
+        key = (km, round(length, 2), x1)
+        if self._scale_key != key:
+            self._scale_key = key
+            ink = rgba(LABEL_INK)
+            bar: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+            mid = (x0 + x1) / 2
+            bar.append(shape_list.create_rectangle_filled((x0 + mid) / 2, y, mid - x0, 4, ink))
+            bar.append(shape_list.create_rectangle_filled((mid + x1) / 2, y, x1 - mid, 4, rgba(PARCHMENT)))
+            bar.append(shape_list.create_rectangle_outline((x0 + x1) / 2, y, x1 - x0, 4, ink, 1))
+            self._scale_shapes = bar
             self.scale_text.text = f"{km} km"
-        self.scale_text.position = (x1, y + 6)
+            self.scale_text.position = (x1, y + 6)
+        self._scale_shapes.draw()
         self.scale_text.draw()
 
     def _draw_panel(self) -> None:
@@ -1263,8 +1277,14 @@ class MapView(arcade.View):
             mx, my = self.mouse
             x = min(mx + 18, w - tw - 4)
             y = max(my - 14, th + 4)
-            arcade.draw_lrbt_rectangle_filled(x, x + tw, y - th, y, rgba((250, 242, 220), 240))
-            arcade.draw_lrbt_rectangle_outline(x, x + tw, y - th, y, rgba(BG_TOP), 1.5)
+            if self._tip_key != (x, y, tw, th):  # its box: shapes built once per place and size
+                self._tip_key = (x, y, tw, th)
+                box: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+                cx, cy = x + tw / 2, y - th / 2
+                box.append(shape_list.create_rectangle_filled(cx, cy, tw, th, rgba((250, 242, 220), 240)))
+                box.append(shape_list.create_rectangle_outline(cx, cy, tw, th, rgba(BG_TOP), 1.5))
+                self._tip_shapes = box
+            self._tip_shapes.draw()
             if self.tooltip.position != (x + 8, y - 6):
                 self.tooltip.position = (x + 8, y - 6)
             self.tooltip.draw()

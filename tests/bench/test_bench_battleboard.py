@@ -1,7 +1,8 @@
-"""Battleboard auto-resolve speed (issue 6): AI-vs-AI battles per second per core.
+"""Battleboard auto-resolve speed (issues 6 and 20): AI-vs-AI battles per second per core.
 
-Targets: >= 200 land battles a second at 12 units a side; naval at 6 fleets a side
-(reported).  Battles/second = 1 / the benchmark's median.  Run by ``bellum bench``.
+Targets: land 12 units a side >= 800 battles a second; naval 12 fleets and 12 troops a side
+>= 400 (issue 20); naval 6 fleets a side reported.  Battles/second = 1 / the benchmark's
+median.  Run by ``bellum bench``.
 """
 
 from __future__ import annotations
@@ -26,3 +27,7 @@ def test_bench_land_battle_12_units_a_side(benchmark: Any) -> None:
 
 def test_bench_naval_battle_6_fleets_a_side(benchmark: Any) -> None:
     _bench(benchmark, naval_engagement(6, "mutual"))
+
+
+def test_bench_naval_battle_12_fleets_12_troops_a_side(benchmark: Any) -> None:
+    _bench(benchmark, naval_engagement(12, "mutual"))

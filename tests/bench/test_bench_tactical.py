@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import networkx as nx
+import pytest
 
 from bellum.dice import Dice
 from tactical.hexes import FACING_CLOCK
@@ -218,4 +219,43 @@ def test_bench_legal_actions_pharsalus_repeated(benchmark: Any) -> None:
     state = _pharsalus_move_segment()
     expected = legal_actions(state)
     result = benchmark(legal_actions, state)
+    assert result == expected
+
+
+def crowd(n: int) -> State:
+    """``n`` units, both sides alike, spread over a field sized for one in ten hexes (at most
+    99 columns), random facings: the Move/Fire segment of side A."""
+    side = max(12, min(99, int((n * 10) ** 0.5)))
+    dice = Dice(7)
+    used: set[str] = set()
+    units: list[dict[str, Any]] = []
+    while len(units) < n:
+        hid = f"{dice.roll(side, 'c'):02d}{dice.roll(side, 'r'):02d}"
+        if hid in used:
+            continue
+        used.add(hid)
+        k = len(units)
+        utype = ("HI", "LI", "MI", "LC")[k % 4]
+        ma = {"HI": 6, "LI": 7, "MI": 6, "LC": 9}[utype]
+        facing = FACING_CLOCK[dice.roll(6, "f") - 1]
+        units.append({"id": f"U{k}", "side": "AB"[k % 2], "type": utype, "size": 5, "tq": 6, "ma": ma})
+        units[-1].update(hex=hid, facing=facing)
+    return position(units, rules="simple-spqr", columns=side, rows=side)
+
+
+@pytest.mark.parametrize("n", [10, 100, 400, 800])
+def test_bench_legal_actions_repeated_by_units(benchmark: Any, n: int) -> None:
+    """``legal_actions`` asked again on an unchanged position of ``n`` units (issue 20: linear in
+    the units, ≤ 2 ms at 400)."""
+    import gc
+
+    from tactical.legal import legal_actions
+
+    state = crowd(n)
+    expected = legal_actions(state)
+    for _ in range(3):
+        legal_actions(state)
+    gc.collect()  # the first search's garbage, not this query's
+    result = benchmark.pedantic(legal_actions, args=(state,), rounds=40, iterations=1, warmup_rounds=2)
+    benchmark.extra_info["actions"] = len(expected)
     assert result == expected

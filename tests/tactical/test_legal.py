@@ -10,7 +10,7 @@ from bellum.dice import Dice
 from bellum.errors import MissingRollError, RuleError
 from tactical.actions import Fire, Move
 from tactical.engine import apply, check_may_move
-from tactical.legal import _cached_moves, _carry_actions, _fresh_moves, move_actions
+from tactical.legal import Snapshot, _cached_moves, _carry_actions, _fresh_moves, move_actions, snapshot
 from tactical.state import State
 from tests.tactical.playout import play
 from tests.tactical.randpos import random_position
@@ -49,7 +49,7 @@ def test_carry_moves_are_exactly_those_the_engine_accepts(seed: int, pick: int) 
     state.leaders["LX"] = Leader("LX", "A", u.hex, 5, 4, ma=6 + pick % 8)
     state.seq.leader = "LX"
     state.cache.clear()
-    assert set(_carry_actions(state, state.leaders["LX"])) == _reference_carry(state, "LX")
+    assert set(_carry_actions(state, state.leaders["LX"], snapshot(state))) == _reference_carry(state, "LX")
 
 
 @settings(max_examples=12, deadline=None)
@@ -112,8 +112,8 @@ def test_cached_moves_equal_fresh_searches_along_random_games() -> None:
             except RuleError:
                 continue
             fresh = _fresh_moves(state, u)[0]
-            stored = {id(entry[5]) for entry in state.field.move_cache.values()}
-            cached = _cached_moves(state, u)
+            stored = {id(entry[2]) for key, entry in state.field.move_cache.items() if key is not Snapshot}
+            cached = _cached_moves(state, u, snapshot(state))
             hits[0] += id(cached) in stored  # reused from an earlier position
             hits[1] += 1
             assert cached == fresh, u.id

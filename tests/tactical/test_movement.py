@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,14 +12,8 @@ from bellum.errors import RuleError
 from tactical.actions import Move
 from tactical.engine import apply_with_choices
 from tactical.hexes import FACING_CLOCK, SIDE_CLOCK
-from tactical.movement import (
-    MoveCosts,
-    _search_single,
-    legal_destinations,
-    movement_allowance,
-    reachable,
-    search_generic,
-)
+from tactical.movement import MoveCosts, legal_destinations, movement_allowance, reachable
+from tactical.state import Leader, Unit
 from tactical.tables import HALF, NO, move_tables, unit_types
 from tests.tactical.helpers import position, unit
 from tests.tactical.randpos import random_position
@@ -35,33 +30,51 @@ def _path_text(state, mover, tokens) -> tuple[str, ...]:  # type: ignore[no-unty
     return tuple(out)
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10_000))
-def test_fast_search_equals_the_generator(seed: int) -> None:
+def _networkx_dist(mc: MoveCosts) -> dict[int, int]:
+    """networkx's Dijkstra over the graph of ``MoveCosts.successors`` (the rules, step by step)
+    from the mover's start: the reference the table-driven search must equal."""
+    g = nx.DiGraph()
+    g.add_node(mc.start)
+    todo, seen = [mc.start], {mc.start}
+    while todo:
+        node = todo.pop()
+        for nxt, cost, _tok in mc.successors(node):
+            if cost <= mc.ma2:
+                g.add_edge(node, nxt, weight=cost)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return dict(nx.single_source_dijkstra_path_length(g, mc.start, cutoff=mc.ma2))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.booleans(), st.integers(0, 200))
+def test_search_equals_networkx_dijkstra(seed: int, leaving_zoc: bool, pick: int) -> None:
+    """``reachable`` settles exactly the nodes networkx's Dijkstra reaches over the rules' graph,
+    at the same least costs, for every unit of a random position (with option leaving-zoc or
+    not) and a leader set on a random free or friendly hex; each node after the node it was
+    reached from, every parent one step of the rules away."""
     state = random_position(seed)
-    for u in state.units.values():
-        if u.on_map and not u.double:
-            mc = MoveCosts(state, u)
-            assert _search_single(mc, u)[0] == search_generic(mc)[0], u.id
-
-
-@settings(max_examples=20, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 16))
-def test_fast_leader_search_equals_the_generator(seed: int, pick: int) -> None:
-    """The inlined leader search settles the same nodes at the same costs as the generic one,
-    with a leader placed on a random free or friendly hex."""
-    from tactical.movement import _search_leader
-    from tactical.state import Leader
-
-    state = random_position(seed)
+    if leaving_zoc:
+        state.options = state.options | {"leaving-zoc"}
     grid = state.field.grid
     mine = [u for u in state.units.values() if u.on_map and u.side == "A"]
     hexes = [u.hex for u in mine] + [i for i in range(grid.size) if not state.units_at(i)]
-    leader = Leader("LX", "A", hexes[pick % len(hexes)], 5, 4)
-    state.leaders["LX"] = leader
+    state.leaders["LX"] = Leader("LX", "A", hexes[pick % len(hexes)], 5, 4)
     state.cache.clear()
-    mc = MoveCosts(state, leader)
-    assert _search_leader(mc)[0] == search_generic(mc)[0]
+    movers: list[Unit | Leader] = [u for u in state.units.values() if u.on_map]
+    for mover in [*movers, state.leaders["LX"]]:
+        reach = reachable(state, mover)
+        assert reach.dist == _networkx_dist(reach.costs), mover.id
+        seen: set[int] = set()
+        for node in reach.order:
+            p = reach.parent[node]
+            assert p < 0 or p in seen
+            if p >= 0:
+                step = {nxt: cost for nxt, cost, _ in reach.costs.successors(p)}
+                assert reach.dist[p] + step[node] == reach.dist[node]
+            seen.add(node)
+        assert seen == set(reach.dist)
 
 
 @settings(max_examples=15, deadline=None)
