@@ -940,3 +940,28 @@ def status(path: str | Path) -> str:
         return f"game {doc.pbem.game[:8]}…: the war is over after {len(doc.turns)} turns"
     who = rules.title(doc.pbem.to_play)
     return f"game {doc.pbem.game[:8]}… ({doc.pbem.scenario}), turn {len(doc.turns)}: {who} are to play ({doc.pbem.at})"
+
+
+def _check_turn_file(path: Path, ctx: object) -> None:
+    """``bellum check`` of a turn file: read as a receiving game reads it (schema, size,
+    nesting, scenario by name, options, sides)."""
+    read_turn_file(path)
+
+
+def _formats() -> tuple[Any, ...]:
+    from bellum.formats import Format
+
+    return (
+        Format(
+            "turn-file",
+            "Bellum Civile play-by-e-mail turn file",
+            TurnFile,
+            _check_turn_file,
+            places=("pbem/*.toml",),
+            keys=frozenset({"pbem", "turns"}),
+        ),
+    )
+
+
+#: the turn file's format for ``bellum check`` and ``bellum schemas`` (bellum.formats)
+FORMATS = _formats()
