@@ -27,7 +27,7 @@ OWN_CASES = ROOT / "tests" / "cases"
 
 
 @pytest.fixture(scope="session")
-def window() -> Iterator[Any]:
+def _test_window() -> Iterator[Any]:
     if not os.environ.get("DISPLAY"):
         os.environ.setdefault("ARCADE_HEADLESS", "1")
     import arcade
@@ -35,6 +35,17 @@ def window() -> Iterator[Any]:
     win = arcade.Window(1280, 800, "Bellum Civile tests", visible=False, antialiasing=False)
     yield win
     win.close()
+
+
+@pytest.fixture
+def window(_test_window: Any) -> Any:
+    """The tests' one window, made the active one again for each test (code under test that
+    opens and closes a window of its own — the illustrated report's — leaves none active)."""
+    import arcade
+
+    arcade.set_window(_test_window)
+    _test_window.switch_to()
+    return _test_window
 
 
 def render(window: Any, view: Any) -> Any:

@@ -41,13 +41,14 @@ from bellum.tomlio import read_toml
 HANG_SECONDS = 20
 #: how the 1,000 inputs of one run are shared out (in proportion for other sizes)
 SHARES = {
-    "save:battleboard": 150,
+    "save:battleboard": 110,
     "save:tactical": 110,
     "save:campaign": 90,
     "scenario:battleboard": 100,
     "scenario:tactical": 90,
     "scenario:campaign": 70,
     "map": 70,
+    "turnfile": 40,
     "case": 100,
     "table": 60,
     "cli": 100,
@@ -55,7 +56,7 @@ SHARES = {
 }
 GROUPS = {
     "saves": ("save:battleboard", "save:tactical", "save:campaign"),
-    "files": ("scenario:battleboard", "scenario:tactical", "scenario:campaign", "map", "case", "table"),
+    "files": ("scenario:battleboard", "scenario:tactical", "scenario:campaign", "map", "turnfile", "case", "table"),
     "commands": ("cli", "special"),
 }
 
@@ -169,6 +170,30 @@ def _campaign_save(path: Path, rng: random.Random) -> None:
     session.save(path)
 
 
+def _turn_file(path: Path, home: Path) -> None:
+    """A real turn file: a new game by e-mail, then the Caesarians' first turn played by the
+    computer (the players' secrets in a data folder of the run's own)."""
+    from bellum.cli import main
+
+    old = os.environ.get("BELLUM_HOME")
+    os.environ["BELLUM_HOME"] = str(home)
+    try:
+        first = path.with_name("turn-0.toml")
+        assert main(["pbem", "new", "49bc", "--as", "caesarians", "--out", str(first)]) == 0
+        assert main(["pbem", "play", str(first), "--ai", "--out", str(path)]) == 0
+    finally:
+        if old is None:
+            os.environ.pop("BELLUM_HOME", None)
+        else:
+            os.environ["BELLUM_HOME"] = old
+
+
+def _load_turn_file(path: Path) -> Any:
+    from bellum.pbem import read_turn_file
+
+    return read_turn_file(path)
+
+
 def corpus(folder: Path, rng: random.Random) -> dict[str, list[Path]]:
     """The real files each kind of input is mutated from (saves made here, the rest shipped)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -178,6 +203,8 @@ def corpus(folder: Path, rng: random.Random) -> dict[str, list[Path]]:
         path = folder / f"real-{engine}.toml"
         make(path, rng)
         saves[f"save:{engine}"] = [path]
+    turn = folder / "real-turn.toml"
+    _turn_file(turn, folder / "home")
     shared = sorted((ROOT.parent / "shared" / "cases").glob("*/*.toml"))
     cases = shared + sorted((ROOT / "tests" / "cases").glob("*/*.toml"))
     return {
@@ -186,6 +213,7 @@ def corpus(folder: Path, rng: random.Random) -> dict[str, list[Path]]:
         "scenario:tactical": scenario_files("tactical"),
         "scenario:campaign": scenario_files("campaign"),
         "map": [game_data("maps", "roman_world.toml")],
+        "turnfile": [turn],
         "case": cases,
         "table": [
             p
@@ -395,6 +423,7 @@ LOADERS: dict[str, Callable[[Path], Any]] = {
     "scenario:tactical": _load_scenario("tactical"),
     "scenario:campaign": _load_scenario("campaign"),
     "map": _load_map,
+    "turnfile": _load_turn_file,
     "case": _run_case,
 }
 

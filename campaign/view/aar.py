@@ -313,6 +313,10 @@ def render(
     """Every picture of the report into ``folder``: (map files, battle frame files)."""
     own = window is None
     if window is None:
+        try:
+            before: arcade.Window | None = arcade.get_window()
+        except RuntimeError:
+            before = None
         window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile — after-action report", visible=False, antialiasing=False)
     try:
         drawn = render_maps(window, war, folder) if maps else []
@@ -320,6 +324,9 @@ def render(
     finally:
         if own:
             window.close()
+            if before is not None:  # the window that was active before stays the active one
+                arcade.set_window(before)
+                before.switch_to()
     return drawn, battles
 
 

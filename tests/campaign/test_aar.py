@@ -30,11 +30,15 @@ def war_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def report(war_save: Path, tmp_path_factory: pytest.TempPathFactory, window: Any) -> Path:
+def report(war_save: Path, tmp_path_factory: pytest.TempPathFactory, _test_window: Any) -> Path:
     from campaign.view.aar import write
 
+    import arcade
+
+    arcade.set_window(_test_window)
+    _test_window.switch_to()
     folder = tmp_path_factory.mktemp("report")
-    write(war_save, folder, window=window)
+    write(war_save, folder, window=_test_window)
     return folder
 
 
