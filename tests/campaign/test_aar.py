@@ -31,9 +31,9 @@ def war_save(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def report(war_save: Path, tmp_path_factory: pytest.TempPathFactory, _test_window: Any) -> Path:
-    from campaign.view.aar import write
-
     import arcade
+
+    from campaign.view.aar import write
 
     arcade.set_window(_test_window)
     _test_window.switch_to()
