@@ -893,14 +893,11 @@ def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_acti
     ``Resolver``: ``CampaignEngine(resolver=resolve_tactical)``."""
     from tactical.ai import TacticalAI
     from tactical.engine import apply
-    from tactical.sequence import who_goes_first
+    from tactical.game import opening
 
     if not ai_both:
         raise RuleError("A headless tactical battle needs the AI on both sides; open the battle window to play it.")
-    sc = build_tactical(_generate(eng, dice, None))
-    state = sc.state.copy()
-    events: list[Event] = []
-    who_goes_first(state, dice, events, first=sc.model.first if sc.model.first != "roll" else None)
+    state = opening(build_tactical(_generate(eng, dice, None)), dice)
     players = {"A": TacticalAI(dice.d10("tactical AI seed A")), "B": TacticalAI(dice.d10("tactical AI seed B"))}
     activations = 0
     for _ in range(max_actions):

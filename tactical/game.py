@@ -1,9 +1,12 @@
-"""``TacticalEngine``: the tactical battle as a ``bellum.session.Engine`` (play, undo, save/load).
+"""``TacticalEngine``: the one tactical battle engine, a ``bellum.session.Engine`` (play,
+undo, save/load) used by the window, ``bellum battle``, the cases, the AI and the campaign.
 
-``new_state`` loads the scenario and settles who goes first (003 §3.3, 000 §3.3: the
-scenario may fix the side; otherwise the ``start`` roll of the sequence module).  Actions
-are stored in saves as their written notation (``tactical.actions``), so a save reads
-like a game record.  Undo is allowed only within one activation (issue 5 §5).
+``new_state`` opens a scenario (by bare name or path), a position written in the
+rules-case notation (``cases/FORMAT.md``) or the demo field (``DEMO``).  A scenario
+settles who goes first (003 §3.3, 000 §3.3: the scenario may fix the side; otherwise the
+``start`` roll of the sequence module); a position says where the sequence stands.
+Actions are stored in saves as their written notation (``tactical.actions``), so a save
+reads like a game record.  Undo is allowed only within one activation (issue 5 §5).
 """
 
 from __future__ import annotations
@@ -14,14 +17,45 @@ from functools import cache
 from typing import Any
 
 from bellum.dice import Dice
-from bellum.errors import RuleError
+from bellum.errors import InputError, RuleError
 from bellum.events import Event
 from bellum.saves import Engine as EngineName
+from bellum.tomlio import read_toml, validate
 from tactical import engine, legal
 from tactical.actions import Action, parse_action
+from tactical.models import PositionIn, build_state
 from tactical.scenario import Scenario, load_scenario, resolve
 from tactical.sequence import who_goes_first
 from tactical.state import State
+
+#: the demo field's name (``tactical.demo``): a position, not a scenario
+DEMO = "demo"
+#: the position keys of ``cases/FORMAT.md`` (a case file's other keys are its steps)
+_POSITION_KEYS = frozenset(PositionIn.model_fields)
+
+
+def is_position_file(path: str) -> bool:
+    """Whether ``path`` is a position in the case notation (a scenario names its sides)."""
+    try:
+        raw = read_toml(path)
+    except InputError:
+        return False
+    return "map" in raw and "units" in raw and "sides" not in raw
+
+
+def is_position(name: str) -> bool:
+    """Whether ``name`` opens as a position (the demo field or a position file)."""
+    return name == DEMO or is_position_file(name)
+
+
+def load_position(name: str) -> State:
+    """The state of the demo field or of a position file (validated like a case)."""
+    if name == DEMO:
+        from tactical.demo import demo_position
+
+        return build_state(validate(PositionIn, demo_position(), "demo field"), "demo field")
+    raw = read_toml(name)
+    return build_state(validate(PositionIn, {k: v for k, v in raw.items() if k in _POSITION_KEYS}, name), name)
 
 
 @cache
@@ -30,18 +64,24 @@ def load(name: str) -> Scenario:
     return load_scenario(resolve(name))
 
 
+def opening(sc: Scenario, dice: Dice) -> State:
+    """A fresh copy of the scenario's state with the side to go first settled."""
+    state = sc.state.copy()
+    first = sc.model.first
+    events: list[Event] = []
+    who_goes_first(state, dice, events, first=None if first == "roll" else first)
+    return state
+
+
 class TacticalEngine:
     """The tactical battle's ``Engine`` for ``bellum.session.Session``."""
 
     name: EngineName = "tactical"
 
     def new_state(self, scenario: str, dice: Dice) -> State:
-        sc = load(scenario)
-        state = sc.state.copy()
-        first = sc.model.first
-        events: list[Event] = []
-        who_goes_first(state, dice, events, first=None if first == "roll" else first)
-        return state
+        if is_position(scenario):
+            return load_position(scenario)
+        return opening(load(scenario), dice)
 
     def apply(self, state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
         return engine.apply(state, action, dice)

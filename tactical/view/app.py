@@ -20,9 +20,10 @@ def scenario_names(session: Any) -> tuple[str, dict[str, str]]:
     if session.scenario == DEMO:
         return "Demo field", {"A": "Side A", "B": "Side B"}
     fallback = Path(session.scenario).stem.replace("-", " ").title()
-    if type(session.engine).__name__ != "TacticalEngine":
+    from tactical.game import is_position, load
+
+    if is_position(session.scenario):
         return fallback, {"A": "Side A", "B": "Side B"}
-    from tactical.game import load
 
     sc = load(session.scenario)
     return sc.model.name, {side: sc.model.sides[side].name for side in ("A", "B")}
