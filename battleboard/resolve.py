@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Literal
 
 from battleboard.ai import play_turn
 from battleboard.model import State, other
@@ -23,11 +24,14 @@ from battleboard.position import (
     build_state,
 )
 from battleboard.rules import Chance, sp_lost
+from battleboard.tables import Promotion as Promotion_T
+from battleboard.tables import tables
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
     KILLED,
     CapturedFleet,
+    Discipline,
     Engagement,
     LeaderFate,
     Outcome,
@@ -76,6 +80,20 @@ def state_from_engagement(eng: Engagement) -> State:
     return s
 
 
+def promotion_quota(enemy_lost: int, t: Promotion_T | None = None) -> int:
+    """How many of the winner's units may be promoted after a battle in which the enemy
+    lost ``enemy_lost`` SP (battleboard.md §12.2; the tactical route counts the same)."""
+    t = t or tables().battle.promotion
+    return min(t.max, 1 + enemy_lost // t.per_sp) if enemy_lost else 0
+
+
+def reconstitution_chance(discipline: Discipline) -> float:
+    """The chance a winner's eliminated unit of ``discipline`` is rebuilt: a d10 at or above
+    the table's number (battleboard.md §12.1)."""
+    need = tables().battle.reconstitution[discipline]
+    return max(0, 10 - need) / 10
+
+
 def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     """The campaign's view of a finished battle, with the after-battle rolls (§12)."""
     if s.phase != "over":
@@ -111,7 +129,7 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     promoted: dict[str, str] = {}
     if winner is not None:
         enemy_lost = sp_lost(s, other(winner), for_victory=False)
-        quota = min(t.promotion.max, 1 + enemy_lost // t.promotion.per_sp) if enemy_lost else 0
+        quota = promotion_quota(enemy_lost, t.promotion)
         candidates = sorted(
             (
                 u
@@ -201,11 +219,57 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     )
 
 
+def refusal(eng: Engagement) -> str:
+    """Why the battleboard does not fight ``eng``: never — it fights on land, at sea and at walls."""
+    del eng
+    return ""
+
+
+class BoardBattle:
+    """A battle for an engagement being fought in the battleboard window: the state it has
+    reached, its dice and its events (the window plays on them)."""
+
+    engine: Literal["battleboard"] = "battleboard"
+
+    def __init__(self, eng: Engagement | None, state: State, dice: Dice) -> None:
+        self.engagement = eng
+        self.state = state
+        self.dice = dice
+        self.events: list[Event] = []
+
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def conclude(self) -> tuple[Outcome, tuple[str, ...]]:
+        """The outcome and the turning points; a battle not over is fought out by the AI."""
+        if self.engagement is None:
+            raise BellumError("a battle fought without an engagement has no outcome to send back")
+        final = self.state if self.over() else autoplay(self.state, self.dice, self.events)
+        return outcome(final, self.engagement, self.dice), moments(self.events)
+
+
+class BoardRoute:
+    """The battle route (``bellum.engagement.Route``) through the battleboard."""
+
+    engine: Literal["battleboard"] = "battleboard"
+
+    def refusal(self, eng: Engagement) -> str:
+        return refusal(eng)
+
+    def resolve(self, eng: Engagement, dice: Dice) -> Outcome:
+        """Auto-resolve with the caller's dice: set up, fought by the AI on both sides, concluded."""
+        return outcome(autoplay(state_from_engagement(eng), dice), eng, dice)
+
+    def begin(self, eng: Engagement, seed: int) -> BoardBattle:
+        return BoardBattle(eng, state_from_engagement(eng), Dice(seed))
+
+
+ROUTE = BoardRoute()
+
+
 def resolve_engagement(eng: Engagement, seed: int) -> Outcome:
     """Auto-resolve: set up, fight and conclude an engagement with two AIs."""
-    dice = Dice(seed, record=False)
-    final = autoplay(state_from_engagement(eng), dice)
-    return outcome(final, eng, dice)
+    return ROUTE.resolve(eng, Dice(seed, record=False))
 
 
 def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:

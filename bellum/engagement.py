@@ -1,13 +1,18 @@
 """The contract between the campaign and whatever settles a battle.
 
 The campaign builds an ``Engagement`` (who fights, where, on what terrain, why, with
-which forces, leaders and stratagems) and hands it to a battle engine — the
-battleboard (``battleboard.resolve.resolve_engagement``) or, later, the tactical
-engine; the engine answers with an ``Outcome`` (who won, what became of every unit and
-leader, strength lost, captured fleets, promotions, and what the campaign may do next:
-whether sea supply passes, whether a moving force continues).  Both models are
-engine-neutral, plain data and strict (``extra="forbid"``); see docs/ARCHITECTURE.md and
-docs/rules/battleboard.md §14.
+which forces, leaders and stratagems) and hands it to a battle engine through that
+engine's ``Route`` — the battleboard's (``battleboard.resolve.ROUTE``) or the tactical
+engine's (``tactical.engagement.TacticalRoute``); the engine answers with an ``Outcome``
+(who won, what became of every unit and leader, strength lost, captured fleets,
+promotions, and what the campaign may do next: whether sea supply passes, whether a
+moving force continues).  Both models are engine-neutral, plain data and strict
+(``extra="forbid"``); see docs/ARCHITECTURE.md and docs/rules/battleboard.md §14.
+
+A ``Route`` settles an engagement headless (``resolve``: the AI on both sides) or
+``begin``s a ``Battle`` for a window to fight; the window plays on the battle and, when
+the player comes back, asks it ``over()`` and ``conclude()`` (the ``Outcome`` and its
+turning points; a battle not over is ended the engine's own way).
 
 Sides are "A" and "B" inside the battle; ``SideForce.faction`` says who they are in the
 campaign (e.g. "caesar", "senate").
@@ -15,9 +20,11 @@ campaign (e.g. "caesar", "senate").
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from bellum.dice import Dice
 
 Side = Literal["A", "B"]
 Discipline = Literal["I", "V", "R", "M", "B"]
@@ -50,6 +57,9 @@ KILLED: tuple[str, ...] = ("eliminated", "drowned")
 #: the unit fates that leave the unit with its force after the battle (with the strength
 #: its ``UnitFate`` gives); every other fate takes it out of the campaign
 STANDING: tuple[str, ...] = ("survived", "fled_returned", "reconstituted", "broken_through")
+
+
+EngineName = Literal["battleboard", "tactical"]
 
 
 class _Contract(BaseModel):
@@ -216,4 +226,41 @@ class Outcome(_Contract):
     #: fratricide points this battle adds (5 per strength-5 heavy infantry unit killed)
     fratricide: int = Field(default=0, ge=0)
     #: the engine that fought the battle (the battleboard also auto-resolves)
-    engine: Literal["battleboard", "tactical"] = "battleboard"
+    engine: EngineName = "battleboard"
+
+
+class Battle(Protocol):
+    """A battle for an engagement, begun by a route and fought in the engine's window."""
+
+    @property
+    def engagement(self) -> Engagement | None: ...
+
+    @property
+    def engine(self) -> EngineName: ...
+
+    def over(self) -> bool:
+        """Whether the battle has been fought to its end."""
+        ...
+
+    def conclude(self) -> tuple[Outcome, tuple[str, ...]]:
+        """The ``Outcome`` and the turning points; a battle not over is ended the engine's way."""
+        ...
+
+
+class Route(Protocol):
+    """A battle engine as the campaign sees it: ``Engagement`` in, ``Outcome`` out."""
+
+    @property
+    def engine(self) -> EngineName: ...
+
+    def refusal(self, eng: Engagement) -> str:
+        """Why this engine does not fight ``eng`` (a sentence), or '' when it does."""
+        ...
+
+    def resolve(self, eng: Engagement, dice: Dice) -> Outcome:
+        """The battle fought headless, the AI on both sides, on ``dice``."""
+        ...
+
+    def begin(self, eng: Engagement, seed: int) -> Battle:
+        """The battle set up for a window to fight, on dice of its own (``seed``)."""
+        ...

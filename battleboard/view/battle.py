@@ -21,7 +21,7 @@ from pyglet.graphics import Batch
 from battleboard.ai import choose
 from battleboard.model import OFF, Action, State, Unit
 from battleboard.odds import summary
-from battleboard.resolve import moments, outcome
+from battleboard.resolve import BoardBattle, moments, outcome
 from battleboard.rules import active_ground, apply, legal_actions, on_board, scores
 from bellum.dice import Dice
 from bellum.engagement import Engagement
@@ -103,8 +103,9 @@ class BattleView(arcade.View):
 
     def __init__(
         self,
-        state: State,
+        state: State | None = None,
         *,
+        battle: BoardBattle | None = None,
         title: str = "Battleboard",
         side_names: dict[str, str] | None = None,
         ai: frozenset[str] = frozenset(),
@@ -119,18 +120,20 @@ class BattleView(arcade.View):
         self.engagement = engagement
         self._report: list[str] | None = None
         self._undo: list[_Step] = []
-        self.state = state
+        if battle is None:
+            assert state is not None, "a battleboard view opens on a state or a battle"
+            battle = BoardBattle(None, state, Dice(seed))
+        #: the battle this window plays (its state, dice and events): a campaign battle's
+        #: route (``battleboard.resolve.ROUTE.begin``) concludes it when the player leaves
+        self.battle = battle
         self.title = title
         self.side_names = side_names or {"A": "Side A", "B": "Side B"}
         self.ai = ai
-        self.dice = Dice(seed)
         self.menu = menu
         self.menu_label = menu_label  # the Esc button's name (the campaign window: "Campaign")
         self.selected: str | None = None
         self.options: list[Action] = []  # the attacks offered for the chosen target
         self.log: list[str] = [f"{title}."]
-        #: every event of the battle, for its after-action report (``battleboard.resolve.moments``)
-        self.events: list[Event] = []
         self.message = ""
         self.forced: list[str] | None = None  # test seam: combat results for the next action
         self.plan = 0  # which of the generator's allocation / set-up plans is offered
@@ -224,6 +227,27 @@ class BattleView(arcade.View):
         self.options = []
         self.dirty = True
         return True
+
+    @property
+    def state(self) -> State:
+        return self.battle.state
+
+    @state.setter
+    def state(self, value: State) -> None:
+        self.battle.state = value
+
+    @property
+    def dice(self) -> Dice:
+        return self.battle.dice
+
+    @dice.setter
+    def dice(self, value: Dice) -> None:
+        self.battle.dice = value
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the battle, for its after-action report (``battleboard.resolve.moments``)."""
+        return self.battle.events
 
     def can_undo(self) -> bool:
         return bool(self._undo)

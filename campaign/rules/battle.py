@@ -70,10 +70,9 @@ def fratricide_points(state: CampaignState, eng: Engagement, out: Outcome) -> in
 
 def auto_resolve(eng: Engagement, dice: Dice) -> Outcome:
     """The battleboard's auto-resolve with the campaign's dice (battleboard.md §14)."""
-    from battleboard.resolve import autoplay, outcome, state_from_engagement
+    from battleboard.resolve import ROUTE
 
-    final = autoplay(state_from_engagement(eng), dice)
-    return outcome(final, eng, dice)
+    return ROUTE.resolve(eng, dice)
 
 
 # --------------------------------------------------------------------------- where battles are
