@@ -162,7 +162,7 @@ def _candidates(state: State, action: Action) -> list[Action]:
         if mover is None or mover.side != state.seq.side:
             return []
         return list(legal.move_actions(state, mover))
-    return list(legal.legal_actions(state))
+    return list(legal.legal_actions(state, moves=isinstance(action, Move | Face)))
 
 
 def offered(state: State, action: Action) -> bool:

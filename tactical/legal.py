@@ -165,7 +165,9 @@ def _group(state: State, side: str) -> tuple[str, ...] | None:
     return tuple(u.id for u in mine[:3])
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State, *, moves: bool = True) -> list[Action]:
+    """Every legal action now; ``moves=False`` leaves out the moves (the engine object checks a
+    move against its mover's own list, ``move_actions``)."""
     seq = state.seq
     side = seq.side
     phase = seq.phase
@@ -198,10 +200,10 @@ def legal_actions(state: State) -> list[Action]:
     acts = []
     own = sorted((u for u in state.units.values() if u.side == side and u.on_map), key=lambda u: u.id)
     if phase == "move":
-        if seq.leader is not None:
+        if seq.leader is not None and moves:
             acts.extend(move_actions(state, state.leaders[seq.leader]))
             acts.extend(_carry_actions(state, state.leaders[seq.leader]))
-        for u in own:
+        for u in own if moves else ():
             acts.extend(move_actions(state, u))
         acts.extend(_fire_actions(state, own))
     designating = phase == "move" or (phase == "shock" and state.designating)
