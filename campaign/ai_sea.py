@@ -73,8 +73,18 @@ HUNT = 6.0
 WINTER_HARBOUR = 6.0
 WINTER_AT_SEA = -8.0
 OUTGUNNED = -10.0
+#: a squadron is outgunned where the enemy's ships there outnumber its own by this ratio,
+#: or those around it (the place and the waters it opens onto) by ``OUTGUN_AROUND``
+OUTGUN_RATIO = 1.7
+OUTGUN_AROUND = 2.4
 #: value lost per sea movement point between a station and where the squadron is going
 SEA_DISTANCE_COST = 0.5
+#: a fleet raised in any port while the side wants fleets …
+FLEET_BASE = 4.0
+#: … more near a theatre of the war at sea (a port under siege, troops on sea supply) …
+FLEET_THEATRE = 2.0
+#: … within this many sea points
+THEATRE_REACH = 6.0
 
 
 def ground_sp(force: Force) -> int:
@@ -224,12 +234,16 @@ def fleets_wanted(state: CampaignState, side: str) -> bool:
 
 
 def fleet_recruit_value(state: CampaignState, side: str, city: str) -> float:
-    """How much a fleet raised at ``city`` is worth: most where a led army stands on the
-    coast and has too few ships to carry it, while the side wants fleets."""
+    """How much a fleet raised at ``city`` is worth while the side wants fleets: ``FLEET_BASE``
+    in any port, ``FLEET_THEATRE`` more near a theatre of the war at sea (a port under siege,
+    troops living on sea supply), most where a led army stands on the coast with too few
+    ships to carry it."""
     if not fleets_wanted(state, side):
         return 0.0
     cat = catalogue()
-    best = 0.0
+    best = FLEET_BASE
+    if any(sea_dist(city, port) <= THEATRE_REACH for port in theatres(state, side)):
+        best += FLEET_THEATRE
     for f in state.side_forces_at(city, side):
         if f.commander is None:
             continue
@@ -238,6 +252,16 @@ def fleet_recruit_value(state: CampaignState, side: str, city: str) -> float:
         want = (5.0 if f.fleets() else 6.5) if room < carried else 3.5
         best = max(best, want)
     return best
+
+
+def theatres(state: CampaignState, side: str) -> list[str]:
+    """The ports where the war at sea is fought for ``side``: every port under siege, and
+    the ports where either side's troops live on sea supply."""
+    cmap = roman_world()
+    out = {c for c in state.sieges if cmap.spaces[c].port}
+    out.update(supply.needs_sea(state, side))
+    out.update(supply.needs_sea(state, enemy(side)))
+    return sorted(out)
 
 
 # --------------------------------------------------------------------------- stations
@@ -292,7 +316,7 @@ def station_score(state: CampaignState, f: Force, d: str, goals: list[tuple[str,
     theirs = fleet_sp(state.side_forces_at(d, foe))
     near = {d, *(cmap.seas_of(d) if cmap.is_land(d) else [])}
     around = sum(fleet_sp(state.side_forces_at(p, foe)) for p in near)
-    if theirs > mine * 1.3 or around > mine * 1.8:
+    if theirs > mine * OUTGUN_RATIO or around > mine * OUTGUN_AROUND:
         score += 0.0 if held else OUTGUNNED
     if state.winter():
         if cmap.is_sea(d):
@@ -302,10 +326,20 @@ def station_score(state: CampaignState, f: Force, d: str, goals: list[tuple[str,
     return score
 
 
+def main_squadron(state: CampaignState, side: str) -> Force | None:
+    """``side``'s largest squadron (by fleet SP, then by id)."""
+    squadrons = [f for f in state.forces_of(side) if is_squadron(f)]
+    return max(squadrons, key=lambda f: (fleet_sp([f]), f.id), default=None)
+
+
 def squadron_move(state: CampaignState, f: Force, options: list[A.March | A.Sail]) -> A.March | A.Sail | None:
-    """The best station for squadron ``f`` among its moves, when better than staying."""
+    """The best station for squadron ``f`` among its moves, when better than staying; a
+    squadron with nowhere to be makes for its side's main squadron, to fight beside it."""
     side = state.allegiance(f.side) or f.side
     goals = stations(state, side)
+    main = main_squadron(state, side)
+    if not goals and main is not None and main.id != f.id:
+        goals = [(main.location, 0.0)]
     stay = station_score(state, f, f.location, goals)
     best: tuple[float, A.March | A.Sail] | None = None
     for a in options:

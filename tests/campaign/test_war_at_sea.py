@@ -250,3 +250,34 @@ def test_reports_come_in_the_order_the_engagements_began() -> None:
     ]
     got = all_reports(ev)
     assert [type(r) for r in got] == [Story, Story] and [r.kind for r in got] == ["interception", "siege"]  # type: ignore[union-attr]
+
+
+def test_fleets_are_wanted_in_any_port_and_most_near_a_port_under_siege() -> None:
+    """docs/AI.md: while a side wants fleets it values one raised in any port above the
+    recruiting floor, more within ``THEATRE_REACH`` of a port under siege — and not at all
+    once its fleets match its share of the enemy's."""
+    from campaign import ai_sea
+
+    s = fresh("recruiting", "caesarian", keep=[])
+    quiet = ai_sea.fleet_recruit_value(s, "caesarian", "brundisium")
+    assert quiet == ai_sea.FLEET_BASE
+    s.sieges["dyrrachium"] = ("caesarian", s.turn)
+    near = ai_sea.fleet_recruit_value(s, "caesarian", "brundisium")
+    assert near == ai_sea.FLEET_BASE + ai_sea.FLEET_THEATRE
+    s.forces["c"] = army("c", "caesarian", "ostia", [("fleet", "R", 3)] * 8)
+    assert ai_sea.fleet_recruit_value(s, "caesarian", "brundisium") == 0.0
+
+
+def test_a_squadron_with_nowhere_to_be_makes_for_its_sides_main_squadron() -> None:
+    """docs/AI.md: ships with no station join the side's largest squadron, to fight beside it."""
+    from campaign import ai_sea
+
+    s = fresh("movement", "caesarian", keep=[])
+    s.forces = {}
+    s.forces["big"] = army("big", "caesarian", "brundisium", [("fleet", "R", 3)] * 4, ("antonius",))
+    s.forces["small"] = army("small", "caesarian", "tarentum", [("fleet", "R", 3)])
+    assert ai_sea.stations(s, "caesarian") == []
+    sails = [a for a in legal_actions(s) if isinstance(a, A.Sail) and a.force == "small"]
+    move = ai_sea.squadron_move(s, s.forces["small"], list(sails))
+    assert move is not None and move.to == "brundisium"
+    assert ai_sea.squadron_move(s, s.forces["big"], []) is None
