@@ -27,6 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bellum.dice import Dice
 
 Side = Literal["A", "B"]
+#: the two sides of every battle, in order (the campaign says who they are: ``SideForce.faction``)
+SIDES: tuple[Side, Side] = ("A", "B")
 Discipline = Literal["I", "V", "R", "M", "B"]
 UnitKind = Literal[
     "fleet",

@@ -23,7 +23,7 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from bellum.dice import Dice
-from bellum.engagement import Discipline, Engagement, Outcome, Side
+from bellum.engagement import SIDES, Discipline, Engagement, Outcome, Side
 from bellum.errors import RuleError
 from bellum.events import Event
 from bellum.report import namer
@@ -46,7 +46,6 @@ from tactical.state import State
 
 #: AI actions a headless tactical battle may take before night falls on it (§12.7.5)
 MAX_ACTIONS = 6000
-SIDES: tuple[Side, Side] = ("A", "B")
 Post = Literal["line", "screen", "wing", "camp"]
 Grade = Literal["veteran", "recruit", "conscript"]
 Missile = Literal["S", "BS", "A", "B", "C", "J", "MJ", "MA"]
