@@ -28,6 +28,7 @@ from bellum.engagement import Engagement
 from bellum.errors import RuleError
 from bellum.events import Event
 from bellum.report import AfterAction, name_sides
+from bellum.view.widgets import Button
 
 BG = (24, 20, 18)
 PANEL = (44, 36, 30)
@@ -68,20 +69,6 @@ MODE_NAMES = {
     "ram": "Ram",
 }
 LOG_LINES = 16
-
-
-@dataclass
-class Button:
-    key: str
-    label: str
-    left: float
-    bottom: float
-    width: float
-    height: float
-    action: Action | None = None
-
-    def hit(self, x: float, y: float) -> bool:
-        return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
 
 
 @dataclass(frozen=True)

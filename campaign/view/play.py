@@ -45,6 +45,7 @@ from pyglet.graphics import Batch
 from bellum.engagement import Battle
 from bellum.errors import BellumError, InputError
 from bellum.report import AfterAction
+from bellum.view.widgets import Button
 from campaign import actions as A
 from campaign.routes import is_decisive
 from campaign.rules.common import force_name, place_name
@@ -80,23 +81,6 @@ DEST_SURE = (40, 120, 60)
 DEST_RISK = (200, 140, 30)
 DEST_BAD = (170, 40, 30)
 DEST_SEA = (40, 80, 150)
-
-
-@dataclass
-class Button:
-    """A HUD button: a label in a box; ``enabled`` False draws it greyed and ignores clicks."""
-
-    key: str
-    label: str
-    left: float
-    bottom: float
-    width: float
-    height: float
-    run: Callable[[], Any] | None = None
-    enabled: bool = True
-
-    def hit(self, x: float, y: float) -> bool:
-        return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
 
 
 @dataclass
@@ -425,7 +409,7 @@ class CampaignView(MapView):
         enabled: bool = True,
         height: float = BUTTON_H,
     ) -> Button:
-        b = Button(key, label, left, bottom, width, height, run, enabled)
+        b = Button(key, label, left, bottom, width, height, run=run, enabled=enabled)
         self.buttons.append(b)
         return b
 
