@@ -16,6 +16,7 @@ import hashlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -26,8 +27,10 @@ from bellum.dice import Dice
 from bellum.engagement import SIDES, Discipline, Engagement, Outcome, Side
 from bellum.errors import RuleError
 from bellum.events import Event
+from bellum.paths import game_data
 from bellum.report import namer
 from bellum.session import Session
+from bellum.tomlio import load_model
 from tactical.actions import Action
 from tactical.game import TacticalEngine, opening
 from tactical.hexes import Grid
@@ -146,12 +149,36 @@ class Conversion(Protocol):
 
 # --------------------------------------------------------------------------- the battlefield
 
-ROWS = 20
-#: rows of each side's lines, front first (B at the top faces 6, A at the bottom faces 12)
-_LINE_ROWS = {"B": (7, 6, 5), "A": (14, 15, 16)}
-_SCREEN_ROW = {"B": 8, "A": 13}
-MIN_COLUMNS, MAX_COLUMNS = 24, 54
-MARGIN = 3
+
+class Deployment(BaseModel):
+    """``tactical/data/deployment.toml``: the field's size and each side's deployment rows."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rows: int = Field(ge=8, le=60)
+    min_columns: int = Field(ge=8, le=99)
+    max_columns: int = Field(ge=8, le=99)
+    margin: int = Field(ge=0, le=10)
+    lines: dict[Side, tuple[int, ...]]
+    screen: dict[Side, int]
+
+    @model_validator(mode="after")
+    def _coherent(self) -> Deployment:
+        if self.min_columns > self.max_columns:
+            raise ValueError("min_columns is more than max_columns")
+        if set(self.lines) != set(SIDES) or set(self.screen) != set(SIDES):
+            raise ValueError("lines and screen give a row for each side, A and B")
+        rows = [r for s in SIDES for r in (*self.lines[s], self.screen[s])]
+        if not all(1 <= r <= self.rows for r in rows) or len(rows) != len(set(rows)):
+            raise ValueError(f"the deployment rows must be distinct rows of the field (1–{self.rows})")
+        if not all(1 <= len(self.lines[s]) <= 3 for s in SIDES):
+            raise ValueError("each side deploys in one to three lines")
+        return self
+
+
+@cache
+def deployment() -> Deployment:
+    return load_model(Deployment, game_data("tactical", "data", "deployment.toml"))
 
 
 @dataclass
@@ -181,8 +208,9 @@ def _layout(army: Army, extra_columns: int) -> _Layout:
         width = max(math.ceil(n_line / lines) if n_line else 0, n_screen)
         shape[s] = (width, math.ceil(math.ceil(n_wing / 2) / 2), lines)
     need = max(w + 2 * wg for w, wg, _ in shape.values())
-    columns = max(MIN_COLUMNS, min(MAX_COLUMNS, need + 2 * MARGIN + extra_columns))
-    if need + 2 * MARGIN + extra_columns > MAX_COLUMNS:
+    d = deployment()
+    columns = max(d.min_columns, min(d.max_columns, need + 2 * d.margin + extra_columns))
+    if need + 2 * d.margin + extra_columns > d.max_columns:
         raise RuleError("The armies are too large for the tactical map even at the largest counter scale.")
     at: dict[str, str] = {}
     order = list(dict.fromkeys(c.unit for c in army.counters))
@@ -198,7 +226,7 @@ def _layout(army: Army, extra_columns: int) -> _Layout:
         line = [c for c in mine if c.post == "line"]
         screen = [c for c in mine if c.post == "screen"]
         wing = [c for c in mine if c.post == "wing"]
-        rows = _LINE_ROWS[s]
+        rows = d.lines[s]
         per_line = math.ceil(len(line) / lines) if line else 0
         left = centre - (per_line // 2)
         for i, c in enumerate(line):
@@ -206,7 +234,7 @@ def _layout(army: Army, extra_columns: int) -> _Layout:
             at[c.id] = f"{left + k:02d}{rows[r]:02d}"
         sl = centre - len(screen) // 2
         for i, c in enumerate(screen):
-            at[c.id] = f"{sl + i:02d}{_SCREEN_ROW[s]:02d}"
+            at[c.id] = f"{sl + i:02d}{d.screen[s]:02d}"
         # the horse: alternately right and left wing, two rows deep, outward from the line
         right_edge = left + max(per_line, 1) - 1
         sides_right = [c for i, c in enumerate(wing) if i % 2 == 0]
@@ -268,18 +296,19 @@ def _battlefield(army: Army, dice: Dice) -> tuple[FieldIn, _Layout]:
     sea_side = dice.roll(2, "battlefield: the coast's side") if coast else 0
     extra = 2 if coast else 0
     lay = _layout(army, extra)
-    grid = Grid.make(lay.columns, ROWS)
+    rows = deployment().rows
+    grid = Grid.make(lay.columns, rows)
     terrain_at: dict[str, TerrainName] = {}
     level_at: dict[str, int] = {}
     deploy = {grid.index(h) for h in lay.deploy}
     lo, hi = lay.span
     if sea_side:
         sea_cols = (1, 2) if sea_side == 1 else (lay.columns - 1, lay.columns)
-        for r in range(1, ROWS + 1):
+        for r in range(1, rows + 1):
             for c in sea_cols:
                 terrain_at[f"{c:02d}{r:02d}"] = "impassable"
     if mountain_pass:
-        for r in range(1, ROWS + 1):
+        for r in range(1, rows + 1):
             for c in range(1, lay.columns + 1):
                 if c < lo - 1 or c > hi + 1:
                     terrain_at[f"{c:02d}{r:02d}"] = "impassable"
@@ -324,7 +353,7 @@ def _battlefield(army: Army, dice: Dice) -> tuple[FieldIn, _Layout]:
     areas: list[dict[str, object]] = [{"hexes": [h], "terrain": t} for h, t in sorted(terrain_at.items())]
     areas += [{"hexes": [h], "level": lv} for h, lv in sorted(level_at.items()) if lv]
     fld = FieldIn.model_validate(
-        {"columns": lay.columns, "rows": ROWS, "era": "caesar", "areas": areas, "hexsides": hexsides}
+        {"columns": lay.columns, "rows": rows, "era": "caesar", "areas": areas, "hexsides": hexsides}
     )
     return fld, lay
 
