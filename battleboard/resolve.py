@@ -29,6 +29,7 @@ from battleboard.tables import tables
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
+    HEAVY_INFANTRY,
     KILLED,
     CapturedFleet,
     Discipline,
@@ -43,8 +44,6 @@ from bellum.events import Event
 from bellum.report import without_references
 
 MAX_ACTIONS = 20_000
-PROMOTE = {"R": "V", "V": "I"}
-HEAVY_INFANTRY = ("legion", "heavy_infantry")
 
 
 def autoplay(s: State, dice: Dice, ev: list[Event] | None = None, *, max_actions: int = MAX_ACTIONS) -> State:
@@ -85,6 +84,11 @@ def promotion_quota(enemy_lost: int, t: Promotion_T | None = None) -> int:
     lost ``enemy_lost`` SP (battleboard.md §12.2; the tactical route counts the same)."""
     t = t or tables().battle.promotion
     return min(t.max, 1 + enemy_lost // t.per_sp) if enemy_lost else 0
+
+
+def promotion_ladder() -> dict[Discipline, Discipline]:
+    """The discipline a promoted unit rises to (battleboard.md §12.2)."""
+    return dict(tables().battle.promotion.ladder)
 
 
 def reconstitution_chance(discipline: Discipline) -> float:
@@ -138,14 +142,14 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
                 and u.status == "active"
                 and u.kills > 0
                 and u.kind != "fleet"
-                and u.discipline in PROMOTE
+                and u.discipline in t.promotion.ladder
             ),
             key=lambda u: (-u.kills, -u.strength, u.id),
         )
         for u in candidates:
             if len(promoted) >= quota:
                 break
-            new = PROMOTE[u.discipline]
+            new = t.promotion.ladder[u.discipline]  # type: ignore[index]
             if new == "I" and u.kind != "legion":
                 continue  # only legions become Imperator
             promoted[u.id] = new

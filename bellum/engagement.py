@@ -53,6 +53,8 @@ LAND_TRIGGERS = ("battle", "storm")
 #: weakened ones killed count in blocks of this many SP (reference: Fratricide;
 #: docs/rules/campaign.md §2.7, §21.3; battleboard.md §12.4)
 FRATRICIDE_BLOCK = 5
+#: the unit kinds that are heavy infantry: ``Outcome.heavy_infantry_killed`` counts them
+HEAVY_INFANTRY: tuple[str, ...] = ("legion", "heavy_infantry")
 #: the unit fates that mean the men died: Fratricide counts only these; captured, dispersed
 #: (fled_lost), fled and returned, rebuilt and surviving units do not (campaign.md §21.3)
 KILLED: tuple[str, ...] = ("eliminated", "drowned")

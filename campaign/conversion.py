@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from battleboard.resolve import PROMOTE, promotion_quota, reconstitution_chance
+from battleboard.resolve import promotion_ladder, promotion_quota, reconstitution_chance
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
+    HEAVY_INFANTRY,
     Discipline,
     Engagement,
     ForceLeader,
@@ -499,7 +500,7 @@ def outcome_from_tactical(
     for uid, row in book.items():
         u = by_id[uid]
         lost[u.side] += row.lost + row.captured
-        if u.kind in ("legion", "heavy_infantry"):
+        if u.kind in HEAVY_INFANTRY:
             # killed, not taken or fled: the same count as battleboard.md §12.4 (campaign.md §21.3)
             heavy_sp[u.side] += row.lost
         if row.surviving > 0:
@@ -526,11 +527,11 @@ def outcome_from_tactical(
             and f.fate == "survived"
             and not f.flipped
             and by_id[f.id].kind == "legion"
-            and by_id[f.id].discipline in ("R", "V")
+            and by_id[f.id].discipline in promotion_ladder()
         ]
         steady.sort(key=lambda u: (-u.strength, u.id))
         for u in steady[:quota]:
-            new: Discipline = PROMOTE[u.discipline]  # type: ignore[assignment]
+            new: Discipline = promotion_ladder()[u.discipline]
             promotions.append(Promotion(id=u.id, side=u.side, before=u.discipline, after=new))
         promoted = {p.id: p.after for p in promotions}
         fates = [f.model_copy(update={"discipline": promoted[f.id]}) if f.id in promoted else f for f in fates]
