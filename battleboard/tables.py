@@ -10,7 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bellum.engagement import Discipline, UnitKind
 from bellum.paths import game_data
@@ -89,12 +89,13 @@ class Units(_Strict):
     captured_fleet_movement: int = Field(ge=0, le=6)
     kinds: dict[str, KindSpec]
 
-    @model_validator(mode="after")
-    def _all_kinds(self) -> Units:
-        missing = [k for k in KINDS if k not in self.kinds]
+    @field_validator("kinds")
+    @classmethod
+    def _all_kinds(cls, kinds: dict[str, KindSpec]) -> dict[str, KindSpec]:
+        missing = [k for k in KINDS if k not in kinds]
         if missing:
             raise ValueError(f"the unit kind {missing[0]!r} has no entry")
-        return self
+        return kinds
 
 
 # -- combat.toml (§8) ------------------------------------------------------

@@ -29,6 +29,10 @@ def run(args: argparse.Namespace) -> int:
         import pytest_benchmark  # noqa: F401
     except ImportError:
         raise InputError("bellum bench", "", "needs the test extra: pip install -e '.[test]'") from None
+    if args.json_out:
+        from bellum.paths import check_output
+
+        check_output(args.json_out, "--json")
     bench_dir = ROOT / "tests" / "bench"
     if not bench_dir.is_dir():
         raise InputError(bench_dir, "", "the benchmark folder is missing (bellum bench runs from a source checkout)")

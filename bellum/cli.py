@@ -10,7 +10,6 @@ exit code 2 — never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -54,6 +53,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _cmd_check(args: argparse.Namespace) -> int:
+    from bellum.formats import check_files
+
+    return check_files(args.files, args.as_id)
+
+
+def _cmd_schemas(args: argparse.Namespace) -> int:
+    from bellum.formats import run_schemas
+
+    return run_schemas(args)
+
+
 def _cmd_menu(args: argparse.Namespace) -> int:
     from bellum.view.menu import run_menu
 
@@ -91,13 +102,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_arguments(p)
     p.set_defaults(func=_cmd_bench)
 
-    for name in ENGINE_CLI_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
-                continue
-            raise
+    from bellum.formats import add_check_arguments, add_schemas_arguments, engine_modules
+
+    p = sub.add_parser("check", help="check data files a modder wrote: scenarios, maps, tables, saves")
+    add_check_arguments(p)
+    p.set_defaults(func=_cmd_check)
+
+    p = sub.add_parser("schemas", help="write the JSON schemas of every data format (docs/MODDING.md)")
+    add_schemas_arguments(p)
+    p.set_defaults(func=_cmd_schemas)
+
+    for module in engine_modules(ENGINE_CLI_MODULES):
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)
@@ -121,6 +136,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # pyglet's, raised when a window is asked for where there is no screen
+        if type(exc).__name__ != "NoSuchDisplayException":
+            raise
+        print("bellum: there is no display to open a window on; use --headless (or set DISPLAY)", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ from pathlib import Path
 from bellum.errors import InputError
 
 #: the game's shared data: its folder in the package (``bellum/data/…``) → in a source checkout
-SHARED = {"maps": "maps", "scenarios": "scenarios", "rules": "docs/rules"}
+SHARED = {"maps": "maps", "scenarios": "scenarios", "rules": "docs/rules", "schemas": "schemas"}
 #: the engines' scenario folders (``scenarios/<engine>/``)
 ENGINES = ("campaign", "battleboard", "tactical")
 
@@ -127,6 +127,7 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> Path:
             raise InputError(flag, "", f"{p} is not a regular file (a device, a pipe or a socket)")
         if not os.access(p, os.W_OK):
             raise InputError(flag, "", f"{p} cannot be written (no permission)")
+        _probe(p if folder else (p.parent if str(p.parent) else Path(".")), flag, p)
         return p
     parent = p.parent if str(p.parent) else Path(".")
     if folder:
@@ -139,4 +140,20 @@ def check_output(path: str | Path, flag: str, folder: bool = False) -> Path:
         raise InputError(flag, "", f"{p}: the folder {parent} does not exist")
     if not os.access(parent, os.W_OK):
         raise InputError(flag, "", f"{p}: the folder {parent} cannot be written (no permission)")
+    _probe(parent, flag, p)
     return p
+
+
+def _probe(folder: Path, flag: str, path: Path) -> None:
+    """Make and remove a file in ``folder``: what permissions do not tell (``/proc``, a read-only
+    disk, a folder the superuser may 'write' but no file can be made in) is found out now."""
+    import tempfile
+
+    from bellum.errors import InputError
+
+    try:
+        fd, name = tempfile.mkstemp(prefix=".bellum-probe-", dir=folder)
+    except OSError as exc:
+        raise InputError(flag, "", f"{path}: no file can be made in {folder} ({exc.strerror or exc})") from None
+    os.close(fd)
+    Path(name).unlink(missing_ok=True)

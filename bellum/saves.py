@@ -93,6 +93,14 @@ def state_checksum(state: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
+def schema_line() -> str:
+    """The first line of a save: the shipped save schema, for editors (``#:schema``, docs/MODDING.md)."""
+    from bellum.paths import game_data
+
+    schema = game_data("schemas", "save.schema.json")
+    return f"#:schema {schema.resolve().as_uri()}\n" if schema.is_file() else ""
+
+
 def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
@@ -116,7 +124,7 @@ def write_save(path: str | Path, data: SaveData) -> Path:
         "state": state,
         "events": plain(data.events),
     }
-    payload = tomli_w.dumps(doc).encode("utf-8")
+    payload = (schema_line() + tomli_w.dumps(doc)).encode("utf-8")
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     tmp = Path(tmp_name)

@@ -139,6 +139,10 @@ def validation_error(exc: ValidationError, source: str | Path, prefix: str = "")
         msg = "is not a key this file may have"
     elif first["type"] == "missing":
         msg = "is required but missing"
+    elif first["type"] == "value_error" and msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]  # a validator's own sentence, without pydantic's label
+    elif first["type"] in ("literal_error", "enum") and isinstance(first.get("input"), str | int):
+        msg = f"{str(first['input'])[:40]!r} is unknown: {msg[:1].lower()}{msg[1:]}"
     else:
         msg = msg[:1].lower() + msg[1:]
     more = len(errors) - 1

@@ -46,6 +46,7 @@ from campaign import actions as A
 from campaign import ai_sea
 from campaign.engine import legal_actions
 from campaign.map import roman_world
+from campaign.rules import politics
 from campaign.rules.battle import land_engagement
 from campaign.rules.clients import world_tables
 from campaign.rules.siege import ground_sp, mobile_ground, storm_chance
@@ -123,6 +124,8 @@ REBUILD_SHARE = 0.4
 #: from this turn on (the last year and a quarter) a side failing its Political Requirement
 #: spends every Political stratagem on the Res Publica
 LATE_TURN = 30
+#: the spoils of a victory are taken as Agents up to this many held (§12.4)
+SPOILS_AGENTS = 2
 #: a side holding Rome, the Triumph's cities and a Supreme Leader but failing its Political
 #: Requirement works its party's table with every Political stratagem, from any turn (§21.1)
 POLITICS_FIRST = True
@@ -246,6 +249,8 @@ class CampaignAI:
         if p.kind == "naval_offer":
             accept = next((a for a in legal if isinstance(a, A.Accept)), None)
             return accept if accept is not None and ai_sea.accept_battle(state) else decline
+        if p.kind == "spoils":
+            return self._spoils(state, legal)
         if p.kind == "veto":
             # the Tribune negates every enemy result it may (one a turn)
             return next((a for a in legal if isinstance(a, A.Veto)), decline)
@@ -253,6 +258,19 @@ class CampaignAI:
         if commits:
             return commits[min(2, len(commits) - 1)]
         return decline
+
+    def _spoils(self, state: CampaignState, legal: list[A.Action]) -> A.Action:
+        """The spoils of a victory (campaign.md §12.4): Agents while the enemy's Supreme
+        Leader is within their reach and the side holds fewer than ``SPOILS_AGENTS`` —
+        Caesar's answer to Pompeius after his great victory in 004's report — else
+        Military stratagems for the next battle."""
+        p = state.pending
+        assert p is not None
+        side = p.actor
+        target = state.supreme.get(enemy(side))
+        reach = target is not None and target in politics.assassination_targets(state, side, need_agent=False)
+        want = "agent" if reach and state.stratagems[side]["agent"] < SPOILS_AGENTS else "military"
+        return next((a for a in legal if isinstance(a, A.Take) and a.kind == want), legal[0])
 
     # -- the political phases ----------------------------------------------------
     def _stratagems(self, state: CampaignState, legal: list[A.Action]) -> A.Action:

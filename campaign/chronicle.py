@@ -87,6 +87,7 @@ CHRONICLE_KINDS = frozenset(
         "desertion",
         "defection",
         "assassination",
+        "spoils",
     }
 )
 

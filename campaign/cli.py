@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--turns", "", f"{args.turns} is not a number of turns from 0 to {MAX_TURNS}")
     if not 0 <= args.seed < 2**63:
         raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0)")
+    _check_paths(args)
     if not args.headless:
         if os.environ.get("ARCADE_HEADLESS"):
             print(
@@ -102,7 +103,6 @@ def _window_launcher() -> Any:
 
 def _headless(args: argparse.Namespace) -> int:
     from bellum.errors import InputError
-    from bellum.paths import check_output
     from bellum.session import Session
     from campaign.ai import CampaignAI
     from campaign.chronicle import lines, result, summary
@@ -110,10 +110,6 @@ def _headless(args: argparse.Namespace) -> int:
     from campaign.routes import settled
     from campaign.scenario import resolve
 
-    if args.reports:
-        _writable(args.reports)
-    if args.save:
-        check_output(args.save, "--save")
     engine = CampaignEngine()
     if args.load:
         session = Session.load(engine, args.load)
@@ -178,6 +174,20 @@ def run_balance(args: argparse.Namespace) -> int:
     wars = study(parse_seeds(args.seeds), args.turns, args.battles, args.jobs)
     print(markdown(wars))
     return 0
+
+
+def _check_paths(args: argparse.Namespace) -> None:
+    """Every path argument, before the game starts: one sentence for a file that cannot be
+    read or written, or a reports folder that cannot be made."""
+    from bellum.paths import check_output
+    from bellum.tomlio import read_input
+
+    if args.load:
+        read_input(args.load)
+    if args.save:
+        check_output(args.save, "--save")
+    if args.reports:
+        _writable(args.reports)
 
 
 def _writable(folder: str) -> None:

@@ -88,6 +88,7 @@ class CampaignEngine:
         events += stratagems.supreme_lost(s, before)
         events += siege.stray_ships(s)
         events += siege.update_sieges(s)
+        events += stratagems.offer_spoils(s)
         return s, events
 
     def encode_action(self, action: A.Action) -> dict[str, Any]:
@@ -212,6 +213,8 @@ class CampaignEngine:
                 return naval.refuse_naval(s)
         elif p.kind == "commit" and isinstance(action, A.Commit):
             return self._battle(s, p, action, dice)
+        elif p.kind == "spoils" and isinstance(action, A.Take):
+            return stratagems.take_spoils(s, action.kind)
         elif p.kind == "veto":
             if isinstance(action, A.Veto):
                 return respublica.veto(s)
@@ -287,6 +290,7 @@ def describe_pending(p: Pending) -> str:
         "naval_offer": "will you accept battle at sea?",
         "commit": "how many Military stratagems do you commit to the battle?",
         "veto": "will your Tribune veto the Res Publica result?",
+        "spoils": f"take the spoils of victory ({p.data.get('n', 1)} left) as Military stratagems or Agents?",
     }[p.kind]
 
 
@@ -386,6 +390,8 @@ def legal_actions(state: CampaignState) -> list[A.Action]:
             return [A.Commit(i) for i in range(n + 1)]
         if p.kind == "veto":
             return [A.Veto(), A.Decline()]
+        if p.kind == "spoils":
+            return stratagems.spoils_legal(state)
         return []
     if state.phase in PASS_PHASES:
         return [A.Pass()]

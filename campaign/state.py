@@ -48,7 +48,8 @@ class Pending:
 
     ``kind`` is ``"intercept"`` (a voyage may be intercepted), ``"cut_supply"`` (sea
     supply may be cut), ``"naval_offer"`` (a mutual naval battle is offered) or
-    ``"commit"`` (the defender commits Military stratagems to a battle).  ``data`` holds
+    ``"commit"`` (the defender commits Military stratagems to a battle), ``"spoils"`` (the
+    winner of a battle takes its bonus stratagems as Military or Agents).  ``data`` holds
     what the decision is about, in plain values.
     """
 
@@ -109,6 +110,8 @@ class CampaignState:
     roused: tuple[str, ...] = ()
     #: the end of the war: {"winner", "how", "text"}, empty while it goes on (§21)
     result: dict[str, str] = field(default_factory=dict)
+    #: bonus stratagems a victory won and the winner has yet to take, by side (§12.4)
+    spoils: dict[str, int] = field(default_factory=dict)
 
     # -- copying ----------------------------------------------------------------
     def copy(self) -> CampaignState:
@@ -131,6 +134,7 @@ class CampaignState:
             plays=dict(self.plays),
             rolls=dict(self.rolls),
             result=dict(self.result),
+            spoils=dict(self.spoils),
         )
 
     # -- the calendar -----------------------------------------------------------
@@ -287,6 +291,7 @@ def encode_state(state: CampaignState) -> dict[str, Any]:
         "raised": list(state.raised),
         "roused": list(state.roused),
         "result": dict(state.result),
+        "spoils": dict(sorted(state.spoils.items())),
     }
 
 

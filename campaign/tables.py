@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 from bellum.engagement import Discipline
 from bellum.paths import game_data
@@ -55,6 +55,20 @@ def _ten(values: list[str]) -> tuple[Result, ...]:
     return tuple(parse_result(v) for v in values)
 
 
+def _ten_texts(what: str) -> WithJsonSchema:
+    """The JSON schema of a d10 list as the file writes it: ten texts (schemas/, docs/MODDING.md)."""
+    items = {"type": "string", "description": what}
+    return WithJsonSchema({"type": "array", "items": items, "minItems": 10, "maxItems": 10})
+
+
+#: a d10 results list: ten texts ``ok``, ``halt``, ``halt:P``, ``loss:P`` or ``scatter:P`` in the file
+Results = Annotated[tuple[Result, ...], _ten_texts("ok, halt, halt:P, loss:P or scatter:P")]
+
+
+#: a d10 list of Res Publica results: ten texts of effects joined by commas in the file
+Effects = Annotated[tuple[tuple["Effect", ...], ...], _ten_texts("effects joined by commas: 'marker,enemy_marker'")]
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -84,12 +98,12 @@ class Movement(_Model):
 
 
 class Terrains(_Model):
-    clear: tuple[Result, ...]
-    hills: tuple[Result, ...]
-    forest: tuple[Result, ...]
-    marsh: tuple[Result, ...]
-    mountains: tuple[Result, ...]
-    desert: tuple[Result, ...]
+    clear: Results
+    hills: Results
+    forest: Results
+    marsh: Results
+    mountains: Results
+    desert: Results
 
     @field_validator("*", mode="before")
     @classmethod
@@ -143,7 +157,7 @@ class Supply(_Model):
 class Winter(_Model):
     friendly: int = Field(ge=0, le=9)
     at_sea: int = Field(ge=-9, le=0)
-    results: tuple[Result, ...]
+    results: Results
     quarters_gain: int = Field(ge=0, le=5)
     quarters_disciplines: tuple[Discipline, ...] = Field(max_length=5)
 
@@ -249,8 +263,8 @@ class ResPublica(_Model):
     consuls_gain: int = Field(ge=0, le=4)
     consuls_enemy_loses: int = Field(ge=0, le=4)
     beaten_supreme: int = Field(ge=0, le=4)
-    optimates: tuple[tuple[Effect, ...], ...]
-    populares: tuple[tuple[Effect, ...], ...]
+    optimates: Effects
+    populares: Effects
 
     @field_validator("optimates", "populares", mode="before")
     @classmethod

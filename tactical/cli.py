@@ -117,6 +117,14 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         raise InputError("--seed", "", f"{args.seed} is not a seed (a whole number from 0 to 2^63 − 1)")
     engine = TacticalEngine()
     sc = load(args.scenario)
+    from bellum.paths import check_output
+    from bellum.tomlio import read_input
+
+    for path, flag in ((args.report, "--report"), (args.save, "--save")):
+        if path:
+            check_output(path, flag)
+    if args.load:
+        read_input(args.load)
     if not args.headless:
         try:
             from tactical.view.app import open_battle  # type: ignore[import-not-found,unused-ignore]
@@ -127,12 +135,6 @@ def _cmd_battle(args: argparse.Namespace) -> int:
         open_battle(str(sc.path), seed=args.seed, ai_sides=sides)
         return 0
     ai_sides = {"both": ("A", "B"), "A": ("A",), "B": ("B",), "none": ()}[args.ai]
-    from bellum.paths import check_output
-
-    if args.report:
-        check_output(args.report, "--report")
-    if args.save:
-        check_output(args.save, "--save")
     if len(ai_sides) < 2 and args.against is None:
         print(
             f"bellum: headless play needs a computer player for every side: use --ai both, or name the other "

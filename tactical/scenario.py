@@ -13,10 +13,9 @@ new state and the others recorded in its rule options, where the engine finds th
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -338,12 +337,3 @@ def _scenario_place(sc: ScenarioIn, pos: PositionIn, place: str) -> str:
 def resolve(name: str) -> Path:
     """A scenario by bare name (``pharsalus``) or by path."""
     return resolve_scenario(name, "tactical")
-
-
-def schema() -> dict[str, Any]:
-    """The JSON schema of the scenario format, for modders (scenarios/tactical/schema.json)."""
-    return ScenarioIn.model_json_schema()
-
-
-def write_schema(path: str | Path) -> None:
-    Path(path).write_text(json.dumps(schema(), indent=2, sort_keys=True) + "\n", encoding="utf-8")

@@ -24,7 +24,8 @@ Rules (id — battle — source — what the code does):
   the signal: none of their units may move until an enemy cavalry unit is within 4 hexes of
   one of them.
 - ``unfinished-camp`` — Thapsus — Bellum Africum 80-82: the side's units set up in the
-  ``hexes`` of the half-built camp start Disordered.
+  ``hexes`` of the half-built camp start Disordered (Zela too: Caesar's men were still digging
+  when Pharnaces attacked, Bellum Alexandrinum 75).
 - ``elephant-panic`` — Thapsus — Bellum Africum 83, Appian BC 2.96: when one of the side's
   elephants rampages, each of its other elephants within 4 hexes makes a rampage check (a
   d10 over its TQ) and rampages too if it fails; the panic spreads from each new rampage.
@@ -34,12 +35,12 @@ Rules (id — battle — source — what the code does):
 - ``encirclement`` — Cannae — Polybius 3.115-116, Livy 22.47: a foot unit of the side that is
   shock attacked through its flank or rear and is still Full afterwards is Disordered: the
   packed maniples could not face about.
-- ``scythed-chariots`` — Gaugamela — Arrian Anabasis 3.8, 3.13: a chariot of the side that has
-  shock attacked foot and is still on the map afterwards has run through the opened ranks
-  and is taken behind the line (eliminated, 3.13.5-6).  The other half of the story, that
-  the chariots could run only on the levelled ground, is the scenario's map: the unlevelled
-  ground is rough, which chariots may neither enter nor stand in (002 TEC), so the movement
-  search and the loader already enforce it.
+- ``scythed-chariots`` — Gaugamela (and Zela, Bellum Alexandrinum 75) — Arrian Anabasis 3.8,
+  3.13: a chariot of the side that has shock attacked foot and is still on the map afterwards
+  has run through the opened ranks and is taken behind the line (eliminated, 3.13.5-6). The
+  other half of the story, that the chariots could run only on the levelled ground, is the
+  scenario's map: the unlevelled ground is rough, which chariots may neither enter nor stand in
+  (002 TEC), so the movement search and the loader already enforce it.
 """
 
 from __future__ import annotations

@@ -355,13 +355,15 @@ def apply_outcome(
         enemy_lost = lost["B" if out.winner == "A" else "A"]
         bonus = min(t.bonus_max, enemy_lost // t.bonus_per_sp)
         if bonus:
-            state.stratagems[sides[out.winner]]["military"] += bonus
+            won = sides[out.winner]
+            state.spoils[won] = state.spoils.get(won, 0) + bonus
             events.append(
                 event(
                     state,
                     "bonus",
-                    f"{SIDE_NAMES[sides[out.winner]]} gain {counted(bonus, 'Military stratagem')} from the victory.",
-                    side=sides[out.winner],
+                    f"{SIDE_NAMES[won]} win {counted(bonus, 'bonus stratagem')} from the victory, "
+                    "to take as Military stratagems or Agents.",
+                    side=won,
                     n=bonus,
                 )
             )

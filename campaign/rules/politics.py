@@ -457,10 +457,11 @@ def subvert(state: CampaignState, force_id: str, dice: Dice) -> list[Event]:
 # --------------------------------------------------------------------------- assassination
 
 
-def assassination_targets(state: CampaignState, side: str) -> list[str]:
+def assassination_targets(state: CampaignState, side: str, need_agent: bool = True) -> list[str]:
     """Enemy leaders on land within the Agent's reach whom the table can kill at all
-    (§18.4: a guard strong enough makes a plot hopeless, and it is not offered)."""
-    if state.stratagems[side]["agent"] < 1:
+    (§18.4: a guard strong enough makes a plot hopeless, and it is not offered) — with
+    ``need_agent`` False, whether or not the side holds an Agent now."""
+    if need_agent and state.stratagems[side]["agent"] < 1:
         return []
     t = tables().assassination
     out = []

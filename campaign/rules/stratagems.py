@@ -22,7 +22,7 @@ from bellum.events import Event
 from campaign import actions as A
 from campaign.map import roman_world
 from campaign.rules.common import counted, event, leader_name
-from campaign.state import SIDE_NAMES, SIDES, STRATAGEM_TYPES, CampaignState, enemy, side_title
+from campaign.state import SIDE_NAMES, SIDES, STRATAGEM_TYPES, CampaignState, Pending, enemy, side_title
 from campaign.tables import tables
 from campaign.units import catalogue
 
@@ -190,6 +190,53 @@ def legal(state: CampaignState) -> list[A.Action]:
     if state.due < 1:
         return []
     return [A.Take(k) for k in STRATAGEM_TYPES if pool_left(state, side, k) > 0]
+
+
+# --------------------------------------------------------------------------- spoils of victory
+
+#: what a victory's bonus stratagems may be taken as (§12.4)
+SPOILS_KINDS: tuple[str, ...] = ("military", "agent")
+
+
+def offer_spoils(state: CampaignState) -> list[Event]:
+    """Once nothing else waits, a side owed the spoils of a victory decides what to take
+    them as (§12.4): the pending ``spoils`` decision, one ``Take`` a stratagem."""
+    if state.pending is not None or state.result or not state.spoils:
+        return []
+    side = min(state.spoils, key=lambda s: (s != state.active, s))
+    state.pending = Pending("spoils", side, {"n": state.spoils[side]})
+    return []
+
+
+def take_spoils(state: CampaignState, kind: str) -> list[Event]:
+    """The winner takes one bonus stratagem as ``kind`` — Military or an Agent (§12.4)."""
+    p = state.pending
+    assert p is not None and p.kind == "spoils"
+    side = p.actor
+    if kind not in SPOILS_KINDS:
+        raise RuleError("The spoils of a victory are taken as Military stratagems or Agents.")
+    state.stratagems[side][kind] += 1
+    left = state.spoils.get(side, 0) - 1
+    if left > 0:
+        state.spoils[side] = left
+        state.pending = Pending("spoils", side, {"n": left})
+    else:
+        state.spoils.pop(side, None)
+        state.pending = None
+    return [
+        event(
+            state,
+            "spoils",
+            f"{side_title(side)} take {'an Agent' if kind == 'agent' else 'a Military stratagem'} "
+            "from the spoils of victory.",
+            side=side,
+            stratagem=kind,
+        )
+    ]
+
+
+def spoils_legal(state: CampaignState) -> list[A.Action]:
+    return [A.Take(k) for k in SPOILS_KINDS]
 
 
 # --------------------------------------------------------------------------- the Supreme Leader

@@ -239,6 +239,12 @@ DECLINE_LABELS = {
     "veto": "Let the result stand",
 }
 
+#: what each choice of the spoils of victory reads as, and what it is for (campaign.md §12.4)
+SPOILS_LABELS = {
+    "military": ("Take a Military stratagem", "for battles, forced marches and interceptions"),
+    "agent": ("Take an Agent", "for plots against enemy leaders"),
+}
+
 
 def with_outcome(action: A.Action, outcome: Outcome) -> A.Action:
     """The deciding action carrying the outcome of a battle fought elsewhere."""
@@ -827,6 +833,9 @@ class CampaignGame:
                         f"you win {win:.0%}",
                     )
                 )
+            elif isinstance(a, A.Take) and p.kind == "spoils":
+                label, why = SPOILS_LABELS.get(a.kind, (action_label(self.state, a), ""))
+                out.append(Option(label, a, why))
             elif isinstance(a, A.Decline):
                 out.append(Option(DECLINE_LABELS.get(p.kind, "Decline"), a))
             else:
@@ -842,6 +851,7 @@ class CampaignGame:
             "naval_offer": "Battle offered at sea",
             "commit": "Battle: commit stratagems",
             "veto": "The Tribune's veto",
+            "spoils": "Spoils of victory",
         }
         return "A decision" if p is None else titles.get(p.kind, p.kind.replace("_", " ").capitalize())
 

@@ -12,7 +12,7 @@ from tactical.view.app import battle_view
 from tactical.view.play import DEMO
 
 LABEL = "Tactical battle"
-BLURB = "Great Battles of History on hexes: Pharsalus, Thapsus, Munda, Cannae, Gaugamela."
+BLURB = "Great Battles of History on hexes: eight battles, the Bagradas to Munda, Cannae, Gaugamela."
 
 
 class ScenarioPicker(_Picker):

@@ -86,11 +86,36 @@ def test_the_outcome_is_applied_losses_promotion_disruption_retreat() -> None:
     assert "ilerda" in s2.fought
 
 
-def test_the_winner_earns_bonus_military_stratagems() -> None:
-    """campaign.md §12.4: one Military stratagem per 5 enemy SP lost, at most 2."""
-    s2, _ev = _fight(_ilerda(), lambda eng, dice: outcome_for(eng, "A", lose=["afranius_0", "afranius_1"]))
+def test_the_winner_takes_the_spoils_as_military_stratagems_or_agents() -> None:
+    """campaign.md §12.4: one bonus stratagem per 5 enemy SP lost, at most 2, each taken as
+    a Military stratagem or an Agent (never Political) once nothing else waits."""
+    s2, ev = _fight(_ilerda(), lambda eng, dice: outcome_for(eng, "A", lose=["afranius_0", "afranius_1"]))
     t = tables().battle
-    assert s2.stratagems["caesarian"]["military"] == 2 + min(t.bonus_max, 8 // t.bonus_per_sp)
+    n = min(t.bonus_max, 8 // t.bonus_per_sp)
+    assert n == 1 and any(e.kind == "bonus" for e in ev)
+    assert s2.stratagems["caesarian"]["military"] == 2  # not yet: the winner chooses
+    assert s2.pending is not None and s2.pending.kind == "spoils" and s2.pending.actor == "caesarian"
+    assert legal_actions(s2) == [A.Take("military"), A.Take("agent")]
+    with pytest.raises(RuleError):
+        play(s2, A.Take("political"))
+    s3, ev3 = play(s2, A.Take("agent"))
+    assert s3.stratagems["caesarian"]["agent"] == s2.stratagems["caesarian"]["agent"] + 1
+    assert s3.stratagems["caesarian"]["military"] == 2
+    assert s3.pending is None and not s3.spoils
+    assert ev3[0].kind == "spoils" and "Agent" in ev3[0].text
+
+
+def test_the_ai_takes_its_spoils_as_agents_when_the_enemy_supreme_leader_is_in_reach() -> None:
+    """docs/AI.md: Agents while the enemy's Supreme Leader is within their reach (004's
+    report: Caesar after his victory), else Military stratagems."""
+    from campaign.ai import CampaignAI
+
+    s2, _ = _fight(_ilerda(), lambda eng, dice: outcome_for(eng, "A", lose=["afranius_0", "afranius_1"]))
+    s2.stratagems["caesarian"]["agent"] = 0
+    assert CampaignAI().choose(s2) == A.Take("military")  # Pompeius is far from Ilerda
+    s2.forces["pompeius"] = army("pompeius", "senatorial", "osca", [("legion", "R", 5)], ("pompeius",))
+    s2.supreme["senatorial"] = "pompeius"
+    assert CampaignAI().choose(s2) == A.Take("agent")
 
 
 def test_leaders_killed_and_captured() -> None:

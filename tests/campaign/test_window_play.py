@@ -265,8 +265,9 @@ def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(vie
     final_board = board.state
     board.press("menu")  # back to the campaign
     assert window.current_view is view
-    # the outcome was applied through the engine, inside the deciding action
-    assert game.battle is None and game.state.pending is None
+    # the outcome was applied through the engine, inside the deciding action; what waits
+    # now is at most the winner's choice of the spoils (campaign.md §12.4)
+    assert game.battle is None and (game.state.pending is None or game.state.pending.kind == "spoils")
     assert len(game.session.actions) == actions_before + 1
     last = game.session.actions[-1]
     assert last["type"] == "commit" and last["outcome"]["engagement"] == eng.id
@@ -278,6 +279,10 @@ def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(vie
     for uid, sp in survivors.items():
         if uid in after and final_board.units[uid].owner == final_board.units[uid].side:
             assert after[uid] == sp
+    # the winner (here the computer) takes its spoils of victory first (campaign.md §12.4)
+    assert game.state.pending is not None and game.state.pending.actor == "senatorial"
+    view.on_update(view.ai_delay)
+    assert game.state.pending is None
     # the after-action report pops up over the map (campaign.md §14.4); read, it is closed
     render(window, view)
     assert view.dialog is not None and view.dialog.title.startswith("After-action report: Battle of Ariminum")
@@ -326,7 +331,7 @@ def test_auto_resolve_shows_the_odds_first_and_lets_the_engine_fight(view: Any, 
     assert view.dialog is not None and game.battle is not None
     assert game.battle.odds is not None  # computed before the choice is offered
     press_label(view, "Auto-resolve")
-    assert game.battle is None and game.state.pending is None
+    assert game.battle is None and (game.state.pending is None or game.state.pending.kind == "spoils")
     last = game.session.actions[-1]
     assert last["type"] == "commit" and "outcome" not in last  # the engine's own resolver fought it
     assert any("Battle of Ariminum" in ln for ln in game.chronicle)
@@ -693,3 +698,32 @@ def test_a_decisive_battle_offers_the_tactical_engine_first(
     else:
         assert first == "Auto-resolve"
     render(window, view).save(os.environ.get("BELLUM_SHOT_DIR", str(tmp_path)) + f"/battle-dialog-{least}.png")
+
+
+@pytest.mark.window
+def test_a_person_takes_the_spoils_of_victory_from_a_dialog(view: Any, window: Any, tmp_path: Path) -> None:
+    """campaign.md §12.4: Caesar wins at Ariminum (the battle fought elsewhere and brought
+    back); the window asks him what to take his bonus stratagem as, and takes it."""
+    from tests.campaign.test_ops_sequence import outcome_for
+
+    game = to_battle_dialog(view)
+    assert game.battle is not None
+    eng = game.battle.engagement
+    beaten = [u.id for u in eng.units if u.side == "B" and u.kind != "civis"]
+    assert game.finish_battle(outcome_for(eng, "A", lose=beaten), fought="battleboard")
+    view.close_dialog()  # as when the battle's own window hands back to the campaign
+    view.on_update(0.0)
+    p = game.state.pending
+    assert p is not None and p.kind == "spoils" and p.actor == "caesarian"
+    assert view.dialog is not None
+    render(window, view).save(tmp_path / "spoils.png")
+    import shutil
+
+    shutil.copy(tmp_path / "spoils.png", "/tmp/d/spoils.png")
+    assert {"Take a Military stratagem", "Take an Agent"} <= {lb.split(" — ")[0] for lb in labels(view)}
+    agents = game.state.stratagems["caesarian"]["agent"]
+    while game.state.pending is not None and game.state.pending.kind == "spoils":
+        press_label(view, "Take an Agent")
+        view.on_update(0.0)
+    assert game.state.stratagems["caesarian"]["agent"] > agents
+    assert any("spoils of victory" in ln for ln in game.chronicle)

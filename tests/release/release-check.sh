@@ -45,7 +45,7 @@ from pathlib import Path
 from bellum.paths import game_data
 
 src = Path(sys.argv[1])
-folders = {"maps": "maps", "scenarios": "scenarios", "docs/rules": "rules"}
+folders = {"maps": "maps", "scenarios": "scenarios", "docs/rules": "rules", "schemas": "schemas"}
 pairs = [(src / k, game_data(v)) for k, v in folders.items()]
 pairs += [(src / e / "data", game_data(e, "data")) for e in ("campaign", "battleboard", "tactical")]
 missing = []
@@ -59,6 +59,26 @@ for source, installed in pairs:
 if missing:
     sys.exit("release: missing from the installed game:\n  " + "\n  ".join(missing))
 print(f"release: {sum(1 for s, _ in pairs for p in s.rglob('*') if p.is_file())} data files present")
+EOF
+
+step "the shipped schemas match the game's models; every shipped scenario and the map pass bellum check"
+"$game" schemas --check
+"$game" check "$("$WORK/venv/bin/python" -c 'from bellum.paths import game_data; print(game_data("scenarios"))')" \
+  "$("$WORK/venv/bin/python" -c 'from bellum.paths import game_data; print(game_data("maps"))')" | tail -n 1
+"$WORK/venv/bin/python" - <<'EOF'
+import re
+import sys
+
+from bellum.paths import game_data
+
+# an editor resolves each file's '#:schema' line beside the installed file: it must find the schema
+bad = []
+for f in sorted([*game_data("scenarios").rglob("*.toml"), *game_data("maps").glob("*.toml")]):
+    m = re.match(r"#:schema (\S+)", f.read_text(encoding="utf-8"))
+    if not m or not (f.parent / m.group(1)).is_file():
+        bad.append(str(f))
+if bad:
+    sys.exit("release: these installed files name no schema that exists beside them:\n  " + "\n  ".join(bad))
 EOF
 
 step "bellum version; python -m bellum version"

@@ -169,7 +169,7 @@ def test_every_grade_is_a_heavy_missile_target() -> None:
 
 
 # -- the civil-war scenarios ----------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["pharsalus", "thapsus", "munda"])
+@pytest.mark.parametrize("name", ["pharsalus", "thapsus", "munda", "bagradas", "zela", "ruspina"])
 def test_civil_war_cohorts_are_graded_legionaries_with_the_pilum(name: str) -> None:
     st = load_scenario(resolve(name)).state
     cohorts = [u for u in st.units.values() if u.type == "CO"]
