@@ -365,6 +365,11 @@ def offered(state: CampaignState, action: A.Action) -> bool:
             candidates = merges(state)
         else:
             candidates = [A.EndPhase()]
+    elif state.pending is None and not state.result and isinstance(action, A.Pass) and state.phase != "movement":
+        candidates = [A.Pass()] if state.phase in (*PASS_PHASES, *POLITICAL_PHASES) else []
+    elif state.pending is None and not state.result and state.phase == "recruiting":
+        political = isinstance(action, A.Tribute | A.Bribe | A.Subvert | A.Assassinate)
+        candidates = politics.legal(state) if political else recruiting.legal(state)
     else:
         candidates = legal_actions(state)
     key = offer_key(action)
