@@ -84,8 +84,15 @@ class TacticalEngine:
         return opening(load(scenario), dice)
 
     def apply(self, state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
-        """``action`` played if the generator offers it; else refused, state and dice untouched."""
-        if not offered(state, action):
+        """``action`` played if the generator offers it; else refused, state and dice untouched.
+
+        A move is the one exception to asking the generator first: the generator's moves are
+        every end its search reaches under ``movement.MoveCosts`` within the mover's allowance,
+        and the engine walks a move's path step by step under the very same costs, refusing it
+        (before any die) where the search would not have reached — so a move the engine
+        accepts is one the generator offers (``tests/tactical/test_generator_legality.py``
+        checks it on random moves), without a second search per move."""
+        if not isinstance(action, Move | Face) and not offered(state, action):
             raise RuleError(refusal(state, action, dice))
         return engine.apply(state, action, dice)
 
@@ -162,7 +169,9 @@ def _candidates(state: State, action: Action) -> list[Action]:
         if mover is None or mover.side != state.seq.side:
             return []
         return list(legal.move_actions(state, mover))
-    return list(legal.legal_actions(state, moves=isinstance(action, Move | Face)))
+    if isinstance(action, Designate):
+        return list(legal.designation_actions(state))
+    return list(legal.legal_actions(state, moves=False))
 
 
 def offered(state: State, action: Action) -> bool:

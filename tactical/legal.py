@@ -357,6 +357,16 @@ def _enemy_within_zone_reach(state: State, firer: Unit, enemies: list[Unit]) -> 
     return any(grid.distance(firer.hex, h) <= radius for e in enemies for h in e.hexes())
 
 
+def designation_actions(state: State) -> list[Designate]:
+    """The designations the generator offers now (003 §8.3): only in the move segment or while
+    the shock segment is still designating, and not while the defender decides."""
+    seq = state.seq
+    if state.reacting is not None or not (seq.phase == "move" or (seq.phase == "shock" and state.designating)):
+        return []
+    own = sorted((u for u in state.units.values() if u.side == seq.side and u.on_map), key=lambda u: u.id)
+    return _designations(state, own)
+
+
 def _designations(state: State, own: list[Unit]) -> list[Designate]:
     """003 §8.3: the designations still open — attackers not yet designated nor fought, against
     each enemy in their front (a defender already designated may be joined)."""

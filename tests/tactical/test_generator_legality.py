@@ -24,8 +24,13 @@ def _strangers(state: State, pick: st.DataObject) -> list[Action]:
     grid = state.field.grid
     u = pick.draw(st.sampled_from(units))
     v = pick.draw(st.sampled_from(units))
+    here = state.units[u].hex
+    near = [grid.hex_id(h) for h in grid.neighbours(here)] if here >= 0 else []
+    two = [grid.hex_id(h) for n in (grid.neighbours(here) if here >= 0 else []) for h in grid.neighbours(n)]
     return [
         Move(u, (grid.hex_id(pick.draw(st.integers(0, grid.size - 1))),)),
+        *([Move(u, (pick.draw(st.sampled_from(near)),))] if near else []),
+        *([Move(u, (pick.draw(st.sampled_from(near)), pick.draw(st.sampled_from(two))))] if two else []),
         Fire(u, v),
         Activate(leader=pick.draw(st.sampled_from(sorted(state.leaders)))),
         Rally(v),
