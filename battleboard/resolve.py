@@ -9,7 +9,7 @@ Victory).  ``odds`` plays an engagement N times and reports the distribution.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from battleboard.ai import play_turn
@@ -47,14 +47,24 @@ from bellum.report import without_references
 MAX_ACTIONS = 20_000
 
 
-def autoplay(s: State, dice: Dice, ev: list[Event] | None = None, *, max_actions: int = MAX_ACTIONS) -> State:
-    """Play ``s`` to the end with the AI on both sides; returns the finished copy."""
+def autoplay(
+    s: State,
+    dice: Dice,
+    ev: list[Event] | None = None,
+    *,
+    max_actions: int = MAX_ACTIONS,
+    watch: Callable[[State], None] | None = None,
+) -> State:
+    """Play ``s`` to the end with the AI on both sides; returns the finished copy.
+    ``watch`` (an after-action report's camera) sees the state after every player turn."""
     s = s.clone()
     chance = Chance(dice)
     for _ in range(max_actions):
         if s.phase == "over":
             return s
         play_turn(s, chance, ev)
+        if watch is not None:
+            watch(s)
     raise BellumError("the battle did not end (the AI made no progress)")
 
 

@@ -107,16 +107,17 @@ CITY_NEED = 3.0
 #: a goal another army has already taken is worth this share to the next
 CLAIMED = 0.35
 #: from this share of the fratricide limit on, attacks need better odds …
-FRATRICIDE_CARE = 0.6
+FRATRICIDE_CARE = 0.45
 #: … up to this much more at the limit
-FRATRICIDE_BAR = 0.35
+FRATRICIDE_BAR = 0.6
 #: a side whose field armies are under this share of the enemy's recruits before politics
 WEAK_SHARE = 0.7
 #: refuse a battle likely to push fratricide past the limit (both sides, whoever is winning)
 FRATRICIDE_GUARD = True
 #: the share of the full legions on the field a battle is expected to kill (beaten armies
 #: withdraw, break and are taken rather than die to the last man: battleboard.md §10.4–§12.3)
-FRATRICIDE_SHARE = 0.3
+#: — reckoned high, a margin for the battles the enemy forces on us afterwards (BALANCE run 48)
+FRATRICIDE_SHARE = 0.6
 #: a side whose led field armies together have under this many SP, or under REBUILD_SHARE
 #: of the enemy's, rebuilds: legions and leaders come before everything else (§17)
 REBUILD_SP = 15
@@ -365,7 +366,13 @@ class CampaignAI:
             elif isinstance(a, A.FoundColony):
                 score = 3.5 if mine_sp > their_sp else 1.0
             elif isinstance(a, A.Bribe):
-                score = 3.0 + place_value(a.city) * 0.3
+                if politics.garrison(state, foe, a.city):
+                    # a rising is a siege weapon (campaign.md §18.2): only with our troops at
+                    # the gates, best against a starving garrison
+                    besieging = ground_sp(state, side, a.city) > 0
+                    score = (3.5 if a.city in state.starving else 3.0) if besieging else 0.0
+                else:
+                    score = 3.0 + place_value(a.city) * 0.3
             elif isinstance(a, A.Subvert):
                 score = 3.0
             if score > 0 and (best is None or score > best[0]):

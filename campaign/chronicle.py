@@ -88,6 +88,7 @@ CHRONICLE_KINDS = frozenset(
         "defection",
         "assassination",
         "spoils",
+        "volunteers",
     }
 )
 

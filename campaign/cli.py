@@ -50,6 +50,23 @@ def register(subparsers: Any) -> None:
     )
     p.set_defaults(func=run)
 
+    r = subparsers.add_parser(
+        "aar",
+        help="write the illustrated after-action report of a saved war (maps, charts, every battle)",
+    )
+    r.add_argument("save", metavar="SAVE", help="a campaign save")
+    r.add_argument("--out", required=True, metavar="DIR", help="the folder for index.md, index.html and the pictures")
+    r.add_argument(
+        "--maps",
+        choices=("auto", "season", "year"),
+        default="auto",
+        help="one map a season or a year (auto: seasons for a war of up to two years)",
+    )
+    r.add_argument(
+        "--battle", type=int, metavar="N", help="only the report of the war's battle N (numbered in the order fought)"
+    )
+    r.set_defaults(func=run_aar)
+
     b = subparsers.add_parser(
         "balance", help="play many AI-against-AI wars and print the balance tables (docs/BALANCE.md)"
     )
@@ -163,6 +180,31 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
+def run_aar(args: argparse.Namespace) -> int:
+    """``bellum aar SAVE --out DIR``: the war's illustrated report (``campaign.view.aar``)."""
+    from bellum.errors import InputError
+    from bellum.saves import read_save
+
+    data = read_save(args.save, "campaign")  # a bad save is refused before any folder is made
+    if args.battle is not None:
+        fought = sum(
+            1 for e in data.events if e.get("kind") == "battle" and isinstance(e.get("data", {}).get("report"), dict)
+        )
+        if not 1 <= args.battle <= fought:
+            raise InputError("--battle", "", f"{args.battle} is not a battle of this war (it has {fought})")
+    _writable(args.out, "--out")
+    if not os.environ.get("DISPLAY"):
+        os.environ.setdefault("ARCADE_HEADLESS", "1")
+    from campaign.view.aar import write
+
+    try:
+        index = write(args.save, args.out, args.maps, battle=args.battle)
+    except OSError as exc:
+        raise InputError(args.out, "", f"cannot be written ({exc.strerror or exc})") from None
+    print(f"Wrote the after-action report to {index} and {index.with_suffix('.html')}.")
+    return 0
+
+
 def run_balance(args: argparse.Namespace) -> int:
     from bellum.errors import InputError
     from campaign.study import markdown, study
@@ -190,14 +232,14 @@ def _check_paths(args: argparse.Namespace) -> None:
         _writable(args.reports)
 
 
-def _writable(folder: str) -> None:
+def _writable(folder: str, flag: str = "--reports") -> None:
     """Refuse, before the game is played, a reports folder that cannot be made."""
     from pathlib import Path
 
     from bellum.errors import InputError
     from bellum.paths import check_output
 
-    check_output(folder, "--reports", folder=True)
+    check_output(folder, flag, folder=True)
     try:
         Path(folder).mkdir(parents=True, exist_ok=True)
     except OSError as exc:

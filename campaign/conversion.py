@@ -21,7 +21,7 @@ The entry points the window, the routes and the tests call::
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -45,6 +45,7 @@ from bellum.engagement import (
     UnitFate,
 )
 from bellum.errors import BellumError, InputError, RuleError
+from bellum.events import Event
 from bellum.tomlio import load_model
 from campaign.units import DATA, catalogue
 from tactical.engagement import (
@@ -62,7 +63,10 @@ from tactical.engagement import (
     State,
     TacticalRoute,
     UnitType,
+    battle_scenario,
     build,
+    counter_names,
+    fight,
     named_moments,
     rout_value,
     write,
@@ -77,6 +81,7 @@ CONVERSION_FILE = DATA / "conversion.toml"
 build_tactical = build
 write_tactical = write
 tactical_moments = named_moments
+tactical_names = counter_names
 
 
 # --------------------------------------------------------------------------- the mapping as data
@@ -580,3 +585,18 @@ def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_acti
     if not ai_both:
         raise RuleError("A headless tactical battle needs the AI on both sides; open the battle window to play it.")
     return route().resolve(eng, dice, max_actions=max_actions)
+
+
+def fight_tactical(
+    eng: Engagement,
+    dice: Dice,
+    max_actions: int = MAX_ACTIONS,
+    watch: Callable[[State, list[Event], int], None] | None = None,
+) -> tuple[ScenarioIn, State, int]:
+    """The battle of ``resolve_tactical``, AI against AI, on the same dice: the generated
+    scenario, the final state and the activations played.  ``watch`` (an after-action
+    report's camera) sees the state after every action, with that action's events and the
+    activations so far (``tactical.engagement.fight``)."""
+    sc_in = battle_scenario(eng, army(eng), dice)
+    final, activations = fight(build(sc_in), dice, max_actions, watch)
+    return sc_in, final, activations

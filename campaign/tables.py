@@ -208,6 +208,7 @@ RP_EFFECTS: tuple[str, ...] = (
     "tribune",
     "dictator",
     "imperator",
+    "volunteers",
 )
 _EFFECT = re.compile(r"^([a-z_]+)(?::(\d))?$")
 
@@ -227,8 +228,8 @@ def parse_effects(text: str) -> tuple[Effect, ...]:
         if not m or m.group(1) not in RP_EFFECTS:
             raise ValueError(f"{text!r} is not a Res Publica result ({', '.join(RP_EFFECTS)}, joined by commas)")
         n = int(m.group(2) or 1)
-        if n < 1 or (m.group(2) and m.group(1) != "marker"):
-            raise ValueError(f"{text!r}: only a marker result takes a count, from 1 to 9")
+        if n < 1 or (m.group(2) and m.group(1) not in ("marker", "volunteers")):
+            raise ValueError(f"{text!r}: only a marker or volunteers result takes a count, from 1 to 9")
         out.append(Effect(m.group(1), n))
     return tuple(out)
 
@@ -307,6 +308,16 @@ class Bribe(_Model):
     markers: int = Field(ge=-5, le=5)
 
 
+class Revolt(_Model):
+    """A bribed civis rising against a garrison (campaign.md §18.2)."""
+
+    garrison_loss: tuple[int, ...] = Field(min_length=10, max_length=10)
+    veteran_civis: int = Field(ge=0, le=5)
+    starving: int = Field(ge=0, le=5)
+    besieged: int = Field(ge=0, le=5)
+    leader: int = Field(ge=-5, le=0)
+
+
 _DESERT = re.compile(r"^(none|defect|desert:[1-5])$")
 
 
@@ -350,6 +361,7 @@ class Tables(_Model):
     recruiting: Recruiting
     tribute: Tribute
     bribe: Bribe
+    revolt: Revolt
     desertion: Desertion
     assassination: Assassination
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -32,7 +32,7 @@ from bellum.report import namer
 from bellum.session import Session
 from bellum.tomlio import load_model
 from tactical.actions import Action
-from tactical.game import TacticalEngine, opening
+from tactical.game import TacticalEngine, opening_events
 from tactical.hexes import Grid
 from tactical.models import LeaderIn, TerrainName, UnitType, build_state
 from tactical.report import moments
@@ -453,13 +453,22 @@ def write(sc: ScenarioIn, path: str | Path) -> Path:
     return p
 
 
-def fight(sc: Scenario, dice: Dice, max_actions: int = MAX_ACTIONS) -> tuple[State, int]:
+def fight(
+    sc: Scenario,
+    dice: Dice,
+    max_actions: int = MAX_ACTIONS,
+    watch: Callable[[State, list[Event], int], None] | None = None,
+) -> tuple[State, int]:
     """The battle played out by the AI on both sides: the final state and the activations
-    it took (a battle still going after ``max_actions`` is broken off at nightfall)."""
+    it took (a battle still going after ``max_actions`` is broken off at nightfall).
+    ``watch`` (an after-action report's camera) sees the state after the opening and after
+    every action, with that action's events and the activations so far."""
     from tactical.ai import TacticalAI
     from tactical.engine import apply
 
-    state = opening(sc, dice)
+    state, events = opening_events(sc, dice)
+    if watch is not None:
+        watch(state, events, 0)
     players = {"A": TacticalAI(dice.d10("tactical AI seed A")), "B": TacticalAI(dice.d10("tactical AI seed B"))}
     activations = 0
     for _ in range(max_actions):
@@ -468,22 +477,30 @@ def fight(sc: Scenario, dice: Dice, max_actions: int = MAX_ACTIONS) -> tuple[Sta
         before = state.seq.phase
         # the side to act: the defender while a reaction waits on it (tactical.md §8.13)
         action = players[state.acting].choose(state)
-        state, _events = apply(state, action, dice)
+        state, happened = apply(state, action, dice)
         if before in ("activation", "continuity") and state.seq.phase not in ("activation", "continuity"):
             activations += 1
+        if watch is not None:
+            watch(state, happened, activations)
     return state, activations
 
 
-def named_moments(eng: Engagement, final: State, events: Iterable[Event]) -> tuple[str, ...]:
-    """The turning points of a tactical battle fought for ``eng``, its counters named after
-    the units they carry ("leg_xiii-2 routs (002 shock)." → "Legio XIII (2) routs.")."""
+def counter_names(eng: Engagement, final: State) -> dict[str, str]:
+    """Counter and leader ids of a battle fought for ``eng`` → the names of the units and
+    leaders they stand for ("leg_xiii-2" → "Legio XIII (2)")."""
     names = {u.id: u.name for u in eng.units if u.name}
     label = {ld.id: ld.name for ld in eng.leaders if ld.name}
     for cid, unit in final.units.items():
         base = names.get(unit.group)
         if base:
             label[cid] = base if cid == unit.group else f"{base} ({cid.rsplit('-', 1)[-1]})"
-    return moments(events, namer(label))
+    return label
+
+
+def named_moments(eng: Engagement, final: State, events: Iterable[Event]) -> tuple[str, ...]:
+    """The turning points of a tactical battle fought for ``eng``, its counters named after
+    the units they carry ("leg_xiii-2 routs (002 shock)." → "Legio XIII (2) routs.")."""
+    return moments(events, namer(counter_names(eng, final)))
 
 
 # --------------------------------------------------------------------------- the route
@@ -576,6 +593,7 @@ __all__ = [
     "UnitType",
     "battle_scenario",
     "build",
+    "counter_names",
     "fight",
     "named_moments",
     "refusal",

@@ -64,13 +64,19 @@ def load(name: str) -> Scenario:
     return load_scenario(resolve(name))
 
 
-def opening(sc: Scenario, dice: Dice) -> State:
-    """A fresh copy of the scenario's state with the side to go first settled."""
+def opening_events(sc: Scenario, dice: Dice) -> tuple[State, list[Event]]:
+    """A fresh copy of the scenario's state with the side to go first settled, and the
+    events of settling it."""
     state = sc.state.copy()
     first = sc.model.first
     events: list[Event] = []
     who_goes_first(state, dice, events, first=None if first == "roll" else first)
-    return state
+    return state, events
+
+
+def opening(sc: Scenario, dice: Dice) -> State:
+    """A fresh copy of the scenario's state with the side to go first settled."""
+    return opening_events(sc, dice)[0]
 
 
 class TacticalEngine:

@@ -101,16 +101,23 @@ def share(total: int, pct: int) -> int:
 
 
 def inflict(
-    state: CampaignState, force_id: str, sp: int, *, fleets: bool = False, cat: Catalogue | None = None
+    state: CampaignState,
+    force_id: str,
+    sp: int,
+    *,
+    fleets: bool = False,
+    cat: Catalogue | None = None,
+    spare: tuple[str, ...] = (),
 ) -> dict[str, int]:
     """Take ``sp`` strength points from a force (in place on ``state``, which must be a
     copy the caller owns); returns unit id → SP lost.  Ground units lose first; fleets
-    lose only when ``fleets`` is true (storms at sea) or nothing else is left."""
+    lose only when ``fleets`` is true (storms at sea) or nothing else is left; units of
+    the kinds in ``spare`` never lose."""
     cat = cat or catalogue()
     force = state.forces[force_id]
     strength = {u.id: u.strength for u in force.units}
-    order = [u.id for u in force.units]
-    eligible = [u.id for u in force.units if fleets or not cat.kind(u.kind).is_fleet]
+    order = [u.id for u in force.units if u.kind not in spare]
+    eligible = [u.id for u in force.units if u.kind not in spare and (fleets or not cat.kind(u.kind).is_fleet)]
     if not eligible:
         eligible = order
     lost: dict[str, int] = {}

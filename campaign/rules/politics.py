@@ -29,13 +29,13 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
 from campaign.map import LAND_EDGE_KINDS, roman_world
-from campaign.rules.common import event, force_name, inflict, leader_name, place_name, tidy
+from campaign.rules.common import event, force_name, inflict, leader_name, loss_text, place_name, tidy
 from campaign.rules.siege import take_captive
 from campaign.rules.stratagems import play, plays_left
 from campaign.rules.supply import land_supplied
 from campaign.state import SIDE_NAMES, CampaignState, enemy
 from campaign.tables import tables
-from campaign.units import Force, catalogue
+from campaign.units import Force, Unit, catalogue
 
 # --------------------------------------------------------------------------- reach over land
 
@@ -277,8 +277,9 @@ def tribute(state: CampaignState, target: str, dice: Dice) -> list[Event]:
 
 
 def bribe_targets(state: CampaignState, side: str) -> list[str]:
-    """Enemy cities held by nothing but a Roman civis, within reach, where the bribe can
-    succeed at all (§18.2: Rome, at −3, only under siege or with the markers)."""
+    """Enemy cities with a Roman civis, within reach, where the bribe can succeed at all
+    (§18.2: Rome, at −3, only under siege or with the markers); where a garrison stands
+    beside the civis, a civis that revolts must fight it."""
     if state.stratagems[side]["political"] < 1:
         return []
     foe = enemy(side)
@@ -287,19 +288,47 @@ def bribe_targets(state: CampaignState, side: str) -> list[str]:
     for city in sorted(roman_world().cities()):
         if state.owner_side(city) != foe:
             continue
-        units = [u for f in state.side_forces_at(city, foe) for u in f.units]
-        if len(units) != 1 or units[0].kind != "civis" or units[0].nation != "roman":
+        civis = _civis(state, foe, city)
+        if civis is None or civis.nation != "roman":
             continue
         if agents(state, side, {city}, reach) and chance(tables().bribe.need, bribe_modifier(state, side, city)) > 0:
             out.append(city)
     return out
 
 
+def _civis(state: CampaignState, side: str, city: str) -> Unit | None:
+    return next((u for f in state.side_forces_at(city, side) for u in f.units if u.kind == "civis"), None)
+
+
+def garrison(state: CampaignState, side: str, city: str) -> list[Force]:
+    """``side``'s forces in ``city`` with ground units besides its civis (§18.2)."""
+    cat = catalogue()
+    return [
+        f
+        for f in state.side_forces_at(city, side)
+        if any(u.kind != "civis" and not cat.kind(u.kind).is_fleet for u in f.units)
+    ]
+
+
+def revolt_modifier(state: CampaignState, side: str, city: str) -> int:
+    """The rising's modifier (§18.2): a veteran civis, a starving garrison, the briber's
+    troops at the gates, an enemy leader inside."""
+    t = tables().revolt
+    foe = enemy(side)
+    civis = _civis(state, foe, city)
+    mod = t.veteran_civis if civis is not None and civis.discipline in ("I", "V") else 0
+    mod += t.starving if city in state.starving else 0
+    mod += t.besieged if any(f.units for f in state.side_forces_at(city, side)) else 0
+    mod += t.leader if any(f.leaders for f in state.side_forces_at(city, foe)) else 0
+    return mod
+
+
 def bribe_modifier(state: CampaignState, side: str, city: str) -> int:
     t = tables().bribe
     cmap = roman_world()
     foe = enemy(side)
-    civis = next(u for f in state.side_forces_at(city, foe) for u in f.units)
+    civis = _civis(state, foe, city)
+    assert civis is not None
     mod = t.rome if city == "roma" else t.capital if cmap.spaces[city].capital else 0
     mod += t.veteran if civis.discipline in ("I", "V") else 0
     mod += t.besieged if any(f.units for f in state.side_forces_at(city, side)) else 0
@@ -321,12 +350,16 @@ def bribe(state: CampaignState, city: str, dice: Dice) -> list[Event]:
     play(state, side, "political", leader)
     roll = dice.d10(f"bribe {city}")
     won = roll + mod >= need
+    who = possessive_name_leader(leader)
+    told = f"{who} agents bribe the citizens of {place_name(city)} (roll {roll}{mod:+d}, need {need})"
+    held = garrison(state, foe, city)
+    if won and held:
+        return _rising(state, city, held, told, roll, mod, dice)
     events = [
         event(
             state,
             "bribe",
-            f"{possessive_name_leader(leader)} agents bribe the citizens of {place_name(city)} "
-            f"(roll {roll}{mod:+d}, need {need}): {'they revolt' if won else 'they stay loyal'}.",
+            f"{told}: {'they revolt' if won else 'they stay loyal'}.",
             side=side,
             place=city,
             roll=roll,
@@ -336,6 +369,15 @@ def bribe(state: CampaignState, city: str, dice: Dice) -> list[Event]:
     ]
     if not won:
         return events
+    return events + _goes_over(state, city, dice)
+
+
+def _goes_over(state: CampaignState, city: str, dice: Dice) -> list[Event]:
+    """The city and everything of the enemy's in it go over to the active side; its
+    leaders are taken (§18.2)."""
+    side = state.active
+    foe = enemy(side)
+    events: list[Event] = []
     state.owners[city] = side
     for f in state.side_forces_at(city, foe):
         if f.units:
@@ -346,6 +388,58 @@ def bribe(state: CampaignState, city: str, dice: Dice) -> list[Event]:
     text = f"{place_name(city)} goes over to {SIDE_NAMES[side]}."
     events.append(event(state, "capture", text, place=city, side=side))
     return events
+
+
+def _rising(
+    state: CampaignState, city: str, held: list[Force], told: str, roll: int, mod: int, dice: Dice
+) -> list[Event]:
+    """A bribed civis rises against the garrison and fights it (§18.2): the garrison loses
+    SP by the revolt table; left with none, the city goes over, else the rising is put down
+    and the civis is lost."""
+    side = state.active
+    foe = enemy(side)
+    t = tables().revolt
+    rmod = revolt_modifier(state, side, city)
+    fight = dice.d10(f"revolt {city}")
+    owed = t.garrison_loss[max(0, min(9, fight + rmod))]
+    losses: dict[str, int] = {}
+    for f in sorted(held, key=lambda g: (-sum(u.strength for u in g.units if u.kind != "civis"), g.id)):
+        if owed <= 0:
+            break
+        got = inflict(state, f.id, owed, spare=("civis",))  # the civis is not the garrison
+        losses.update(got)
+        owed -= sum(got.values())
+    left = sum(sum(u.strength for u in f.units if u.kind != "civis") for f in garrison(state, foe, city))
+    lost = loss_text(losses) if losses else "nothing"
+    if left <= 0:
+        text = f"{told}: they rise, cut down the garrison ({lost}) and open the city (roll {fight}{rmod:+d})."
+        events = [event(state, "bribe", text, side=side, place=city, roll=roll, modifier=mod, won=True, losses=losses)]
+        return events + _goes_over(state, city, dice)
+    civis_lost: dict[str, int] = {}
+    for f in state.side_forces_at(city, foe):
+        for u in f.units:
+            if u.kind == "civis":
+                civis_lost[u.id] = u.strength
+        if any(u.kind == "civis" for u in f.units):
+            state.forces[f.id] = f.model_copy(update={"units": tuple(u for u in f.units if u.kind != "civis")})
+    tidy(state)
+    text = (
+        f"{told}: they rise, but the garrison puts them down at a cost of {lost}; "
+        f"the citizens' militia is destroyed (roll {fight}{rmod:+d})."
+    )
+    return [
+        event(
+            state,
+            "bribe",
+            text,
+            side=side,
+            place=city,
+            roll=roll,
+            modifier=mod,
+            won=True,
+            losses={**losses, **civis_lost},
+        )
+    ]
 
 
 def possessive_name_leader(leader: str) -> str:

@@ -25,6 +25,8 @@ needs to name him.
 
 from __future__ import annotations
 
+import math
+
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
@@ -141,6 +143,58 @@ def _player_force(state: CampaignState, side: str, city: str, leader: str) -> Fo
     f = state.leader_force(leader)
     assert f is not None and f.location == city and state.allegiance(f.side) == side
     return f
+
+
+def volunteers_port(state: CampaignState, side: str) -> str | None:
+    """Where volunteers gather for ``side`` (§16.2): the port of Italia it holds with no
+    enemy troops in it nearest to Rome (by the map's coordinates; then by id)."""
+    cmap = roman_world()
+    rome = cmap.spaces["roma"]
+    ports = [
+        s
+        for s in cmap.data.space
+        if s.province == "italia" and s.port and s.kind == "city" and safe_city(state, side, s.id)
+    ]
+    best = min(ports, key=lambda s: (math.dist((s.lon, s.lat), (rome.lon, rome.lat)), s.id), default=None)
+    return None if best is None else best.id
+
+
+def raise_volunteers(state: CampaignState, side: str, n: int) -> list[Event]:
+    """``n`` recruit legions from ``side``'s builds pool gather as a force of their own at
+    its ``volunteers_port`` (the Populares' volunteers, §16.2) — none without a port or
+    counters."""
+    port = volunteers_port(state, side)
+    left = builds_left(state, side, "legion")
+    n = n if left is None else min(n, left)
+    if port is None or n < 1:
+        why = "they have no port of Italia to gather in" if port is None else "no legion counter is left for them"
+        text = f"Volunteers come forward for {SIDE_NAMES[side]}, but {why}."
+        return [event(state, "volunteers", text, side=side)]
+    spec = catalogue().kind("legion")
+    assert spec.recruit is not None
+    fid = f"volunteers_{state.next_id}"
+    force = Force(id=fid, side=side, location=port, units=(), name="Volunteers")
+    for _ in range(n):
+        uid = f"raised_legion_{state.next_id}"
+        state.next_id += 1
+        # each legion takes the numeral after the last (unit_name reads the forces on the map)
+        name = unit_name(state, side, "legion", port)
+        unit = Unit(id=uid, kind="legion", discipline=spec.recruit, strength=spec.strength, nation="roman", name=name)
+        force = force.model_copy(update={"units": (*force.units, unit)})
+        state.forces[fid] = force
+    units = force.units
+    names = ", ".join(u.name for u in units)
+    return [
+        event(
+            state,
+            "volunteers",
+            f"Volunteers gather at {place_name(port)} for {SIDE_NAMES[side]}: {names} (legion, R).",
+            side=side,
+            place=port,
+            n=n,
+            gains={u.id: u.strength for u in units},
+        )
+    ]
 
 
 def why_not_recruit(state: CampaignState, side: str, city: str, kind: str) -> str | None:

@@ -19,6 +19,7 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
 from campaign.rules.common import counted, event, leader_name, possessive
+from campaign.rules.recruiting import raise_volunteers
 from campaign.rules.stratagems import gain, leaders_of, play, plays_left
 from campaign.state import SIDE_NAMES, CampaignState, Pending, enemy, side_title
 from campaign.tables import Effect, tables
@@ -143,6 +144,7 @@ def describe(effects: tuple[Effect, ...]) -> str:
         "tribune": "the Tribune",
         "dictator": "the Dictatorship",
         "imperator": "the acclamation as Imperator",
+        "volunteers": "volunteers flock to the standards",
     }
     return "; ".join(f"{e.n} Res Publica markers" if e.kind == "marker" and e.n > 1 else words[e.kind] for e in effects)
 
@@ -185,6 +187,8 @@ def apply_effects(state: CampaignState, side: str, effects: tuple[Effect, ...]) 
         elif kind == "enemy_marker" and state.res_publica[foe] > 0:
             state.res_publica[foe] -= 1
             events.append(event(state, "marker", f"{side_title(foe)} lose a Res Publica marker.", side=foe, n=-1))
+        elif kind == "volunteers":
+            events += raise_volunteers(state, side, e.n)
         elif kind == "political":
             if gain(state, side, "political"):
                 events.append(event(state, "take", f"{side_title(side)} gain a Political stratagem.", side=side))

@@ -79,7 +79,7 @@ from campaign.view.palette import (
     OwnerKind,
     owner_kind,
 )
-from campaign.view.raster import render_ground
+from campaign.view.raster import image_size, render_ground
 
 SERIF = ("DejaVu Serif", "Georgia", "Times New Roman", "serif")
 SANS = ("DejaVu Sans", "Arial", "sans-serif")
@@ -142,12 +142,12 @@ _GROUNDS: dict[tuple[int, int], Image.Image] = {}
 _GROUNDS_KEPT = 4
 
 
-def ground_image(geo: MapGeometry, owners: dict[str, str], key: int) -> Image.Image:
+def ground_image(geo: MapGeometry, owners: dict[str, str], key: int, texels: float = TEXELS_PER_UNIT) -> Image.Image:
     """The ground for ``owners``, rendered once and kept (rasterising takes most of a second)."""
     cache_key = (id(geo), key)
     image = _GROUNDS.get(cache_key)
-    if image is None:
-        image = render_ground(geo, owners, TEXELS_PER_UNIT)
+    if image is None or image.size != image_size(geo, texels):
+        image = render_ground(geo, owners, texels)
         if len(_GROUNDS) >= _GROUNDS_KEPT:
             _GROUNDS.pop(next(iter(_GROUNDS)))
         _GROUNDS[cache_key] = image
@@ -206,6 +206,9 @@ class MapLabel:
 
 class MapView(arcade.View):
     """The campaign map window (see the module docstring)."""
+
+    #: the ground's resolution (an off-screen whole-map picture needs less: campaign.view.aar)
+    texels_per_unit = TEXELS_PER_UNIT
 
     def __init__(
         self,
@@ -370,7 +373,8 @@ class MapView(arcade.View):
     # ------------------------------------------------------------------ building
     def _build_ground(self) -> None:
         key = abs(hash(tuple(sorted(self._owners.items()))))
-        image = ground_image(self.geo, self._owners, key)
+        texels = self.texels_per_unit
+        image = ground_image(self.geo, self._owners, key, texels)
         atlas = arcade.DefaultTextureAtlas((2048, 2048))
         self.ground = arcade.SpriteList(atlas=atlas)
         self.ground.blend = False  # the ground is opaque: no blending halves its cost on llvmpipe
@@ -379,9 +383,9 @@ class MapView(arcade.View):
             for tx in range(0, image.width, TILE):
                 tile = image.crop((tx, ty, min(image.width, tx + TILE), min(image.height, ty + TILE)))
                 tex = arcade.Texture(tile, hash=f"campaign-ground-{key}-{tx}-{ty}")
-                s = arcade.Sprite(tex, scale=1 / TEXELS_PER_UNIT)
-                s.center_x = left + (tx + tile.width / 2) / TEXELS_PER_UNIT
-                s.center_y = top - (ty + tile.height / 2) / TEXELS_PER_UNIT
+                s = arcade.Sprite(tex, scale=1 / texels)
+                s.center_x = left + (tx + tile.width / 2) / texels
+                s.center_y = top - (ty + tile.height / 2) / texels
                 self.ground.append(s)
 
     def _build_network(self) -> None:

@@ -83,6 +83,13 @@ DEST_BAD = (170, 40, 30)
 DEST_SEA = (40, 80, 150)
 
 
+#: the button that writes the war's illustrated after-action report (``bellum aar``)
+AAR_LABEL = "Illustrated report of the war"
+AAR_NOTE = "maps, charts and every battle, as a web page"
+AAR_BATTLE = "Illustrated report of this battle"
+AAR_BATTLE_NOTE = "the field at its start, turning points and end, as a web page"
+
+
 @dataclass
 class Dialog:
     """A modal question: a title, lines of text and the answers."""
@@ -104,6 +111,7 @@ class CampaignView(MapView):
         self.battle_view: Any = None
         #: the battle the battle window fights, begun by its engine's route (bellum.engagement)
         self.fight: Battle | None = None
+        self.aar_job: Any = None  # the report being written in the background (``write_aar``)
         self.ai_delay = AI_DELAY
         self._ai_clock = 0.0
         self._version = -1
@@ -278,11 +286,13 @@ class CampaignView(MapView):
         note = g.phase_note()
         if note:
             y = self._wrapped(note, x0 + 10, y, DIM, 8.5, PANEL_W - 20)
-        third = (PANEL_W - 20 - 8) / 3
+        quarter = (PANEL_W - 20 - 12) / 4
         row = y - BUTTON_H - 4
-        self._add_button("undo", "Undo", x0 + 10, row, third, self.undo, enabled=g.can_undo())
-        self._add_button("save", "Save", x0 + 14 + third, row, third, self.save)
-        self._add_button("load", "Load", x0 + 18 + 2 * third, row, third, self.load)
+        self._add_button("undo", "Undo", x0 + 10, row, quarter, self.undo, enabled=g.can_undo())
+        self._add_button("save", "Save", x0 + 14 + quarter, row, quarter, self.save)
+        self._add_button("load", "Load", x0 + 18 + 2 * quarter, row, quarter, self.load)
+        # the war's illustrated after-action report (``bellum aar``), written in the background
+        self._add_button("report", "Report", x0 + 22 + 3 * quarter, row, quarter, self.write_aar)
         y = row - 8
         self._panel_box(x0, y, top, PANEL_W)
         # -- the force panel --------------------------------------------------------
@@ -564,12 +574,42 @@ class CampaignView(MapView):
             if reports
             else ["No battle has been fought yet."]
         )
-        self.open_dialog(
-            Dialog("Battles of the war", lines, [(rep.title(), partial(self._show_report, rep), "") for rep in shown])
-        )
+        options: list[tuple[str, Callable[[], Any] | None, str]] = [
+            (rep.title(), partial(self._show_report, rep), "") for rep in shown
+        ]
+        options.append((AAR_LABEL, self.write_aar, AAR_NOTE))
+        self.open_dialog(Dialog("Battles of the war", lines, options))
 
     def _show_report(self, rep: AfterAction) -> None:
-        self.open_dialog(Dialog(rep.title(), rep.summary(), [("Back to the battles", self.open_reports, "")]))
+        self.open_dialog(
+            Dialog(
+                rep.title(),
+                rep.summary(),
+                [("Back to the battles", self.open_reports, ""), (AAR_LABEL, self.write_aar, AAR_NOTE)],
+            )
+        )
+
+    def write_aar(self, battle: int | None = None) -> None:
+        """The illustrated report of the war so far — or of its battle number ``battle`` —
+        written in the background (``bellum aar``)."""
+        from campaign.aar_job import start_report
+
+        self.dialog = None
+        try:
+            folder, self.aar_job = start_report(self.game.session, battle)
+        except OSError as no:
+            self.game.message = f"The report could not be started: {no.strerror or no}."
+        else:
+            from bellum.paths import user_folder
+
+            where = folder / "index.html"
+            if where.is_relative_to(user_folder()):  # a path without spaces cannot wrap: keep it short
+                where = where.relative_to(user_folder())
+            self.game.message = (
+                f"Writing the illustrated report (about a minute): {where.as_posix()} in your own folder "
+                "(bellum version shows where)."
+            )
+        self.game.version += 1
 
     def open_dialog(self, d: Dialog) -> None:
         self.dialog = d
@@ -613,7 +653,12 @@ class CampaignView(MapView):
             self.open_dialog(self.battle_dialog())
         elif g.state.pending is None and g.popups and not g.ai_to_act():
             title, lines = g.popups.pop(0)
-            self.open_dialog(Dialog(title, lines or [" "], [("Continue", self.close_dialog, "")], cancel=False))
+            options: list[tuple[str, Callable[[], Any] | None, str]] = [("Continue", self.close_dialog, "")]
+            if title.startswith("After-action report"):  # the end of a battle
+                n = len(g.reports())
+                options.append((AAR_BATTLE, partial(self.write_aar, n), AAR_BATTLE_NOTE))
+                options.append((AAR_LABEL, self.write_aar, AAR_NOTE))
+            self.open_dialog(Dialog(title, lines or [" "], options, cancel=False))
         elif g.state.pending is not None and g.human_to_act():
             self.open_dialog(
                 Dialog(

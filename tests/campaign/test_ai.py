@@ -199,9 +199,9 @@ def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon
     ai = CampaignAI()
     them, me = s.forces["me"], s.forces["them"]  # from the Senate's side
     assert not ai.would_end_the_war(s, me, them.location)
-    s.fratricide = 85
-    assert not ai.would_end_the_war(s, me, them.location)  # 7 legions, 30% of them killed: +10.5
-    s.fratricide = 92
+    s.fratricide = 78
+    assert not ai.would_end_the_war(s, me, them.location)  # 7 legions, 60% of them killed: +21
+    s.fratricide = 80
     assert ai.would_end_the_war(s, me, them.location)
     s.active = "caesarian"
     # the Senate is winning, yet Caesar keeps the guard too: the consuls (§16.5), a beaten

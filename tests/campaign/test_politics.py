@@ -115,14 +115,62 @@ def test_a_bribed_civis_revolts_and_the_city_changes_hands() -> None:
     assert s3.owners["ariminum"] == "caesarian" and s3.forces["ar_civis"].side == "caesarian"
 
 
-def test_bribes_are_hard_in_rome_and_need_a_city_held_only_by_its_civis() -> None:
-    """§18.2: Rome −3; a city with other enemy troops cannot be bribed."""
+def test_bribes_are_hard_in_rome() -> None:
+    """§18.2: Rome −3."""
     s = _side(fresh("recruiting", keep=[]))
     assert P.bribe_modifier(s, "caesarian", "roma") <= tables().bribe.rome + tables().bribe.capital * 0
-    s.forces["c"] = army("c", "caesarian", "ravenna", [("legion", "V", 5)], ("caesar",))
+
+
+def _garrisoned(starving: bool = False) -> CampaignState:
+    """Ariminum's civis with a Senatorial legion of 3 SP in garrison, Caesar at the gates."""
+    s = _side(fresh("recruiting", keep=[]))
+    s.forces["c"] = army("c", "caesarian", "ariminum", [("legion", "V", 5)], ("caesar",))
     _ariminum_civis(s)
-    s.forces["g"] = army("g", "senatorial", "ariminum", [("legion", "R", 5)], ())
-    assert "ariminum" not in P.bribe_targets(s, "caesarian")
+    s.forces["g"] = army("g", "senatorial", "ariminum", [("legion", "R", 3), ("fleet", "R", 3)], ())
+    if starving:
+        s.starving = ("ariminum",)
+    return s
+
+
+def test_a_bribed_civis_rises_against_the_garrison_and_can_open_the_city() -> None:
+    """§18.2 (004's report: the civis bribed into revolt fights the garrison): with Caesar at
+    the gates and the garrison starving (+3), a fight roll of 2 makes 5 → 3 SP: the garrison
+    (3 SP) is cut down, its ships spared, and the city and civis go over."""
+    s = _garrisoned(starving=True)
+    assert "ariminum" in P.bribe_targets(s, "caesarian")
+    assert P.revolt_modifier(s, "caesarian", "ariminum") == 3
+    need = tables().bribe.need
+    s2, ev = play(s, A.Bribe("ariminum"), Dice.forced([need, 2]))
+    assert tables().revolt.garrison_loss[5] == 3
+    assert "cut down the garrison" in ev[0].text
+    assert s2.owners["ariminum"] == "caesarian"
+    assert s2.forces["ar_civis"].side == "caesarian"
+    assert s2.fratricide == s.fratricide  # a massacre in the streets, not a battle (§21.3)
+
+
+def test_a_rising_the_garrison_survives_is_put_down_and_the_civis_is_lost() -> None:
+    """§18.2: a full garrison under no siege pressure: fight roll 0 (+1 Caesar at the gates)
+    → 1 SP lost; the city stays, the civis is destroyed."""
+    s = _garrisoned()
+    need = tables().bribe.need
+    s2, ev = play(s, A.Bribe("ariminum"), Dice.forced([need, 0]))
+    assert "puts them down" in ev[0].text
+    assert s2.owners["ariminum"] == "senatorial"
+    assert "ar_civis" not in s2.forces or not s2.forces["ar_civis"].units
+    g = s2.forces["g"]
+    assert [(u.kind, u.strength) for u in g.units] == [("legion", 2), ("fleet", 3)]
+
+
+def test_the_odds_of_a_rising_are_shown_before_the_bribe() -> None:
+    """The window's odds of a bribe enumerate both dice (campaign.odds.decision_odds)."""
+    from campaign.odds import decision_odds
+
+    odds = decision_odds(_garrisoned(starving=True), A.Bribe("ariminum"))
+    assert odds is not None
+    words = {w for w, _p in odds}
+    assert any("open the city" in w for w in words) and any("put" in w for w in words)
+    assert "they stay loyal" in words
+    assert sum(p for _w, p in odds) == 1
 
 
 def _facing() -> CampaignState:

@@ -146,3 +146,48 @@ def test_a_beaten_imperator_loses_the_acclamation_then_the_markers(monkeypatch: 
     ev = R.beaten_imperator(s, "caesarian", {"caesar"})
     assert [e.kind for e in ev] == ["imperator", "marker"]
     assert s.republic["imperator"] is None and s.res_publica["caesarian"] == 3
+
+
+# --------------------------------------------------------------------------- §16.2 volunteers
+
+
+def test_the_populares_can_bring_volunteers_to_a_port_of_italia() -> None:
+    """§16.2 (004's report: Pompeius, working the Populares, got recruit legions of
+    volunteers at Brundisium): entry 1 raises two R legions at the side's Italian port
+    nearest Rome, as a leaderless force of their own."""
+    s = _rp("senatorial")
+    s.owners["roma"] = "caesarian"  # Caesar holds Rome; the Senate still holds Brundisium
+    s.forces = {k: f for k, f in s.forces.items() if f.location != "roma"}
+    leader = R.roller(s, "senatorial")
+    assert leader is not None
+    die = 1 - R.modifier(s, "senatorial", "populares", leader)
+    assert 0 <= die <= 9
+    s2, ev = play(s, A.Politics("populares"), Dice.forced([die]))
+    assert "volunteers" in ev[0].text
+    if s2.pending is not None:  # Caesar's Tribune may veto it; he lets it stand
+        s2, more = play(s2, A.Decline())
+        ev += more
+    vol = [e for e in ev if e.kind == "volunteers"]
+    assert len(vol) == 1
+    place = vol[0].data["place"]
+    from campaign.map import roman_world
+
+    assert roman_world().spaces[place].province == "italia" and roman_world().spaces[place].port
+    force = next(f for f in s2.forces.values() if f.id.startswith("volunteers"))
+    assert force.location == place and force.commander is None
+    assert [(u.kind, u.discipline, u.strength) for u in force.units] == [("legion", "R", 5)] * 2
+    assert len({u.name for u in force.units}) == 2
+
+
+def test_volunteers_with_no_port_of_italia_come_to_nothing() -> None:
+    """§16.2: a side holding no port of Italia raises no one (but is told why)."""
+    from campaign.map import roman_world
+    from campaign.rules.recruiting import raise_volunteers
+
+    s = _rp("senatorial")
+    for sp in roman_world().data.space:
+        if sp.province == "italia":
+            s.owners[sp.id] = "caesarian"
+    before = dict(s.forces)
+    ev = raise_volunteers(s, "senatorial", 2)
+    assert s.forces == before and "no port of Italia" in ev[0].text
