@@ -38,6 +38,7 @@ $(STAMP): pyproject.toml
 lint:
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 typecheck:
 	$(VENV)/bin/mypy

@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 from battleboard.tables import Tables
 
 OFF = -1  # the destination of a move across the edge the unit stands on (§7.4, 004 Escape)
-SIDES = ("A", "B")
 
 #: statuses a unit can have (FORMAT.md, plus ``reserve`` for units waiting to enter, §4.2)
 GONE = frozenset({"eliminated", "sunk", "drowned", "captured", "escaped", "broken_through"})

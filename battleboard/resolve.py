@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import Literal
 
 from battleboard.ai import play_turn
-from battleboard.model import Action, State, other
+from battleboard.model import Action, State, Unit, other
 from battleboard.position import (
     SHARED_LEADER_FIELDS,
     SHARED_UNIT_FIELDS,
@@ -23,11 +24,16 @@ from battleboard.position import (
     build_state,
 )
 from battleboard.rules import Chance, sp_lost
+from battleboard.tables import Promotion as Promotion_T
+from battleboard.tables import tables
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
+    HEAVY_INFANTRY,
     KILLED,
+    SIDES,
     CapturedFleet,
+    Discipline,
     Engagement,
     LeaderFate,
     Outcome,
@@ -39,8 +45,6 @@ from bellum.events import Event
 from bellum.report import without_references
 
 MAX_ACTIONS = 20_000
-PROMOTE = {"R": "V", "V": "I"}
-HEAVY_INFANTRY = ("legion", "heavy_infantry")
 
 
 def autoplay(
@@ -88,79 +92,117 @@ def state_from_engagement(eng: Engagement) -> State:
     return s
 
 
-def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
-    """The campaign's view of a finished battle, with the after-battle rolls (§12)."""
-    if s.phase != "over":
-        raise BellumError("the battle is not over yet")
-    t = s.cfg.tables.battle
-    winner = s.winner
-    fates: list[UnitFate] = []
-    promotions: list[Promotion] = []
-    captured: list[CapturedFleet] = []
-    heavy_sp = {"A": 0, "B": 0}  # heavy infantry SP killed, per side that lost them (§12.4)
-    # 004 Victory: captured fleets are converted with free counters, else eliminated;
-    # when both sides hold captures, each first hands the other's back (net effect: free counters
-    # count the ones returned)
-    held = {
+def promotion_quota(enemy_lost: int, t: Promotion_T | None = None) -> int:
+    """How many of the winner's units may be promoted after a battle in which the enemy
+    lost ``enemy_lost`` SP (battleboard.md §12.2; the tactical route counts the same)."""
+    t = t or tables().battle.promotion
+    return min(t.max, 1 + enemy_lost // t.per_sp) if enemy_lost else 0
+
+
+def promotion_ladder() -> dict[Discipline, Discipline]:
+    """The discipline a promoted unit rises to (battleboard.md §12.2)."""
+    return dict(tables().battle.promotion.ladder)
+
+
+def reconstitution_chance(discipline: Discipline) -> float:
+    """The chance a winner's eliminated unit of ``discipline`` is rebuilt: a d10 at or above
+    the table's number (battleboard.md §12.1)."""
+    need = tables().battle.reconstitution[discipline]
+    return max(0, 10 - need) / 10
+
+
+def _captured_fleets(s: State, eng: Engagement) -> list[CapturedFleet]:
+    """004 Victory: captured fleets are converted with free counters, else eliminated; when
+    both sides hold captures, each first hands the other's back (net effect: free counters
+    count the ones returned)."""
+    held: dict[str, list[Unit]] = {
         side: [
             u
             for u in s.units.values()
             if u.kind == "fleet" and u.side == side and u.side != u.owner and u.status in ("active", "broken_through")
         ]
-        for side in ("A", "B")
+        for side in SIDES
     }
-    free = {}
-    for side in ("A", "B"):
+    captured: list[CapturedFleet] = []
+    for side in SIDES:
         limit = eng.sides[side].free_fleet_counters
-        free[side] = None if limit is None else limit + len(held[other(side)])
-    for side in ("A", "B"):
+        free = None if limit is None else limit + len(held[other(side)])
         for f in held[side]:
-            ok = free[side] is None or free[side] > 0  # type: ignore[operator]
-            if ok and free[side] is not None:
-                free[side] -= 1  # type: ignore[operator]
+            ok = free is None or free > 0
+            if ok and free is not None:
+                free -= 1
             captured.append(CapturedFleet(id=f.id, from_side=f.owner, to_side=side, converted=ok))
-    # §12.2 promotion candidates: the winner's surviving units with kills, most first
-    promoted: dict[str, str] = {}
-    if winner is not None:
-        enemy_lost = sp_lost(s, other(winner), for_victory=False)
-        quota = min(t.promotion.max, 1 + enemy_lost // t.promotion.per_sp) if enemy_lost else 0
-        candidates = sorted(
-            (
-                u
-                for u in s.units.values()
-                if u.owner == winner
-                and u.status == "active"
-                and u.kills > 0
-                and u.kind != "fleet"
-                and u.discipline in PROMOTE
-            ),
-            key=lambda u: (-u.kills, -u.strength, u.id),
-        )
-        for u in candidates:
-            if len(promoted) >= quota:
-                break
-            new = PROMOTE[u.discipline]
-            if new == "I" and u.kind != "legion":
-                continue  # only legions become Imperator
-            promoted[u.id] = new
-            promotions.append(Promotion(id=u.id, side=u.owner, before=u.discipline, after=new))
+    return captured
+
+
+def _promotions(s: State) -> list[Promotion]:
+    """§12.2: the winner's surviving units with kills, most first, up to the quota; only
+    legions become Imperator."""
+    t = s.cfg.tables.battle.promotion
+    winner = s.winner
+    if winner is None:
+        return []
+    quota = promotion_quota(sp_lost(s, other(winner), for_victory=False), t)
+    candidates = sorted(
+        (
+            u
+            for u in s.units.values()
+            if u.owner == winner
+            and u.status == "active"
+            and u.kills > 0
+            and u.kind != "fleet"
+            and u.discipline in t.ladder
+        ),
+        key=lambda u: (-u.kills, -u.strength, u.id),
+    )
+    out: list[Promotion] = []
+    for u in candidates:
+        if len(out) >= quota:
+            break
+        new = t.ladder[u.discipline]  # type: ignore[index]
+        if new == "I" and u.kind != "legion":
+            continue
+        out.append(Promotion(id=u.id, side=u.owner, before=u.discipline, after=new))
+    return out
+
+
+def _unit_fate(s: State, u: Unit, dice: Dice) -> str:
+    """What became of one unit, with the winner's reconstitution (§12.1) and the loser's
+    broken units taken prisoner (§12.3) rolled."""
+    t = s.cfg.tables.battle
+    if u.side != u.owner and u.status in ("active", "broken_through"):
+        fate = "captured"
+    elif u.status in ("active", "reserve"):
+        fate = "survived"
+    elif u.status == "escaped":
+        fate = "fled_returned" if u.returns else "fled_lost"
+    else:
+        fate = u.status
+    if fate == "eliminated" and u.owner == s.winner and u.kind != "fleet":
+        if dice.d10(f"reconstitution {u.id}") >= t.reconstitution[u.discipline]:  # type: ignore[index]
+            fate = "reconstituted"
+    elif (
+        fate == "eliminated"
+        and s.winner is not None
+        and not s.naval
+        and dice.d10(f"prisoners {u.id}") >= t.prisoners[u.discipline]  # type: ignore[index]
+    ):
+        fate = "captured"
+    return fate
+
+
+def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
+    """The campaign's view of a finished battle, with the after-battle rolls (§12)."""
+    if s.phase != "over":
+        raise BellumError("the battle is not over yet")
+    winner = s.winner
+    captured = _captured_fleets(s, eng)
+    promotions = _promotions(s)
+    promoted = {p.id: p.after for p in promotions}
+    fates: list[UnitFate] = []
+    heavy_sp = {"A": 0, "B": 0}  # heavy infantry SP killed, per side that lost them (§12.4)
     for u in s.units.values():
-        if u.side != u.owner and u.status in ("active", "broken_through"):
-            fate = "captured"
-        elif u.status in ("active", "reserve"):
-            fate = "survived"
-        elif u.status == "escaped":
-            fate = "fled_returned" if u.returns else "fled_lost"
-        else:
-            fate = u.status
-        if fate == "eliminated" and u.owner == winner and u.kind != "fleet":
-            roll = dice.d10(f"reconstitution {u.id}")  # §12.1
-            if roll >= t.reconstitution[u.discipline]:  # type: ignore[index]
-                fate = "reconstituted"
-        elif fate == "eliminated" and winner is not None and not s.naval:
-            roll = dice.d10(f"prisoners {u.id}")  # §12.3: the loser's broken units, taken
-            if roll >= t.prisoners[u.discipline]:  # type: ignore[index]
-                fate = "captured"
+        fate = _unit_fate(s, u, dice)
         if fate in KILLED and u.kind in HEAVY_INFANTRY:
             heavy_sp[u.owner] += u.strength
         fates.append(
@@ -181,9 +223,9 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
         )
         for ld in s.leaders.values()
     ]
-    lost = {"A": sp_lost(s, "A", for_victory=False), "B": sp_lost(s, "B", for_victory=False)}
+    lost = {side: sp_lost(s, side, for_victory=False) for side in SIDES}
     # §12.4 fratricide: every full unit's worth (5 SP) of heavy infantry killed, per side
-    heavy_killed = {side: heavy_sp[side] // FRATRICIDE_BLOCK for side in ("A", "B")}
+    heavy_killed = {side: heavy_sp[side] // FRATRICIDE_BLOCK for side in SIDES}
     continuing = [u.id for u in s.units.values() if u.kind == "fleet" and u.status == "broken_through"]
     supply = movement = None
     if eng.trigger == "supply":
@@ -213,11 +255,57 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     )
 
 
+def refusal(eng: Engagement) -> str:
+    """Why the battleboard does not fight ``eng``: never — it fights on land, at sea and at walls."""
+    del eng
+    return ""
+
+
+class BoardBattle:
+    """A battle for an engagement being fought in the battleboard window: the state it has
+    reached, its dice and its events (the window plays on them)."""
+
+    engine: Literal["battleboard"] = "battleboard"
+
+    def __init__(self, eng: Engagement | None, state: State, dice: Dice) -> None:
+        self.engagement = eng
+        self.state = state
+        self.dice = dice
+        self.events: list[Event] = []
+
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def conclude(self) -> tuple[Outcome, tuple[str, ...]]:
+        """The outcome and the turning points; a battle not over is fought out by the AI."""
+        if self.engagement is None:
+            raise BellumError("a battle fought without an engagement has no outcome to send back")
+        final = self.state if self.over() else autoplay(self.state, self.dice, self.events)
+        return outcome(final, self.engagement, self.dice), moments(self.events)
+
+
+class BoardRoute:
+    """The battle route (``bellum.engagement.Route``) through the battleboard."""
+
+    engine: Literal["battleboard"] = "battleboard"
+
+    def refusal(self, eng: Engagement) -> str:
+        return refusal(eng)
+
+    def resolve(self, eng: Engagement, dice: Dice) -> Outcome:
+        """Auto-resolve with the caller's dice: set up, fought by the AI on both sides, concluded."""
+        return outcome(autoplay(state_from_engagement(eng), dice), eng, dice)
+
+    def begin(self, eng: Engagement, seed: int) -> BoardBattle:
+        return BoardBattle(eng, state_from_engagement(eng), Dice(seed))
+
+
+ROUTE = BoardRoute()
+
+
 def resolve_engagement(eng: Engagement, seed: int) -> Outcome:
     """Auto-resolve: set up, fight and conclude an engagement with two AIs."""
-    dice = Dice(seed, record=False)
-    final = autoplay(state_from_engagement(eng), dice)
-    return outcome(final, eng, dice)
+    return ROUTE.resolve(eng, Dice(seed, record=False))
 
 
 def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:

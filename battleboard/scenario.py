@@ -12,12 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from battleboard.model import State
 from battleboard.position import SHARED_LEADER_FIELDS, SHARED_UNIT_FIELDS, Position, Side, build_state
-from bellum.engagement import Engagement, ForceLeader, ForceUnit, SideForce
+from bellum.engagement import SIDES, Engagement, ForceLeader, ForceUnit, SideForce
 from bellum.errors import InputError
 from bellum.paths import resolve_scenario
 from bellum.tomlio import load_model
-
-SIDES: tuple[Side, Side] = ("A", "B")
 
 
 class SideInfo(BaseModel):

@@ -201,6 +201,8 @@ class Pursuit(_Strict):
 class Promotion(_Strict):
     per_sp: int = Field(ge=1)
     max: int = Field(ge=0, le=12)
+    #: the discipline a promoted unit rises to, from each discipline that can rise
+    ladder: dict[Discipline, Discipline]
 
 
 class LeaderLoss(_Strict):

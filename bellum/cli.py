@@ -83,7 +83,7 @@ def _cmd_schemas(args: argparse.Namespace) -> int:
 
 
 def _cmd_menu(args: argparse.Namespace) -> int:
-    from bellum.view.app import run_menu
+    from bellum.view.menu import run_menu
 
     run_menu()
     return 0

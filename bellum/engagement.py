@@ -1,13 +1,18 @@
 """The contract between the campaign and whatever settles a battle.
 
 The campaign builds an ``Engagement`` (who fights, where, on what terrain, why, with
-which forces, leaders and stratagems) and hands it to a battle engine — the
-battleboard (``battleboard.resolve.resolve_engagement``) or, later, the tactical
-engine; the engine answers with an ``Outcome`` (who won, what became of every unit and
-leader, strength lost, captured fleets, promotions, and what the campaign may do next:
-whether sea supply passes, whether a moving force continues).  Both models are
-engine-neutral, plain data and strict (``extra="forbid"``); see docs/ARCHITECTURE.md and
-docs/rules/battleboard.md §14.
+which forces, leaders and stratagems) and hands it to a battle engine through that
+engine's ``Route`` — the battleboard's (``battleboard.resolve.ROUTE``) or the tactical
+engine's (``tactical.engagement.TacticalRoute``); the engine answers with an ``Outcome``
+(who won, what became of every unit and leader, strength lost, captured fleets,
+promotions, and what the campaign may do next: whether sea supply passes, whether a
+moving force continues).  Both models are engine-neutral, plain data and strict
+(``extra="forbid"``); see docs/ARCHITECTURE.md and docs/rules/battleboard.md §14.
+
+A ``Route`` settles an engagement headless (``resolve``: the AI on both sides) or
+``begin``s a ``Battle`` for a window to fight; the window plays on the battle and, when
+the player comes back, asks it ``over()`` and ``conclude()`` (the ``Outcome`` and its
+turning points; a battle not over is ended the engine's own way).
 
 Sides are "A" and "B" inside the battle; ``SideForce.faction`` says who they are in the
 campaign (e.g. "caesar", "senate").
@@ -15,13 +20,16 @@ campaign (e.g. "caesar", "senate").
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bellum.dice import Dice
 from bellum.tomlio import PieceId
 
 Side = Literal["A", "B"]
+#: the two sides of every battle, in order (the campaign says who they are: ``SideForce.faction``)
+SIDES: tuple[Side, Side] = ("A", "B")
 Discipline = Literal["I", "V", "R", "M", "B"]
 UnitKind = Literal[
     "fleet",
@@ -46,12 +54,17 @@ LAND_TRIGGERS = ("battle", "storm")
 #: weakened ones killed count in blocks of this many SP (reference: Fratricide;
 #: docs/rules/campaign.md §2.7, §21.3; battleboard.md §12.4)
 FRATRICIDE_BLOCK = 5
+#: the unit kinds that are heavy infantry: ``Outcome.heavy_infantry_killed`` counts them
+HEAVY_INFANTRY: tuple[str, ...] = ("legion", "heavy_infantry")
 #: the unit fates that mean the men died: Fratricide counts only these; captured, dispersed
 #: (fled_lost), fled and returned, rebuilt and surviving units do not (campaign.md §21.3)
 KILLED: tuple[str, ...] = ("eliminated", "drowned")
 #: the unit fates that leave the unit with its force after the battle (with the strength
 #: its ``UnitFate`` gives); every other fate takes it out of the campaign
 STANDING: tuple[str, ...] = ("survived", "fled_returned", "reconstituted", "broken_through")
+
+
+EngineName = Literal["battleboard", "tactical"]
 
 
 class _Contract(BaseModel):
@@ -218,4 +231,41 @@ class Outcome(_Contract):
     #: fratricide points this battle adds (5 per strength-5 heavy infantry unit killed)
     fratricide: int = Field(default=0, ge=0)
     #: the engine that fought the battle (the battleboard also auto-resolves)
-    engine: Literal["battleboard", "tactical"] = "battleboard"
+    engine: EngineName = "battleboard"
+
+
+class Battle(Protocol):
+    """A battle for an engagement, begun by a route and fought in the engine's window."""
+
+    @property
+    def engagement(self) -> Engagement | None: ...
+
+    @property
+    def engine(self) -> EngineName: ...
+
+    def over(self) -> bool:
+        """Whether the battle has been fought to its end."""
+        ...
+
+    def conclude(self) -> tuple[Outcome, tuple[str, ...]]:
+        """The ``Outcome`` and the turning points; a battle not over is ended the engine's way."""
+        ...
+
+
+class Route(Protocol):
+    """A battle engine as the campaign sees it: ``Engagement`` in, ``Outcome`` out."""
+
+    @property
+    def engine(self) -> EngineName: ...
+
+    def refusal(self, eng: Engagement) -> str:
+        """Why this engine does not fight ``eng`` (a sentence), or '' when it does."""
+        ...
+
+    def resolve(self, eng: Engagement, dice: Dice) -> Outcome:
+        """The battle fought headless, the AI on both sides, on ``dice``."""
+        ...
+
+    def begin(self, eng: Engagement, seed: int) -> Battle:
+        """The battle set up for a window to fight, on dice of its own (``seed``)."""
+        ...

@@ -212,6 +212,14 @@ def recognise(path: Path, fmts: list[Format] | None = None) -> Format:
 
 # --------------------------------------------------------------------------- the save format
 
+#: the ``Session`` engine of each engine that saves through one, found by name as the engines'
+#: commands and formats are (the kernel imports no engine: docs/ARCHITECTURE.md)
+SESSION_ENGINES = {
+    "tactical": "tactical.game:TacticalEngine",
+    "campaign": "campaign.engine:CampaignEngine",
+    "battleboard": "battleboard.game:BattleboardEngine",
+}
+
 
 def _check_save(path: Path, ctx: Context) -> None:
     """A save: its header, checksum and a full replay from scenario + seed + actions."""
@@ -219,19 +227,11 @@ def _check_save(path: Path, ctx: Context) -> None:
     from bellum.session import Session
 
     data = read_save(path)
-    engine: Any
-    if data.engine == "tactical":
-        from tactical.game import TacticalEngine
-
-        engine = TacticalEngine()
-    elif data.engine == "campaign":
-        from campaign.engine import CampaignEngine
-
-        engine = CampaignEngine()
-    else:
-        from battleboard.game import BattleboardEngine
-
-        engine = BattleboardEngine()
+    where = SESSION_ENGINES.get(data.engine)
+    if where is None:  # read_save refuses an engine it does not know; nothing more to replay
+        return
+    module, name = where.split(":")
+    engine: Any = getattr(importlib.import_module(module), name)()
     Session.load(engine, path)
 
 

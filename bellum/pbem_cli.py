@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 from typing import Any
 
 
@@ -60,9 +61,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
         out = session.finish(args.out)
         print(f"{_done(session)}: send {out} to your opponent.")
         return 0
-    from campaign.view.play import launch_pbem
-
-    return launch_pbem(session, args.out)
+    # the window that plays a turn file is the engine's (found by name: the kernel imports no engine)
+    launch = importlib.import_module(f"{session.engine.name}.view.play").launch_pbem
+    return int(launch(session, args.out))
 
 
 def _done(session: Any) -> str:

@@ -16,9 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from bellum.engagement import KILLED, STANDING, Engagement, Outcome, Side
-
-SIDES: tuple[Side, Side] = ("A", "B")
+from bellum.engagement import KILLED, SIDES, STANDING, Engagement, Outcome, Side
 
 #: how a fate reads in a report's table
 FATE_WORDS = {

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from bellum.dice import Dice
+from bellum.engagement import SIDES as AB
 from bellum.engagement import Engagement, Outcome, Side
 from bellum.events import Event
-from bellum.report import SIDES as AB
 from bellum.report import AfterAction, from_data, name_sides, namer, plural_name, without_references
 from bellum.session import Session
 from campaign import actions as A

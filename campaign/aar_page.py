@@ -10,9 +10,9 @@ import html
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bellum.engagement import SIDES as AB
 from bellum.engagement import STANDING
 from bellum.report import LEADER_WORDS
-from bellum.report import SIDES as AB
 from campaign.aar import Battle, War, period_summary
 
 #: the most happenings a season's caption lists

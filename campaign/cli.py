@@ -23,7 +23,7 @@ import os
 import sys
 from typing import Any
 
-MAX_TURNS = 400
+from campaign.state import MAX_TURNS
 
 
 def register(subparsers: Any) -> None:

@@ -1,48 +1,39 @@
-"""Campaign battles fought on the tactical engine: forces to GBoH counters and losses back
-(docs/rules/campaign.md §12.7).
+"""Campaign battles fought on the tactical engine: the campaign's side of the tactical
+route (docs/rules/campaign.md §12.7) — its forces as GBoH counters and the losses back.
 
-The API (what the campaign window's battle dialog calls)::
+``CampaignConversion`` is the ``tactical.engagement.Conversion`` the campaign gives the
+tactical route (``route(state)``): how each campaign unit becomes counters (by its
+campaign kind, ``campaign/data/conversion.toml``), how its leaders are rated, what the
+space's ground is (the campaign map), each side's name and withdrawal level; and, from
+the final tactical state, the ``Outcome`` with every SP surviving, lost or captured.
+The battlefield, the deployment, the scenario file and the headless battle are the
+tactical engine's (``tactical.engagement``); the campaign imports only that module of it.
 
-    tactical_scenario(engagement, seed, *, state=None) -> tactical.scenario.ScenarioIn
-        the battle as a tactical scenario: a battlefield generated from the space's terrain,
-        both forces deployed as counters, leaders rated from the campaign leaders, withdrawal
-        levels; RuleError for a battle the tactical engine does not fight (naval, storm).
-        ``state`` (a CampaignState) lets the mapping read each unit's campaign kind;
-        without it the kind is inferred from the battleboard kind and the side's faction.
-    build_tactical(scenario_in) -> tactical.scenario.Scenario     (validated, starting State)
-    write_tactical(scenario_in, path) -> Path                      (a scenario file the
-        tactical window, ``bellum battle`` and ``Session(TacticalEngine(), path, seed)`` open)
-    outcome_from_tactical(engagement, final_state, *, turns=0, state=None) -> bellum.engagement.Outcome
-        every campaign SP accounted for as surviving, lost or captured; leaders killed or
-        captured; winner (a battle not over is broken off at nightfall: a draw);
-        promotions, fratricide, the loser's retreat.
-    ledger(engagement, final_state, *, state=None) -> dict[unit id, Ledger]     (sp = surviving + lost + captured)
+The entry points the window, the routes and the tests call::
+
+    route(state=None, folder=None) -> TacticalRoute      (the campaign's tactical route)
+    tactical_scenario(engagement, seed, *, state=None) -> ScenarioIn
+    outcome_from_tactical(engagement, final_state, *, turns=0, state=None) -> Outcome
+    ledger(engagement, final_state, *, state=None) -> dict[unit id, Ledger]
     resolve_tactical(engagement, dice, ai_both=True, max_actions=MAX_ACTIONS) -> Outcome
-        generate, play AI against AI headless and convert back; a campaign ``Resolver``.
-
-Why here and not in ``tactical/``: the conversion needs the campaign's map (the space's
-terrain, rivers, passes, ports) and its counter set, and the campaign already depends on
-the battle engines (``campaign.rules.battle``) while they know nothing of it; the tactical
-engine stays a self-contained GBoH game whose only input is a scenario.  The mapping
-itself is data: ``campaign/data/conversion.toml``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, get_args
 
-import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from battleboard.resolve import promotion_ladder, promotion_quota, reconstitution_chance
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
+    HEAVY_INFANTRY,
     Discipline,
     Engagement,
     ForceLeader,
@@ -55,33 +46,42 @@ from bellum.engagement import (
 )
 from bellum.errors import BellumError, InputError, RuleError
 from bellum.events import Event
-from bellum.report import namer
 from bellum.tomlio import load_model
 from campaign.units import DATA, catalogue
-from tactical.hexes import Grid
-from tactical.models import LeaderIn, TerrainName, UnitType
-from tactical.report import moments
-from tactical.scenario import (
-    FieldIn,
-    Scenario,
+from tactical.engagement import (
+    MAX_ACTIONS,
+    SIDES,
+    Army,
+    Commander,
+    Counter,
+    Grade,
+    Ground,
+    Missile,
+    Patch,
+    Post,
     ScenarioIn,
-    ScenarioUnitIn,
-    SideIn,
-    load_scenario,
-    to_position,
+    State,
+    TacticalRoute,
+    UnitType,
+    battle_scenario,
+    build,
+    counter_names,
+    fight,
+    named_moments,
+    rout_value,
+    write,
 )
-from tactical.state import State
+from tactical.engagement import refusal as tactical_refusal
 
 if TYPE_CHECKING:
     from campaign.state import CampaignState
 
 CONVERSION_FILE = DATA / "conversion.toml"
-#: AI actions a headless tactical battle may take before night falls on it (§12.7.5)
-MAX_ACTIONS = 6000
-SIDES: tuple[Side, Side] = ("A", "B")
-Post = Literal["line", "screen", "wing", "camp"]
-Grade = Literal["veteran", "recruit", "conscript"]
-Missile = Literal["S", "BS", "A", "B", "C", "J", "MJ", "MA"]
+#: the tactical engine's pieces the older names of this module stand for
+build_tactical = build
+write_tactical = write
+tactical_moments = named_moments
+tactical_names = counter_names
 
 
 # --------------------------------------------------------------------------- the mapping as data
@@ -145,21 +145,6 @@ class KindT(_Model):
                 raise ValueError(f"TQ {q} for discipline {d} is not 0–9")
         if self.grade and self.type != "CO":
             raise ValueError("only a cohort (CO) has a grade")
-        return self
-
-
-class Patch(_Model):
-    count: int = Field(ge=1, le=20)
-    size: tuple[int, int]
-    terrain: TerrainName | None = None
-    level: int | None = Field(default=None, ge=-3, le=3)
-
-    @model_validator(mode="after")
-    def _coherent(self) -> Patch:
-        if self.terrain is None and self.level is None:
-            raise ValueError("a patch gives a terrain, a level or both")
-        if not 1 <= self.size[0] <= self.size[1] <= 40:
-            raise ValueError("a patch size is [least, most] hexes, 1–40")
         return self
 
 
@@ -235,27 +220,6 @@ def tables() -> ConversionTables:
 
 
 # --------------------------------------------------------------------------- the plan: counters
-
-
-@dataclass(frozen=True)
-class Counter:
-    """One tactical counter and the campaign SP it carries (§12.7.1)."""
-
-    id: str
-    unit: str  # the campaign unit
-    side: Side
-    sp: int
-    kind: str  # the campaign kind
-    discipline: Discipline
-    post: Post
-    type: UnitType
-    tq: int
-    size: int
-    ma: int | None
-    missile: Missile | None
-    grade: Grade | None
-    cataphract: bool
-    roman: bool
 
 
 @dataclass
@@ -351,11 +315,10 @@ def plan(eng: Engagement, state: CampaignState | None = None) -> Plan:
 
 
 def _fits(eng: Engagement) -> None:
-    """The tactical engine fights field battles on land (§12.7)."""
-    if eng.kind != "land":
-        raise RuleError("A naval battle is fought on the battleboard, not on the tactical map.")
-    if eng.trigger != "battle":
-        raise RuleError("The storm of a city is settled by the siege rules, not on the tactical map.")
+    """The tactical engine fights field battles on land (§12.7), with a line of battle."""
+    why = tactical_refusal(eng)
+    if why:
+        raise RuleError(why)
     fighting = {u.side for u in eng.units if _post_of(u) != "camp"}
     for s in SIDES:
         if s not in fighting:
@@ -389,15 +352,6 @@ def _overall(eng: Engagement, side: Side) -> str | None:
 # --------------------------------------------------------------------------- withdrawal
 
 
-def rout_value(c: Counter) -> int:
-    """What the counter adds to its army's rout points when eliminated, by the engine's own
-    count (``tactical.rout.rout_value``: its TQ; SK, EL and CH 2)."""
-    from tactical.rout import rout_value as engine_rout_value
-    from tactical.state import make_unit
-
-    return engine_rout_value(make_unit(c.id, c.side, c.type, c.size, c.tq, c.ma or 1, -1, 0))
-
-
 def withdrawal_level(counters: list[Counter]) -> int:
     """The army's withdrawal level: the share of each counter's rout value its discipline
     gives (conversion.toml [withdrawal]), summed and rounded (§12.7.4)."""
@@ -406,203 +360,20 @@ def withdrawal_level(counters: list[Counter]) -> int:
     return max(1, round(total / 100))
 
 
-# --------------------------------------------------------------------------- the battlefield
-
-ROWS = 20
-#: rows of each side's lines, front first (B at the top faces 6, A at the bottom faces 12)
-_LINE_ROWS = {"B": (7, 6, 5), "A": (14, 15, 16)}
-_SCREEN_ROW = {"B": 8, "A": 13}
-MIN_COLUMNS, MAX_COLUMNS = 24, 54
-MARGIN = 3
+# --------------------------------------------------------------------------- the ground
 
 
-@dataclass
-class _Layout:
-    columns: int
-    at: dict[str, str]  # counter id -> hex id
-    deploy: set[str]  # hex ids where counters stand
-    span: tuple[int, int]  # the columns the armies occupy
-    leaders: dict[str, str]  # leader id -> hex id
-
-
-def _line_count(n: int) -> int:
-    return 1 if n <= 6 else 2 if n <= 16 else 3
-
-
-def _layout(eng: Engagement, p: Plan, extra_columns: int) -> _Layout:
-    """Where every counter stands (§12.7.2): the line in the centre in up to three lines,
-    legion by legion; the screen one row ahead of it; the horse on the wings (right first),
-    two deep; leaders with the counters they command."""
-    shape: dict[Side, tuple[int, int, int]] = {}
-    for s in SIDES:
-        mine = [c for c in p.counters if c.side == s]
-        n_line = sum(1 for c in mine if c.post == "line")
-        n_wing = sum(1 for c in mine if c.post == "wing")
-        n_screen = sum(1 for c in mine if c.post == "screen")
-        lines = _line_count(n_line)
-        width = max(math.ceil(n_line / lines) if n_line else 0, n_screen)
-        shape[s] = (width, math.ceil(math.ceil(n_wing / 2) / 2), lines)
-    need = max(w + 2 * wg for w, wg, _ in shape.values())
-    columns = max(MIN_COLUMNS, min(MAX_COLUMNS, need + 2 * MARGIN + extra_columns))
-    if need + 2 * MARGIN + extra_columns > MAX_COLUMNS:
-        raise RuleError("The armies are too large for the tactical map even at the largest counter scale.")
-    at: dict[str, str] = {}
-    centre = (columns + 1) // 2
-    lo, hi = columns, 1
-    leaders: dict[str, str] = {}
-    for s in SIDES:
-        lines = shape[s][2]
-        mine = sorted(
-            (c for c in p.counters if c.side == s),
-            key=lambda c: ("IVRMB".index(c.discipline), _order(p, c.unit), c.id),
-        )
-        line = [c for c in mine if c.post == "line"]
-        screen = [c for c in mine if c.post == "screen"]
-        wing = [c for c in mine if c.post == "wing"]
-        rows = _LINE_ROWS[s]
-        per_line = math.ceil(len(line) / lines) if line else 0
-        left = centre - (per_line // 2)
-        for i, c in enumerate(line):
-            r, k = divmod(i, per_line)
-            at[c.id] = f"{left + k:02d}{rows[r]:02d}"
-        sl = centre - len(screen) // 2
-        for i, c in enumerate(screen):
-            at[c.id] = f"{sl + i:02d}{_SCREEN_ROW[s]:02d}"
-        # the horse: alternately right and left wing, two rows deep, outward from the line
-        right_edge = left + max(per_line, 1) - 1
-        sides_right = [c for i, c in enumerate(wing) if i % 2 == 0]
-        sides_left = [c for i, c in enumerate(wing) if i % 2 == 1]
-        # A faces 12: its right is the east; B faces 6: its right is the west
-        east, west = (sides_right, sides_left) if s == "A" else (sides_left, sides_right)
-        for i, c in enumerate(east):
-            r, k = divmod(i, max(1, math.ceil(len(east) / 2)))
-            at[c.id] = f"{right_edge + 1 + k:02d}{rows[r]:02d}"
-        for i, c in enumerate(west):
-            r, k = divmod(i, max(1, math.ceil(len(west) / 2)))
-            at[c.id] = f"{left - 1 - k:02d}{rows[r]:02d}"
-        for c in mine:
-            col = int(at[c.id][:2])
-            lo, hi = min(lo, col), max(hi, col)
-        right, left_wing = (east, west) if s == "A" else (west, east)
-        front = line[:per_line]
-        # the commander's post: the middle of the second line (else of the only one)
-        rest = line[per_line : 2 * per_line] or front
-        centre_post = [rest[len(rest) // 2]] if rest else (right or left_wing or screen)[:1]
-        # the ends of the front line, seen from the side's own ranks
-        ends = (front[-1:], front[:1]) if s == "A" else (front[:1], front[-1:])
-        leaders.update(_place_leaders(eng, s, centre_post, right or ends[0], left_wing or ends[1], mine, at))
-    return _Layout(columns, at, set(at.values()), (lo, hi), leaders)
-
-
-def _order(p: Plan, unit: str) -> int:
-    ids = list(p.by_unit)
-    return ids.index(unit) if unit in ids else len(ids)
-
-
-def _place_leaders(
-    eng: Engagement,
-    side: Side,
-    centre: list[Counter],
-    right: list[Counter],
-    left: list[Counter],
-    everyone: list[Counter],
-    at: dict[str, str],
-) -> dict[str, str]:
-    """The overall commander with the middle of the second line (else the first), the next two
-    with the right and left wings (else the line's ends), the rest spread along the army
-    (§12.7.3)."""
-    mine = sorted(
-        (ld for ld in eng.leaders if ld.side == side),
-        key=lambda ld: (ld.id != _overall(eng, side), -ld.rating, -leader_ratings(ld)[0], ld.id),
-    )
-    posts = [at[group[0].id] for group in (centre, right, left) if group]
-    spread = [at[c.id] for c in everyone if c.post == "line"] or [at[c.id] for c in everyone]
-    out: dict[str, str] = {}
-    for i, ld in enumerate(mine):
-        if i < len(posts):
-            out[ld.id] = posts[i]
-        else:
-            j = (i - len(posts) + 1) * len(spread) // (len(mine) - len(posts) + 1)
-            out[ld.id] = spread[min(j, len(spread) - 1)]
-    return out
-
-
-def _place(eng: Engagement) -> tuple[str, str, bool, bool, bool, bool]:
-    """(name, terrain, river, pass, coast, city) of the space (campaign-map.md)."""
+def ground(eng: Engagement) -> Ground:
+    """The space's ground (campaign-map.md): its name, terrain and the patches the terrain
+    scatters (conversion.toml [terrain]), river, pass, coast and city."""
     from campaign.map import roman_world
 
-    cmap = roman_world()
-    s = cmap.spaces.get(eng.where)
+    s = roman_world().spaces.get(eng.where)
     if s is None:
-        return eng.where, "clear", eng.terrain == "river", eng.terrain == "pass", eng.terrain == "coast", False
-    return s.name, s.terrain, bool(s.rivers), s.mountain_pass, s.port, s.kind == "city"
-
-
-def _battlefield(eng: Engagement, p: Plan, dice: Dice) -> tuple[FieldIn, _Layout]:
-    """The field of battle for the space's terrain (§12.7.2)."""
-    _, terrain, river, mountain_pass, coast, city = _place(eng)
-    sea_side = dice.roll(2, "battlefield: the coast's side") if coast else 0
-    extra = 2 if coast else 0
-    lay = _layout(eng, p, extra)
-    grid = Grid.make(lay.columns, ROWS)
-    terrain_at: dict[str, TerrainName] = {}
-    level_at: dict[str, int] = {}
-    deploy = {grid.index(h) for h in lay.deploy}
-    lo, hi = lay.span
-    if sea_side:
-        sea_cols = (1, 2) if sea_side == 1 else (lay.columns - 1, lay.columns)
-        for r in range(1, ROWS + 1):
-            for c in sea_cols:
-                terrain_at[f"{c:02d}{r:02d}"] = "impassable"
-    if mountain_pass:
-        for r in range(1, ROWS + 1):
-            for c in range(1, lay.columns + 1):
-                if c < lo - 1 or c > hi + 1:
-                    terrain_at[f"{c:02d}{r:02d}"] = "impassable"
-    for k, patch in enumerate(tables().terrain[terrain].patches):
-        for n in range(patch.count):
-            size = patch.size[0] + dice.roll(patch.size[1] - patch.size[0] + 1, f"battlefield: patch {k}.{n} size") - 1
-            start = dice.roll(grid.size, f"battlefield: patch {k}.{n} place") - 1
-            h = start
-            cells = [h]
-            while len(cells) < size:
-                d = dice.roll(6, f"battlefield: patch {k}.{n} spread") - 1
-                j = grid.nbr[h * 6 + d]
-                if j >= 0:
-                    h = j
-                    if j not in cells:
-                        cells.append(j)
-            for h in cells:
-                hid = grid.hex_id(h)
-                if patch.terrain is not None and h not in deploy and terrain_at.get(hid) != "impassable":
-                    terrain_at[hid] = patch.terrain
-                if patch.level is not None:
-                    level_at[hid] = max(level_at.get(hid, 0), patch.level)
-    if city:
-        # the town behind the defender's lines, toward its home edge (B at the top)
-        mid = (lo + hi) // 2
-        for c in range(mid - 1, mid + 2):
-            for r in (2, 3):
-                if 1 <= c <= lay.columns and grid.index(f"{c:02d}{r:02d}") not in deploy:
-                    terrain_at[f"{c:02d}{r:02d}"] = "town"
-    hexsides: dict[str, Literal["minor_river"]] = {}
-    if river:
-        # a river down one flank of the armies, as the Enipeus at Pharsalus (research notes §1)
-        flank = dice.roll(2, "battlefield: the river's flank")
-        edge = lo - 2 if flank == 1 else hi + 1
-        edge = max(1, min(lay.columns - 1, edge))
-        for h in range(grid.size):
-            if grid.col_row(h)[0] > edge:
-                continue
-            for j in grid.neighbours(h):
-                if grid.col_row(j)[0] > edge:
-                    hexsides[f"{grid.hex_id(h)}/{grid.hex_id(j)}"] = "minor_river"
-    areas: list[dict[str, object]] = [{"hexes": [h], "terrain": t} for h, t in sorted(terrain_at.items())]
-    areas += [{"hexes": [h], "level": lv} for h, lv in sorted(level_at.items()) if lv]
-    fld = FieldIn.model_validate(
-        {"columns": lay.columns, "rows": ROWS, "era": "caesar", "areas": areas, "hexsides": hexsides}
-    )
-    return fld, lay
+        river, mountain_pass, coast = (eng.terrain == k for k in ("river", "pass", "coast"))
+        return Ground(eng.where, "clear", tuple(tables().terrain["clear"].patches), river, mountain_pass, coast)
+    patches = tuple(tables().terrain[s.terrain].patches)
+    return Ground(s.name, s.terrain, patches, bool(s.rivers), s.mountain_pass, s.port, s.kind == "city")
 
 
 # --------------------------------------------------------------------------- the scenario
@@ -623,101 +394,47 @@ def _side_name(eng: Engagement, side: Side) -> str:
         return who[:60]
 
 
-def _generate(eng: Engagement, dice: Dice, state: CampaignState | None) -> ScenarioIn:
+def army(eng: Engagement, state: CampaignState | None = None) -> Army:
+    """Both sides as the tactical map takes them (§12.7.1–§12.7.4)."""
     p = plan(eng, state)
-    fld, lay = _battlefield(eng, p, dice)
-    place, terrain, *_ = _place(eng)
-    units = [
-        ScenarioUnitIn(
-            id=c.id,
-            side=c.side,
-            type=c.type,
-            size=c.size,
-            tq=c.tq,
-            ma=c.ma or _default_ma(c.type),
-            at=[lay.at[c.id]],
-            facing=12 if c.side == "A" else 6,
-            missile=c.missile,
-            group=c.unit,
-            roman=c.roman,
-            grade=c.grade,
-            cataphract=c.cataphract,
-        )
-        for c in p.counters
-    ]
-    leaders = []
+    commanders = []
     for ld in eng.leaders:
         initiative, rng, elite = leader_ratings(ld)
-        leaders.append(
-            LeaderIn(
-                id=ld.id,
-                side=ld.side,
-                hex=lay.leaders[ld.id],
-                initiative=initiative,
-                range=rng,
-                elite=elite,
-                overall=ld.id == _overall(eng, ld.side),
-            )
-        )
-    sides = {
-        s: SideIn(
-            name=_side_name(eng, s),
-            home="bottom" if s == "A" else "top",
-            withdrawal=withdrawal_level([c for c in p.counters if c.side == s]),
-        )
-        for s in SIDES
-    }
-    return ScenarioIn(
-        name=f"Battle of {place}"[:80],
-        year=eng.turn,
-        description=(
-            f"Campaign engagement {eng.id} on {terrain} ground; "
-            f"{p.sp_per_counter} SP a counter (docs/rules/campaign.md §12.7)."
-        ),
-        sources=["docs/rules/campaign.md §12.7 (generated from the campaign)"],
-        rules="charts-v1",
-        first=eng.tactical_superiority(),
-        sides=sides,
-        field=fld,
-        units=units,
-        leaders=leaders,
+        overall = ld.id == _overall(eng, ld.side)
+        commanders.append(Commander(ld.id, ld.side, ld.rating, initiative, rng, elite, overall))
+    return Army(
+        counters=tuple(p.counters),
+        commanders=tuple(commanders),
+        names={s: _side_name(eng, s) for s in SIDES},
+        withdrawal={s: withdrawal_level([c for c in p.counters if c.side == s]) for s in SIDES},
+        ground=ground(eng),
+        sp_per_counter=p.sp_per_counter,
     )
 
 
-def _default_ma(typ: str) -> int:
-    from tactical.tables import unit_types
+class CampaignConversion:
+    """The campaign's ``tactical.engagement.Conversion``; ``state`` (a CampaignState) lets the
+    mapping read each unit's campaign kind — the way there and back must be given the same."""
 
-    return unit_types()[typ].ma
+    def __init__(self, state: CampaignState | None = None) -> None:
+        self.state = state
+
+    def army(self, eng: Engagement) -> Army:
+        return army(eng, self.state)
+
+    def outcome(self, eng: Engagement, final: State, turns: int) -> Outcome:
+        return outcome_from_tactical(eng, final, turns=turns, state=self.state)
+
+
+def route(state: CampaignState | None = None, folder: Path | None = None) -> TacticalRoute:
+    """The tactical route for campaign battles (``folder``: where a window's battle is written)."""
+    return TacticalRoute(CampaignConversion(state), folder)
 
 
 def tactical_scenario(eng: Engagement, seed: int, *, state: CampaignState | None = None) -> ScenarioIn:
     """The engagement as a tactical scenario (§12.7): the same engagement and seed always give
     the same field; the counters do not depend on the seed."""
-    return _generate(eng, Dice(seed, record=False), state)
-
-
-def build_tactical(sc: ScenarioIn) -> Scenario:
-    """The scenario validated and built exactly as ``tactical.scenario.load_scenario`` does."""
-    from tactical.models import build_state
-
-    source = f"tactical scenario {sc.name!r}"
-    state = build_state(to_position(sc, source), source)
-    return Scenario(sc, state, Path(source))
-
-
-def write_tactical(sc: ScenarioIn, path: str | Path) -> Path:
-    """Write the scenario as a TOML file and read it back through the tactical loader.  When
-    ``path`` is a folder the file is named by its content (``battle-<hash>.toml``): the tactical
-    engine caches scenarios by path (``tactical.game.load``), so one file must never be
-    rewritten with another battle in the same process."""
-    text = tomli_w.dumps(sc.model_dump(mode="json", exclude_none=True))
-    p = Path(path)
-    if p.is_dir():
-        p = p / f"battle-{hashlib.sha256(text.encode()).hexdigest()[:12]}.toml"
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(text, encoding="utf-8")
-    load_scenario(p)
-    return p
+    return route(state).scenario(eng, seed)
 
 
 # --------------------------------------------------------------------------- back to the campaign
@@ -734,15 +451,6 @@ class Ledger:
     lost: int
     captured: int
     disrupted: bool
-
-
-def _recovery(discipline: Discipline) -> float:
-    """The share of eliminated SP the winner recovers: a battleboard reconstitution roll's
-    chance (battleboard.md §12.1: d10 at or above the table's number)."""
-    from battleboard.tables import tables as bb_tables
-
-    need = bb_tables().battle.reconstitution[discipline]
-    return max(0, 10 - need) / 10
 
 
 def ledger(eng: Engagement, final: State, *, state: CampaignState | None = None) -> dict[str, Ledger]:
@@ -776,7 +484,7 @@ def ledger(eng: Engagement, final: State, *, state: CampaignState | None = None)
                 shaken = True
         recovered = 0
         if winner is not None and u.side == winner and eliminated:
-            recovered = math.floor(eliminated * _recovery(u.discipline) + 0.5)
+            recovered = math.floor(eliminated * reconstitution_chance(u.discipline) + 0.5)
         lost = eliminated - recovered
         surviving = u.strength - lost - captured
         out[u.id] = Ledger(u.id, u.side, u.strength, surviving, lost, captured, shaken or eliminated > 0)
@@ -788,8 +496,6 @@ def outcome_from_tactical(
 ) -> Outcome:
     """The campaign's ``Outcome`` of a tactical battle (§12.7.5).  A battle that is not over
     was broken off at nightfall: a draw, with the losses so far."""
-    from battleboard.tables import tables as bb_tables
-
     book = ledger(eng, final, state=state)
     winner: Side | None = final.winner if final.seq.phase == "over" else None  # type: ignore[assignment]
     by_id = {u.id: u for u in eng.units}
@@ -799,7 +505,7 @@ def outcome_from_tactical(
     for uid, row in book.items():
         u = by_id[uid]
         lost[u.side] += row.lost + row.captured
-        if u.kind in ("legion", "heavy_infantry"):
+        if u.kind in HEAVY_INFANTRY:
             # killed, not taken or fled: the same count as battleboard.md §12.4 (campaign.md §21.3)
             heavy_sp[u.side] += row.lost
         if row.surviving > 0:
@@ -818,9 +524,7 @@ def outcome_from_tactical(
             fates.append(UnitFate(id=uid, side=u.side, fate=fate, strength=u.strength, discipline=u.discipline))
     promotions: list[Promotion] = []
     if winner is not None:
-        pt = bb_tables().battle.promotion
-        enemy_lost = lost["B" if winner == "A" else "A"]
-        quota = min(pt.max, 1 + enemy_lost // pt.per_sp) if enemy_lost else 0
+        quota = promotion_quota(lost["B" if winner == "A" else "A"])
         steady = [
             by_id[f.id]
             for f in fates
@@ -828,12 +532,11 @@ def outcome_from_tactical(
             and f.fate == "survived"
             and not f.flipped
             and by_id[f.id].kind == "legion"
-            and by_id[f.id].discipline in ("R", "V")
+            and by_id[f.id].discipline in promotion_ladder()
         ]
         steady.sort(key=lambda u: (-u.strength, u.id))
-        up = {"R": "V", "V": "I"}
         for u in steady[:quota]:
-            new: Discipline = up[u.discipline]  # type: ignore[assignment]
+            new: Discipline = promotion_ladder()[u.discipline]
             promotions.append(Promotion(id=u.id, side=u.side, before=u.discipline, after=new))
         promoted = {p.id: p.after for p in promotions}
         fates = [f.model_copy(update={"discipline": promoted[f.id]}) if f.id in promoted else f for f in fates]
@@ -875,32 +578,13 @@ def _reason(eng: Engagement, final: State, winner: Side | None, book: Mapping[st
 # --------------------------------------------------------------------------- headless play
 
 
-def tactical_moments(eng: Engagement, final: State, events: Iterable[Event]) -> tuple[str, ...]:
-    """The turning points of a tactical battle fought for ``eng``, its counters named after
-    the campaign units they carry ("leg_xiii-2 routs (002 shock)." → "Legio XIII (2) routs.")."""
-    return moments(events, namer(tactical_names(eng, final)))
-
-
-def tactical_names(eng: Engagement, final: State) -> dict[str, str]:
-    """Counter and leader ids of a tactical battle fought for ``eng`` → the names of the
-    campaign units and leaders they stand for ("leg_xiii-2" → "Legio XIII (2)")."""
-    names = {u.id: u.name for u in eng.units if u.name}
-    label = {ld.id: ld.name for ld in eng.leaders if ld.name}
-    for cid, unit in final.units.items():
-        base = names.get(unit.group)
-        if base:
-            label[cid] = base if cid == unit.group else f"{base} ({cid.rsplit('-', 1)[-1]})"
-    return label
-
-
 def resolve_tactical(eng: Engagement, dice: Dice, ai_both: bool = True, max_actions: int = MAX_ACTIONS) -> Outcome:
     """Fight the engagement on the tactical map with the AI on both sides and return its
     ``Outcome`` (§12.7.6).  The battlefield is drawn with the same dice.  Usable as a campaign
     ``Resolver``: ``CampaignEngine(resolver=resolve_tactical)``."""
     if not ai_both:
         raise RuleError("A headless tactical battle needs the AI on both sides; open the battle window to play it.")
-    _, state, activations = fight_tactical(eng, dice, max_actions)
-    return outcome_from_tactical(eng, state, turns=activations)
+    return route().resolve(eng, dice, max_actions=max_actions)
 
 
 def fight_tactical(
@@ -909,31 +593,10 @@ def fight_tactical(
     max_actions: int = MAX_ACTIONS,
     watch: Callable[[State, list[Event], int], None] | None = None,
 ) -> tuple[ScenarioIn, State, int]:
-    """The battle of ``resolve_tactical``, AI against AI: the generated scenario, the final
-    state and the activations played.  ``watch`` (an after-action report's camera) sees the
-    state after every action, with that action's events and the activations so far."""
-    from tactical.ai import TacticalAI
-    from tactical.engine import apply
-    from tactical.sequence import who_goes_first
-
-    sc_in = _generate(eng, dice, None)
-    sc = build_tactical(sc_in)
-    state = sc.state.copy()
-    events: list[Event] = []
-    who_goes_first(state, dice, events, first=sc.model.first if sc.model.first != "roll" else None)
-    if watch is not None:
-        watch(state, events, 0)
-    players = {"A": TacticalAI(dice.d10("tactical AI seed A")), "B": TacticalAI(dice.d10("tactical AI seed B"))}
-    activations = 0
-    for _ in range(max_actions):
-        if state.seq.phase == "over":
-            break
-        before = state.seq.phase
-        # the side to act: the defender while a reaction waits on it (tactical.md §8.13)
-        action = players[state.acting].choose(state)
-        state, happened = apply(state, action, dice)
-        if before in ("activation", "continuity") and state.seq.phase not in ("activation", "continuity"):
-            activations += 1
-        if watch is not None:
-            watch(state, happened, activations)
-    return sc_in, state, activations
+    """The battle of ``resolve_tactical``, AI against AI, on the same dice: the generated
+    scenario, the final state and the activations played.  ``watch`` (an after-action
+    report's camera) sees the state after every action, with that action's events and the
+    activations so far (``tactical.engagement.fight``)."""
+    sc_in = battle_scenario(eng, army(eng), dice)
+    final, activations = fight(build(sc_in), dice, max_actions, watch)
+    return sc_in, final, activations

@@ -15,6 +15,7 @@ outcome may also arrive inside the deciding action (``Commit``, ``Accept``,
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from functools import cache
@@ -53,7 +54,7 @@ from campaign.state import (
     initial_state,
     side_title,
 )
-from campaign.units import catalogue
+from campaign.units import Force, catalogue
 
 
 @cache
@@ -78,6 +79,9 @@ class CampaignEngine:
         return legal_actions(state)
 
     def apply(self, state: CampaignState, action: A.Action, dice: Dice) -> tuple[CampaignState, list[Event]]:
+        """``action`` played if the generator offers it; else refused, state and dice untouched."""
+        if not offered(state, action):
+            raise RuleError(self._refusal(state, action, dice))
         s = state.copy()
         before = dict(s.supreme)
         events = self._apply(s, action, dice)
@@ -103,6 +107,17 @@ class CampaignEngine:
         )
 
     # -- applying --------------------------------------------------------------
+    def _refusal(self, state: CampaignState, action: A.Action, dice: Dice) -> str:
+        """The sentence for an action the generator does not offer: the rule's own, found by
+        trying it on copies of the state and the dice, else a plain one."""
+        try:
+            self._apply(state.copy(), action, Dice.from_state(dice.state()))
+        except RuleError as why:
+            return str(why)
+        except (KeyError, ValueError, TypeError):
+            pass
+        return f"That is not one of the actions open to {side_title(state.actor)} now."
+
     def _apply(self, s: CampaignState, action: A.Action, dice: Dice) -> list[Event]:
         if s.result:
             raise RuleError(f"The war is over: {s.result['text']}")
@@ -295,6 +310,72 @@ def _can_play(state: CampaignState, force_id: str) -> bool:
     return f is not None and f.commander is not None and plays_left(state, f.commander) > 0
 
 
+def force_moves(state: CampaignState, f: Force) -> list[A.Action]:
+    """The generator's marches and voyages of one force (campaign.md §8, §9)."""
+    out: list[A.Action] = []
+    boost = state.stratagems[state.active]["military"] > 0 and _can_play(state, f.id)
+    cmap = roman_world()
+    for dest, (_, path) in sorted(march.destinations(state, f).items()):
+        out.append(A.March(f.id, dest, path))
+        if boost and any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
+            out.append(A.March(f.id, dest, path, True))
+    for dest, (_, path) in sorted(naval.voyages(state, f).items()):
+        out.append(A.Sail(f.id, dest, path))
+    return out
+
+
+def merges(state: CampaignState) -> list[A.Action]:
+    """The generator's merges: two movable forces of the active side in one place."""
+    out: list[A.Action] = []
+    by_place: dict[str, list[str]] = {}
+    for f in state.forces_of(state.active):
+        by_place.setdefault(f"{f.location}|{f.side}", []).append(f.id)
+    for ids in by_place.values():
+        movable = [i for i in sorted(ids) if all(catalogue().kind(u.kind).mobile for u in state.forces[i].units)]
+        out += [A.Merge(a, b) for a in movable for b in movable if a != b]
+    return out
+
+
+def offer_key(action: A.Action) -> object:
+    """The choice an action stands for in the generator's list: a march or a voyage is its
+    force, destination (and stratagem) — any open path there is the same choice, checked by
+    the march rules; a decision carrying the outcome of a battle fought elsewhere (the window,
+    ``routes.settled``) is the decision itself."""
+    if isinstance(action, A.March):
+        return ("march", action.force, action.to, action.stratagem)
+    if isinstance(action, A.Sail):
+        return ("sail", action.force, action.to)
+    if isinstance(action, A.Commit | A.Intercept | A.Accept) and action.outcome is not None:
+        return dataclasses.replace(action, outcome=None)
+    if isinstance(action, A.Supply) and action.outcomes:
+        return A.Supply()
+    return action
+
+
+def offered(state: CampaignState, action: A.Action) -> bool:
+    """Whether the one legal-action generator offers ``action`` (up to ``offer_key``); in the
+    movement phase only the part of the list that could hold it is generated."""
+    if state.pending is None and not state.result and state.phase == "movement":
+        if isinstance(action, A.March | A.Sail):
+            f = state.forces.get(action.force)
+            if f is None or all(mine.id != f.id for mine in state.forces_of(state.active)):
+                return False
+            candidates = force_moves(state, f)
+        elif isinstance(action, A.Merge):
+            candidates = merges(state)
+        else:
+            candidates = [A.EndPhase()]
+    elif state.pending is None and not state.result and isinstance(action, A.Pass) and state.phase != "movement":
+        candidates = [A.Pass()] if state.phase in (*PASS_PHASES, *POLITICAL_PHASES) else []
+    elif state.pending is None and not state.result and state.phase == "recruiting":
+        political = isinstance(action, A.Tribute | A.Bribe | A.Subvert | A.Assassinate)
+        candidates = politics.legal(state) if political else recruiting.legal(state)
+    else:
+        candidates = legal_actions(state)
+    key = offer_key(action)
+    return any(offer_key(a) == key for a in candidates)
+
+
 def legal_actions(state: CampaignState) -> list[A.Action]:
     """Every legal action now (campaign.md §7.3); none once the war is over (§21)."""
     if state.result:
@@ -327,25 +408,9 @@ def legal_actions(state: CampaignState) -> list[A.Action]:
         return [*recruiting.legal(state), *politics.legal(state), A.Pass()]
     out: list[A.Action] = []
     if state.phase == "movement":
-        mil = state.stratagems[state.active]["military"] > 0
-        cmap = roman_world()
         for f in sorted(state.forces_of(state.active), key=lambda f: f.id):
-            for dest, (_, path) in sorted(march.destinations(state, f).items()):
-                out.append(A.March(f.id, dest, path))
-                boost = mil and _can_play(state, f.id)
-                if boost and any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
-                    out.append(A.March(f.id, dest, path, True))
-            for dest, (_, path) in sorted(naval.voyages(state, f).items()):
-                out.append(A.Sail(f.id, dest, path))
-        by_place: dict[str, list[str]] = {}
-        for f in state.forces_of(state.active):
-            by_place.setdefault(f"{f.location}|{f.side}", []).append(f.id)
-        for ids in by_place.values():
-            movable = [i for i in sorted(ids) if all(catalogue().kind(u.kind).mobile for u in state.forces[i].units)]
-            for a in movable:
-                for b in movable:
-                    if a != b:
-                        out.append(A.Merge(a, b))
+            out += force_moves(state, f)
+        out += merges(state)
         out.append(A.EndPhase())
     elif state.phase == "combat":
         battles = field_battles(state)

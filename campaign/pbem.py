@@ -240,7 +240,8 @@ class PlayedTacticalBattle:
     §8.13), the outcome converted back when the battle is over."""
 
     def __init__(self, eng: Engagement, deciding: dict[str, Any], pre: list[int], dice: Dice | None) -> None:
-        from campaign.conversion import _generate, build_tactical
+        from campaign.conversion import army
+        from tactical.engagement import battle_scenario, build
         from tactical.sequence import who_goes_first
 
         self.eng = eng
@@ -249,7 +250,7 @@ class PlayedTacticalBattle:
         self.activations = 0
         self.state: Any = None
         if dice is not None:
-            sc = build_tactical(_generate(eng, dice, None))
+            sc = build(battle_scenario(eng, army(eng), dice))
             self.state = sc.state.copy()
             events: list[Event] = []
             who_goes_first(self.state, dice, events, first=sc.model.first if sc.model.first != "roll" else None)

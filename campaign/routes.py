@@ -1,7 +1,10 @@
 """How the campaign's battles are fought (docs/rules/campaign.md §12.8).
 
-A *route* is a campaign ``Resolver``: it takes each ``Engagement`` and hands it to one
-battle engine.  Headless, ``bellum campaign --battles MODE`` chooses it:
+Each battle engine offers a ``Route`` (``bellum.engagement``): the battleboard's
+``battleboard.resolve.ROUTE`` and the tactical engine's ``tactical.engagement.TacticalRoute``
+with the campaign's conversion (``campaign.conversion.route``).  ``chosen(eng, mode)`` is
+the route a mode sends an engagement to; ``route(mode)`` is the campaign ``Resolver`` that
+asks it.  Headless, ``bellum campaign --battles MODE`` chooses the mode:
 
 - ``auto`` (the default) and ``battleboard``: every battle on the battleboard, played out
   by its AI on both sides (the auto-resolve);
@@ -16,8 +19,9 @@ The window offers the tactical engine first for a decisive battle (``campaign.vi
 
 from __future__ import annotations
 
+from battleboard.resolve import ROUTE as BOARD
 from bellum.dice import Dice
-from bellum.engagement import Engagement, Outcome
+from bellum.engagement import Engagement, Outcome, Route
 from campaign import actions as A
 from campaign.engine import CampaignEngine
 from campaign.rules.battle import Resolver, auto_resolve
@@ -52,8 +56,26 @@ def is_decisive(eng: Engagement) -> bool:
 
 
 def tactical_ok(eng: Engagement) -> bool:
-    """Whether the tactical engine can fight ``eng``: a land field battle."""
-    return eng.kind == "land" and eng.trigger == "battle"
+    """Whether the tactical engine can fight ``eng`` (its route does not refuse it)."""
+    return not tactical_route().refusal(eng)
+
+
+def tactical_route() -> Route:
+    from campaign.conversion import route as conversion_route
+
+    return conversion_route()
+
+
+def chosen(eng: Engagement, mode: str) -> Route:
+    """The route ``mode`` sends ``eng`` to: the tactical engine for the battles the mode gives
+    it (every land field battle, or the decisive ones), else the battleboard."""
+    if mode not in MODES:
+        raise ValueError(f"{mode!r} is not a way to fight battles ({', '.join(MODES)})")
+    if mode in ("tactical", "decisive-tactical"):
+        wanted = tactical_ok(eng) if mode == "tactical" else is_decisive(eng)
+        if wanted:
+            return tactical_route()
+    return BOARD
 
 
 def route(mode: str) -> Resolver:
@@ -64,10 +86,7 @@ def route(mode: str) -> Resolver:
         return auto_resolve
 
     def resolve(eng: Engagement, dice: Dice) -> Outcome:
-        from campaign.conversion import resolve_tactical
-
-        wanted = tactical_ok(eng) if mode == "tactical" else is_decisive(eng)
-        return resolve_tactical(eng, dice) if wanted else auto_resolve(eng, dice)
+        return chosen(eng, mode).resolve(eng, dice)
 
     return resolve
 
@@ -79,7 +98,6 @@ def settled(state: CampaignState, action: A.Action, mode: str, seed: int) -> A.A
     battle the window fought does (campaign.md §12.8); else ``action`` itself."""
     if mode not in ("tactical", "decisive-tactical") or not isinstance(action, A.Commit) or action.outcome:
         return action
-    from campaign.conversion import resolve_tactical
     from campaign.odds import BattleAhead, stop_at_battle
 
     seed %= 2**63
@@ -88,7 +106,7 @@ def settled(state: CampaignState, action: A.Action, mode: str, seed: int) -> A.A
         CampaignEngine(resolver=stop_at_battle).apply(state, action, Dice(seed, record=False))
     except BattleAhead as stop:
         eng = stop.engagement
-        wanted = tactical_ok(eng) if mode == "tactical" else is_decisive(eng)
-        if wanted:
-            return A.Commit(action.stratagems, resolve_tactical(eng, Dice(seed)))
+        way = chosen(eng, mode)
+        if way.engine == "tactical":
+            return A.Commit(action.stratagems, way.resolve(eng, Dice(seed)))
     return action

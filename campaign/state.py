@@ -58,6 +58,10 @@ class Pending:
     data: dict[str, Any]
 
 
+#: the most turns a headless war or a study may ask for (a hundred years of the war's calendar)
+MAX_TURNS = 400
+
+
 @dataclass
 class CampaignState:
     scenario: str

@@ -94,7 +94,7 @@ def tasks(args: argparse.Namespace) -> list[tuple[int, int, str, str]]:
     """One war a seed: (seed, turns, battles, scenario)."""
     from bellum.errors import InputError
     from bellum.study import parse_seeds
-    from campaign.cli import MAX_TURNS
+    from campaign.state import MAX_TURNS
 
     if not 1 <= args.turns <= MAX_TURNS:
         raise InputError("--turns", "", f"{args.turns} is not a number of turns from 1 to {MAX_TURNS}")

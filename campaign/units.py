@@ -24,7 +24,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bellum.engagement import Discipline, ForceLeader, ForceUnit, Side
+from bellum.engagement import HEAVY_INFANTRY, Discipline, ForceLeader, ForceUnit, Side
 from bellum.engagement import UnitKind as BattleboardKind
 from bellum.errors import InputError
 from bellum.paths import game_data
@@ -126,7 +126,7 @@ class UnitKind(_Model):
             raise ValueError("only a fleet has a carrying capacity")
         if not self.mobile and self.embark:
             raise ValueError("a unit that never leaves its space cannot embark")
-        if self.fratricide and self.battleboard not in ("legion", "heavy_infantry"):
+        if self.fratricide and self.battleboard not in HEAVY_INFANTRY:
             raise ValueError("only heavy infantry counts towards Fratricide")
         return self
 

@@ -12,6 +12,7 @@ from bellum.errors import InputError
 from bellum.formats import Context, Format, model_check
 from bellum.tomlio import load_model
 from tactical import charts
+from tactical.engagement import Deployment
 from tactical.models import UnitType
 from tactical.scenario import ScenarioIn, load_scenario
 from tactical.special import SpecialRulesFile
@@ -59,6 +60,13 @@ def _chart(name: str) -> Format:
 
 
 FORMATS: tuple[Format, ...] = (
+    Format(
+        "tactical-deployment",
+        "tactical table: the field and deployment of a battle sent by its route",
+        Deployment,
+        model_check(Deployment),
+        ("tactical/data/deployment.toml",),
+    ),
     Format(
         "tactical-scenario",
         "Bellum Civile tactical scenario",

@@ -220,7 +220,9 @@ def _group(state: State, side: str) -> tuple[str, ...] | None:
     return tuple(u.id for u in mine[:3])
 
 
-def legal_actions(state: State) -> list[Action]:
+def legal_actions(state: State, *, moves: bool = True) -> list[Action]:
+    """Every legal action now; ``moves=False`` leaves out the moves (the engine object checks a
+    move against its mover's own list, ``move_actions``)."""
     seq = state.seq
     side = seq.side
     phase = seq.phase
@@ -254,10 +256,10 @@ def legal_actions(state: State) -> list[Action]:
     own = sorted((u for u in state.units.values() if u.side == side and u.on_map), key=lambda u: u.id)
     if phase == "move":
         snap = snapshot(state)
-        if seq.leader is not None:
+        if seq.leader is not None and moves:
             acts.extend(move_actions(state, state.leaders[seq.leader], snap))
             acts.extend(_carry_actions(state, state.leaders[seq.leader], snap))
-        for u in own:
+        for u in own if moves else ():
             acts.extend(move_actions(state, u, snap))
         acts.extend(_fire_actions(state, own))
     designating = phase == "move" or (phase == "shock" and state.designating)
@@ -440,6 +442,16 @@ def _enemy_within_zone_reach(state: State, firer: Unit, by_column: _EnemyColumns
     column = firer.hex % grid.columns
     near = by_column.between(column - radius, column + radius)
     return any(grid.distance(firer.hex, h) <= radius for e in near for h in e.hexes())
+
+
+def designation_actions(state: State) -> list[Designate]:
+    """The designations the generator offers now (003 §8.3): only in the move segment or while
+    the shock segment is still designating, and not while the defender decides."""
+    seq = state.seq
+    if state.reacting is not None or not (seq.phase == "move" or (seq.phase == "shock" and state.designating)):
+        return []
+    own = sorted((u for u in state.units.values() if u.side == seq.side and u.on_map), key=lambda u: u.id)
+    return _designations(state, own)
 
 
 def _designations(state: State, own: list[Unit]) -> list[Designate]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
+from bellum.engagement import SIDES
 from bellum.events import Event
 from bellum.report import name_sides, plural_name, without_references
 from tactical.state import GONE, State
@@ -17,7 +18,6 @@ from tactical.state import GONE, State
 #: the events a report calls turning points: counters eliminated or routed, leaders lost,
 #: elephants rampaging
 MOMENT_KINDS = frozenset({"eliminated", "rout", "leader_lost", "rampage"})
-SIDES = ("A", "B")
 
 
 def moments(events: Iterable[Event], named: Callable[[str], str] = lambda t: t) -> tuple[str, ...]:

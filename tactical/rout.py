@@ -49,6 +49,26 @@ def home_distance(state: State, side: str, index: int) -> int:
     return r - 1
 
 
+def surroundings(state: State, unit: Unit, *, routed_fronts: bool = True) -> tuple[set[int], set[int], set[int]]:
+    """The hexes about ``unit`` that decide where it may fall back: those its enemies stand
+    in, their frontal hexes (a routed enemy's too unless ``routed_fronts`` is False), and
+    those its friends stand in."""
+    grid = state.field.grid
+    enemy: set[int] = set()
+    fronts: set[int] = set()
+    friends: set[int] = set()
+    for u in state.units.values():
+        if not u.on_map or u is unit:
+            continue
+        if u.side != unit.side:
+            enemy.update(u.hexes())
+            if routed_fronts or u.status != "routed":
+                fronts.update(frontal_hexes(grid, u))
+        else:
+            friends.update(u.hexes())
+    return enemy, fronts, friends
+
+
 def rout_move(state: State, unit: Unit, events: list[Event]) -> None:
     """Move one routed unit its rout distance toward home (003 §10.21)."""
     if not unit.on_map:
@@ -58,18 +78,7 @@ def rout_move(state: State, unit: Unit, events: list[Event]) -> None:
     budget = ((unit.ma + 1) // 2) * HALF
     home_bottom = state.field.home.get(unit.side, "bottom" if unit.side == "A" else "top") == "bottom"
     dirs = (2, 3) if home_bottom else (0, 5)  # SE, SW toward the bottom; NE, NW toward the top
-    enemy: set[int] = set()
-    fronts: set[int] = set()
-    friends: set[int] = set()
-    for u in state.units.values():
-        if not u.on_map or u is unit:
-            continue
-        if u.side != unit.side:
-            enemy.update(u.hexes())
-            if u.status != "routed":
-                fronts.update(frontal_hexes(grid, u))
-        else:
-            friends.update(u.hexes())
+    enemy, fronts, friends = surroundings(state, unit, routed_fronts=False)
     unit.facing = 3 if home_bottom else 0
     start_col = grid.col_row(unit.hex)[0]
 

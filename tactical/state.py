@@ -16,7 +16,6 @@ from typing import Any
 from tactical.hexes import Grid, hex2_dir
 from tactical.tables import CLASS_INDEX, HEXSIDE_FEATURES, NO, TERRAINS, move_tables, unit_types
 
-SIDES = ("A", "B")
 #: unit statuses on the map, and the two ways of leaving it
 STATUSES = ("full", "disordered", "routed")
 GONE = ("eliminated", "off_map")

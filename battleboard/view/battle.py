@@ -25,7 +25,7 @@ from pyglet.graphics import Batch
 from battleboard.ai import choose
 from battleboard.model import OFF, Action, State, Unit
 from battleboard.odds import summary
-from battleboard.resolve import moments, outcome
+from battleboard.resolve import BoardBattle, moments, outcome
 from battleboard.rules import active_ground, apply, legal_actions, on_board, scores
 from bellum.dice import Dice
 from bellum.engagement import Engagement
@@ -34,6 +34,7 @@ from bellum.events import Event
 from bellum.paths import SAVES
 from bellum.report import AfterAction, name_sides
 from bellum.session import Session
+from bellum.view.widgets import Button
 
 BG = (24, 20, 18)
 PANEL = (44, 36, 30)
@@ -76,20 +77,6 @@ MODE_NAMES = {
 LOG_LINES = 16
 
 
-@dataclass
-class Button:
-    key: str
-    label: str
-    left: float
-    bottom: float
-    width: float
-    height: float
-    action: Action | None = None
-
-    def hit(self, x: float, y: float) -> bool:
-        return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
-
-
 @dataclass(frozen=True)
 class _Step:
     """What an undo restores: the state before an action and how long the logs were."""
@@ -109,8 +96,9 @@ class BattleView(arcade.View):
 
     def __init__(
         self,
-        state: State,
+        state: State | None = None,
         *,
+        battle: BoardBattle | None = None,
         title: str = "Battleboard",
         side_names: dict[str, str] | None = None,
         ai: frozenset[str] = frozenset(),
@@ -130,11 +118,15 @@ class BattleView(arcade.View):
         self.engagement = engagement
         self._report: list[str] | None = None
         self._undo: list[_Step] = []
-        self.state = state
+        if battle is None:
+            assert state is not None, "a battleboard view opens on a state or a battle"
+            battle = BoardBattle(None, state, Dice(seed))
+        #: the battle this window plays (its state, dice and events): a campaign battle's
+        #: route (``battleboard.resolve.ROUTE.begin``) concludes it when the player leaves
+        self.battle = battle
         self.title = title
         self.side_names = side_names or {"A": "Side A", "B": "Side B"}
         self.ai = ai
-        self.dice = Dice(seed)
         if session is not None:
             self.state, self.dice = session.state, session.dice
             if save_path is None:
@@ -144,8 +136,8 @@ class BattleView(arcade.View):
         self.selected: str | None = None
         self.options: list[Action] = []  # the attacks offered for the chosen target
         self.log: list[str] = [f"{title}."]
-        #: every event of the battle, for its after-action report (``battleboard.resolve.moments``)
-        self.events: list[Event] = list(session.log) if session is not None else []
+        if session is not None:  # every event of the battle so far, for its after-action report
+            self.events = list(session.log)
         self.log.extend(e.text for e in self.events)
         self.message = ""
         self.forced: list[str] | None = None  # test seam: combat results for the next action
@@ -245,6 +237,31 @@ class BattleView(arcade.View):
         self.options = []
         self.dirty = True
         return True
+
+    @property
+    def state(self) -> State:
+        return self.battle.state
+
+    @state.setter
+    def state(self, value: State) -> None:
+        self.battle.state = value
+
+    @property
+    def dice(self) -> Dice:
+        return self.battle.dice
+
+    @dice.setter
+    def dice(self, value: Dice) -> None:
+        self.battle.dice = value
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the battle, for its after-action report (``battleboard.resolve.moments``)."""
+        return self.battle.events
+
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        self.battle.events = value
 
     def can_undo(self) -> bool:
         return bool(self._undo)

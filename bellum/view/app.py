@@ -44,11 +44,3 @@ def launch(entry: MenuEntry, window: arcade.Window, menu: Any) -> None:
         window.close()
         return
     importlib.import_module(entry.module).launch(window, menu)
-
-
-def run_menu() -> None:
-    from bellum.view.menu import MenuView
-
-    window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile", resizable=True, antialiasing=False)
-    window.show_view(MenuView())
-    arcade.run()

@@ -7,7 +7,7 @@ import argparse
 import arcade
 
 from bellum import __version__
-from bellum.view.app import MenuEntry, available_entries, launch
+from bellum.view.app import HEIGHT, WIDTH, MenuEntry, available_entries, launch
 
 BG_TOP = (52, 18, 30)
 BG_BOTTOM = (22, 10, 16)
@@ -113,3 +113,10 @@ class MenuView(arcade.View):
 
 def shot_view(args: argparse.Namespace) -> arcade.View:
     return MenuView()
+
+
+def run_menu() -> None:
+    """Open the game window on the main menu and run until it is closed."""
+    window = arcade.Window(WIDTH, HEIGHT, "Bellum Civile", resizable=True, antialiasing=False)
+    window.show_view(MenuView())
+    arcade.run()

@@ -33,6 +33,7 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.common import counted, event, force_name, leader_name, loss_text, place_name, tidy
+from campaign.rules.presence import blocked, enemy_troops_at, land_links
 from campaign.rules.siege import ground, mobile_ground, take_captive
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy
 from campaign.tables import tables
@@ -69,10 +70,9 @@ def fratricide_points(state: CampaignState, eng: Engagement, out: Outcome) -> in
 
 def auto_resolve(eng: Engagement, dice: Dice) -> Outcome:
     """The battleboard's auto-resolve with the campaign's dice (battleboard.md §14)."""
-    from battleboard.resolve import autoplay, outcome, state_from_engagement
+    from battleboard.resolve import ROUTE
 
-    final = autoplay(state_from_engagement(eng), dice)
-    return outcome(final, eng, dice)
+    return ROUTE.resolve(eng, dice)
 
 
 # --------------------------------------------------------------------------- where battles are
@@ -421,7 +421,6 @@ def retreat_land(state: CampaignState, place: str, side: str, dice: Dice) -> lis
     cmap = roman_world()
     foe = enemy(side)
     events: list[Event] = []
-    from campaign.rules.march import blocked, enemy_troops_at, land_links
 
     options = [
         lk.b for lk in land_links(place) if not blocked(state, side, lk.b) and not enemy_troops_at(state, side, lk.b)

@@ -16,24 +16,18 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from functools import cache
 
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
-from campaign.map import LAND_EDGE_KINDS, Link, roman_world
+from campaign.map import Link, roman_world
 from campaign.rules.clients import clash
 from campaign.rules.common import event, force_name, inflict, loss_text, place_name, possessive, share, tidy
+from campaign.rules.presence import blocked, enemy_troops_at, has_ground_troops, horde_at, land_links
 from campaign.rules.siege import occupy
 from campaign.state import CampaignState, enemy
 from campaign.tables import Result, read, tables
 from campaign.units import Force, catalogue
-
-
-@cache
-def land_links(place: str) -> tuple[Link, ...]:
-    """The land edges (road, cross-country, strait) out of a place, sorted by neighbour."""
-    return tuple(roman_world().links(place, LAND_EDGE_KINDS))
 
 
 def allowance(state: CampaignState, force: Force) -> int:
@@ -42,36 +36,6 @@ def allowance(state: CampaignState, force: Force) -> int:
     if force.commander is None:
         return m.leaderless
     return m.land_winter if state.winter() else m.land
-
-
-def has_ground_troops(force: Force) -> bool:
-    cat = catalogue()
-    return any(not cat.kind(u.kind).is_fleet for u in force.units)
-
-
-def enemy_troops_at(state: CampaignState, side: str, place: str) -> bool:
-    """Whether the enemy of ``side`` has units (of any kind) in ``place``."""
-    foe = enemy(side)
-    return any(f.units for f in state.side_forces_at(place, foe))
-
-
-def horde_at(state: CampaignState, place: str) -> str | None:
-    """The force id of a barbarian horde on the move in ``place``, if any (§19.4)."""
-    for fid in state.roused:
-        f = state.forces.get(fid)
-        if f is not None and f.location == place and f.units:
-            return fid
-    return None
-
-
-def blocked(state: CampaignState, side: str, place: str) -> bool:
-    """A space a force of ``side`` may not enter: a power at peace with it has a force
-    there (a neutral city, a client not in the war, a horde still waiting beyond the
-    frontier) — §8.3.  A horde on the move does not block: it may be attacked (§19.4)."""
-    return any(
-        f.location == place and f.units and state.allegiance(f.side) is None and f.id not in state.roused
-        for f in state.forces.values()
-    )
 
 
 def stops(state: CampaignState, side: str, place: str) -> bool:

@@ -22,6 +22,7 @@ from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea, spend
 from campaign.rules.common import counted, event, force_name, place_name, possessive, tidy
+from campaign.rules.presence import blocked
 from campaign.rules.siege import occupy
 from campaign.state import CampaignState, Pending, enemy, side_title
 from campaign.tables import tables
@@ -61,7 +62,6 @@ def voyages(state: CampaignState, force: Force) -> dict[str, tuple[int, tuple[st
         return {}
     cmap = roman_world()
     side = state.active
-    from campaign.rules.march import blocked
 
     budget = sea_allowance(state)
     start = force.location

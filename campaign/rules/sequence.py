@@ -14,10 +14,27 @@ from bellum.dice import Dice
 from bellum.events import Event
 from campaign.rules.common import event
 from campaign.rules.muster import spring_muster
-from campaign.rules.stratagems import new_turn, open_half_turn
+from campaign.rules.respublica import elect_consuls
+from campaign.rules.stratagems import open_half_turn
 from campaign.rules.supply import barbarians_and_others_winter, open_supply_phase
 from campaign.rules.victory import check_victory
-from campaign.state import SIDE_PHASES, SIDES, CampaignState, side_title
+from campaign.state import SIDE_PHASES, SIDES, STRATAGEM_TYPES, CampaignState, side_title
+from campaign.tables import tables
+
+
+def new_turn(state: CampaignState) -> list[Event]:
+    """A new turn: the Tribune may negate again; at each January the expended boxes go
+    back to the counter mix and the side holding Rome has the consuls elected (§15.4,
+    §16.3, §16.5)."""
+    state.tribune_used = False
+    if state.turn % len(tables().calendar.turns) != 0:
+        return []
+    for side in SIDES:
+        state.expended[side] = dict.fromkeys(STRATAGEM_TYPES, 0)
+    return [
+        event(state, "year_turns", "The year turns: spent stratagems return to both sides' counter mixes."),
+        *elect_consuls(state),
+    ]
 
 
 def next_phase(state: CampaignState) -> tuple[int, str, str]:

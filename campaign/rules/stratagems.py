@@ -159,24 +159,6 @@ def open_half_turn(state: CampaignState) -> list[Event]:
     return events
 
 
-def new_turn(state: CampaignState) -> list[Event]:
-    """A new turn: the Tribune may negate again; at each January the expended boxes go
-    back to the counter mix and the side holding Rome has the consuls elected (§15.4,
-    §16.3, §16.5)."""
-    # imported here: the Res Publica rules themselves play stratagems through this module
-    from campaign.rules.respublica import elect_consuls
-
-    state.tribune_used = False
-    if state.turn % len(tables().calendar.turns) != 0:
-        return []
-    for side in SIDES:
-        state.expended[side] = dict.fromkeys(STRATAGEM_TYPES, 0)
-    return [
-        event(state, "year_turns", "The year turns: spent stratagems return to both sides' counter mixes."),
-        *elect_consuls(state),
-    ]
-
-
 def take(state: CampaignState, kind: str) -> list[Event]:
     """Choose one stratagem counter of ``kind`` (§15.2)."""
     side = state.active

@@ -26,7 +26,7 @@ from bellum.events import Event
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea
 from campaign.rules.common import event, force_name, inflict, loss_text, place_name, share, tidy
-from campaign.rules.march import enemy_troops_at, land_links
+from campaign.rules.presence import enemy_troops_at, land_links
 from campaign.rules.siege import ground, siege_attrition, under_siege
 from campaign.state import CampaignState, Pending, enemy
 from campaign.tables import Result, read, tables

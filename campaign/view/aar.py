@@ -25,8 +25,8 @@ from typing import Any
 import arcade
 from PIL import Image
 
+from bellum.engagement import SIDES as AB
 from bellum.events import Event, EventLog
-from bellum.report import SIDES as AB
 from campaign.aar import Battle, Frame, Period, War
 from campaign.view.game import CampaignGame
 from campaign.view.mapview import MapView

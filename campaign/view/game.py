@@ -267,18 +267,11 @@ def _settles_battle(action: A.Action) -> bool:
     return isinstance(action, A.Supply)
 
 
-def tactical_available() -> tuple[bool, str]:
-    """Whether the tactical engine can fight a campaign battle (the conversion of
-    campaign forces to GBoH counters and of the result back, ``campaign.conversion``)."""
-    import importlib.util
+def tactical_refusal(eng: Engagement) -> str:
+    """Why the tactical engine will not fight ``eng`` ('' when it will), in its route's words."""
+    from campaign.routes import tactical_route
 
-    try:
-        found = importlib.util.find_spec("campaign.conversion") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        return False, "the conversion of campaign forces to tactical counters is not built yet"
-    return True, ""
+    return tactical_route().refusal(eng)
 
 
 class CampaignGame:

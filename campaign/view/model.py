@@ -1,9 +1,8 @@
 """What the campaign window asks of the game: the ``MapModel`` interface.
 
 The window only reads the model and tells it what the player picked; it never
-changes the game state itself.  The rules engine (turns, marches, supply,
-battles) plugs in by providing an object with this shape; until then
-``PlainMapModel`` shows the map of January 49 BC with no forces on it.
+changes the game state itself.  The playing window's model (``campaign.view.game``)
+has this shape; ``PlainMapModel`` is the menu's bare map of January 49 BC (no forces).
 
 No arcade here: the AI and the tests may build models without a window.
 """

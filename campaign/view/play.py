@@ -42,8 +42,10 @@ import arcade
 from arcade import shape_list
 from pyglet.graphics import Batch
 
+from bellum.engagement import Battle
 from bellum.errors import BellumError, InputError
 from bellum.report import AfterAction
+from bellum.view.widgets import Button
 from campaign import actions as A
 from campaign.routes import is_decisive
 from campaign.rules.common import force_name, place_name
@@ -51,7 +53,7 @@ from campaign.state import SIDE_NAMES as SIDE_TITLES_LOWER
 from campaign.state import SIDES, side_title
 from campaign.units import catalogue
 from campaign.view import markers
-from campaign.view.game import ODDS_BATTLES, CampaignGame, Option, tactical_available
+from campaign.view.game import ODDS_BATTLES, CampaignGame, Option, tactical_refusal
 from campaign.view.mapview import SANS, SERIF, TOP_BAR, MapView, rgba
 from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT, owner_kind
 
@@ -66,6 +68,8 @@ DIALOG_W = 560
 BUTTON_H = 24
 #: the hover key of a force counter (the map's tooltip otherwise names places)
 FORCE_TIP = "force:"
+#: how the chronicle and the after-action report name the engine that fought a battle
+ENGINE_WORDS = {"battleboard": "the battleboard", "tactical": "the tactical engine"}
 AI_DELAY = 0.15  # seconds between the computer's actions, so a player can follow them
 
 INK = rgba(LABEL_INK)
@@ -78,23 +82,6 @@ DEST_SURE = (40, 120, 60)
 DEST_RISK = (200, 140, 30)
 DEST_BAD = (170, 40, 30)
 DEST_SEA = (40, 80, 150)
-
-
-@dataclass
-class Button:
-    """A HUD button: a label in a box; ``enabled`` False draws it greyed and ignores clicks."""
-
-    key: str
-    label: str
-    left: float
-    bottom: float
-    width: float
-    height: float
-    run: Callable[[], Any] | None = None
-    enabled: bool = True
-
-    def hit(self, x: float, y: float) -> bool:
-        return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height
 
 
 #: the button that writes the war's illustrated after-action report (``bellum aar``)
@@ -123,6 +110,8 @@ class CampaignView(MapView):
         self.dialog: Dialog | None = None
         self.buttons: list[Button] = []
         self.battle_view: Any = None
+        #: the battle the battle window fights, begun by its engine's route (bellum.engagement)
+        self.fight: Battle | None = None
         self.aar_job: Any = None  # the report being written in the background (``write_aar``)
         self.ai_delay = AI_DELAY
         self._ai_clock = 0.0
@@ -435,7 +424,7 @@ class CampaignView(MapView):
         enabled: bool = True,
         height: float = BUTTON_H,
     ) -> Button:
-        b = Button(key, label, left, bottom, width, height, run, enabled)
+        b = Button(key, label, left, bottom, width, height, run=run, enabled=enabled)
         self.buttons.append(b)
         return b
 
@@ -742,9 +731,8 @@ class CampaignView(MapView):
             + f" — tactical superiority (sets up last, moves first): {b.names[sup]}."
             + f" The {eng.terrain} battleboard."
         )
-        ok, why = tactical_available()
-        if ok and eng.kind != "land":
-            ok, why = False, "the tactical engine fights land battles; a battle at sea is fought on the battleboard"
+        why = tactical_refusal(eng)
+        ok = not why
         choices: list[tuple[str, Callable[[], Any] | None, str]] = [
             ("Auto-resolve", self.auto_resolve, ""),
             ("Fight it on the battleboard", self.open_battleboard, ""),
@@ -761,25 +749,24 @@ class CampaignView(MapView):
         self.game.auto_resolve()
 
     def open_battleboard(self) -> Any:
-        """Open the battleboard on the waiting engagement; ``on_show_view`` takes the result back."""
-        from battleboard.resolve import state_from_engagement
+        """Open the battleboard on the waiting engagement (its route begins the battle);
+        ``on_show_view`` asks the battle for its outcome."""
+        from battleboard.resolve import ROUTE
         from battleboard.view.battle import BattleView
 
         b = self.game.battle
         assert b is not None
         self.dialog = None
-        st = state_from_engagement(b.engagement)
-        seed = self._battle_seed()
+        battle = ROUTE.begin(b.engagement, self._battle_seed())
         view = BattleView(
-            st,
+            battle=battle,
             title=f"{b.title} — {b.engagement.turn}",
             side_names=b.names,
             ai=b.ai_letters,
-            seed=seed,
             menu=self,
             menu_label="Campaign",
         )
-        self.battle_view = view
+        self.battle_view, self.fight = view, battle
         self.window.show_view(view)
         return view
 
@@ -799,24 +786,21 @@ class CampaignView(MapView):
         """Open the tactical window on the engagement converted to GBoH counters
         (``campaign.conversion``, docs/rules/campaign.md §12.7); ``on_show_view`` converts
         the losses back."""
-        from campaign.conversion import tactical_scenario, write_tactical
-        from tactical.view.app import battle_view as tactical_view
+        from campaign.conversion import route
+        from tactical.view.app import engagement_view
 
         b = self.game.battle
         assert b is not None
         self.dialog = None
-        seed = self._battle_seed()
         try:
-            # the conversion back (``outcome_from_tactical``) is given the same campaign
-            # state, so both plan the counters alike
-            sc = tactical_scenario(b.engagement, seed, state=self.game.state)
-            path = write_tactical(sc, tactical_folder())
-            view = tactical_view(str(path), seed=seed, ai_sides=b.ai_letters, menu=self)
+            # the way back is given the same campaign state, so both plan the counters alike
+            battle = route(self.game.state, tactical_folder()).begin(b.engagement, self._battle_seed())
+            view = engagement_view(battle, ai_sides=b.ai_letters, menu=self)
         except BellumError as no:
             self.game.message = str(no)
             self.game.version += 1
             return None
-        self.battle_view = view
+        self.battle_view, self.fight = view, battle
         self.window.show_view(view)
         return view
 
@@ -827,9 +811,9 @@ class CampaignView(MapView):
         """Back from a battle window: a finished battle's outcome is applied; an unfinished
         one is resumed, or ended — on the battleboard the generals (its AI) fight it out,
         on the tactical map night falls and it is broken off (a draw, the losses so far)."""
-        bv = self.battle_view
+        bv, fight = self.battle_view, self.fight
         if bv is not None and hasattr(bv, "campaign"):  # a battle of a game by e-mail
-            self.battle_view = None
+            self.battle_view = self.fight = None
             if self.game.pbem_battle_to_fight():
                 self.open_dialog(
                     Dialog(
@@ -840,13 +824,13 @@ class CampaignView(MapView):
                     )
                 )
             return
-        if bv is None or self.game.battle is None:
-            self.battle_view = None
+        if bv is None or fight is None or self.game.battle is None:
+            self.battle_view = self.fight = None
             return
-        if self._battle_over(bv):
+        if fight.over():
             self._finish_battle()
             return
-        tactical = self._is_tactical(bv)
+        tactical = fight.engine == "tactical"
         end = (
             "Break it off at nightfall (a draw, with the losses so far)"
             if tactical
@@ -864,47 +848,20 @@ class CampaignView(MapView):
             )
         )
 
-    @staticmethod
-    def _is_tactical(bv: Any) -> bool:
-        return hasattr(bv, "session")
-
-    def _battle_over(self, bv: Any) -> bool:
-        if self._is_tactical(bv):
-            from tactical.view.play import session_state
-
-            return bool(session_state(bv.session).seq.phase == "over")
-        return bool(bv.state.phase == "over")
-
     def _finish_battle(self) -> None:
         """The outcome of the battle window's battle, applied through the engine."""
-        bv, b = self.battle_view, self.game.battle
+        fight, b = self.fight, self.game.battle
         self.dialog = None
-        if bv is None or b is None:
+        if fight is None or b is None:
             return
-        self.battle_view = None
-        moments: tuple[str, ...] = ()
+        self.battle_view = self.fight = None
         try:
-            if self._is_tactical(bv):
-                from campaign.conversion import outcome_from_tactical, tactical_moments
-                from tactical.view.play import session_state
-
-                final_field = session_state(bv.session)
-                out = outcome_from_tactical(b.engagement, final_field, state=self.game.state)
-                moments = tactical_moments(b.engagement, final_field, list(bv.session.log))
-                fought = "the tactical engine"
-            else:
-                from battleboard.resolve import autoplay, outcome
-                from battleboard.resolve import moments as turning_points
-
-                events = list(bv.events)
-                final = bv.state if bv.state.phase == "over" else autoplay(bv.state, bv.dice, events)
-                out = outcome(final, b.engagement, bv.dice)
-                moments, fought = turning_points(events), "the battleboard"
+            out, moments = fight.conclude()
         except BellumError as no:  # the battle stays to be fought another way
             self.game.message = f"The battle's result could not be brought back: {no}"
             self.game.version += 1
             return
-        self.game.finish_battle(out, fought=fought, moments=moments)
+        self.game.finish_battle(out, fought=ENGINE_WORDS[out.engine], moments=moments)
 
     # ------------------------------------------------------------------ input
     def force_at(self, sx: float, sy: float) -> str | None:

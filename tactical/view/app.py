@@ -8,6 +8,7 @@ from typing import Any
 
 import arcade
 
+from tactical.engagement import TacticalBattle
 from tactical.view.battle import BattleView
 from tactical.view.play import DEMO, open_session
 
@@ -20,9 +21,10 @@ def scenario_names(session: Any) -> tuple[str, dict[str, str]]:
     if session.scenario == DEMO:
         return "Demo field", {"A": "Side A", "B": "Side B"}
     fallback = Path(session.scenario).stem.replace("-", " ").title()
-    if type(session.engine).__name__ != "TacticalEngine":
+    from tactical.game import is_position, load
+
+    if is_position(session.scenario):
         return fallback, {"A": "Side A", "B": "Side B"}
-    from tactical.game import load
 
     sc = load(session.scenario)
     return sc.model.name, {side: sc.model.sides[side].name for side in ("A", "B")}
@@ -34,6 +36,14 @@ def battle_view(
     session = open_session(scenario, seed)
     title, names = scenario_names(session)
     return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu)
+
+
+def engagement_view(
+    battle: TacticalBattle, *, ai_sides: Iterable[str] = (), menu: arcade.View | None = None
+) -> BattleView:
+    """The window on a campaign battle begun by the tactical route (``TacticalRoute.begin``)."""
+    title, names = scenario_names(battle.session)
+    return BattleView(battle=battle, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu)
 
 
 def open_battle(scenario_path: str, *, seed: int = 1, ai_sides: Iterable[str] = ()) -> None:

@@ -69,6 +69,7 @@ from tactical.actions import (
     Resolve,
     Shock,
 )
+from tactical.engagement import TacticalBattle
 from tactical.hexes import FACING_CLOCK
 from tactical.movement import mp_text, reachable
 from tactical.state import Leader, State, Unit
@@ -144,8 +145,9 @@ class BattleView(arcade.View):
 
     def __init__(
         self,
-        session: Session[Any, Any],
+        session: Session[Any, Any] | None = None,
         *,
+        battle: TacticalBattle | None = None,
         title: str = "Tactical battle",
         side_names: dict[str, str] | None = None,
         ai_sides: frozenset[str] = frozenset(),
@@ -153,7 +155,13 @@ class BattleView(arcade.View):
         save_path: Path | None = None,
     ) -> None:
         super().__init__()
-        self.session = session
+        #: a campaign battle (``tactical.engagement.TacticalRoute.begin``): the window plays
+        #: through its session, and the route concludes it when the player leaves
+        self.battle = battle
+        if battle is None:
+            assert session is not None, "a tactical view opens on a session or a battle"
+            self._session = session
+        session = self.session
         self.title = title
         self.side_names = side_names or {"A": "Side A", "B": "Side B"}
         self.ai_sides = ai_sides
@@ -212,6 +220,18 @@ class BattleView(arcade.View):
         self.refresh()
 
     # -- the model --------------------------------------------------------------------------
+    @property
+    def session(self) -> Session[Any, Any]:
+        """The game the window plays (a campaign battle's own session when there is one)."""
+        return self.battle.session if self.battle is not None else self._session
+
+    @session.setter
+    def session(self, value: Session[Any, Any]) -> None:
+        if self.battle is not None:
+            self.battle.session = value
+        else:
+            self._session = value
+
     @property
     def state(self) -> State:
         return session_state(self.session)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from bellum.dice import Dice
 from campaign import actions as A
 from campaign.engine import legal_actions
-from campaign.rules.march import blocked, destinations, horde_at
+from campaign.rules.march import destinations
+from campaign.rules.presence import blocked, horde_at
 from tests.campaign.test_ops_sequence import fresh, play, put
 
 

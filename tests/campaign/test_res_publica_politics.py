@@ -12,7 +12,7 @@ from bellum.dice import Dice
 from bellum.errors import InputError
 from campaign import actions as A
 from campaign.rules import respublica as R
-from campaign.rules import stratagems as S
+from campaign.rules.sequence import new_turn
 from campaign.state import CampaignState
 from campaign.tables import TABLES_FILE, load_tables, tables
 from tests.campaign.test_ops_sequence import fresh, play
@@ -81,12 +81,12 @@ def test_the_side_holding_rome_has_the_consuls_elected_each_january() -> None:
     s = fresh("events", "caesarian")
     s.turn = 8  # January 48 BC
     s.res_publica = {"caesarian": 4, "senatorial": 4}  # none free
-    ev = S.new_turn(s)
+    ev = new_turn(s)
     assert s.res_publica == {"caesarian": 2, "senatorial": 5}
     assert ev[-1].kind == "marker" and "consuls" in ev[-1].text
     s.owners["roma"] = "caesarian"
     s.res_publica = {"caesarian": 3, "senatorial": 2}  # three free
-    S.new_turn(s)
+    new_turn(s)
     assert s.res_publica == {"caesarian": 4, "senatorial": 1}
 
 
@@ -95,7 +95,7 @@ def test_no_election_but_in_january() -> None:
     s = fresh("events", "caesarian")
     s.turn = 9  # March 48 BC
     before = dict(s.res_publica)
-    assert S.new_turn(s) == [] and s.res_publica == before
+    assert new_turn(s) == [] and s.res_publica == before
 
 
 def test_the_consuls_of_44_are_elected_before_the_war_is_judged() -> None:

@@ -22,8 +22,9 @@ from campaign import actions as A
 from campaign.ai import CampaignAI
 from campaign.engine import CampaignEngine, legal_actions
 from campaign.map import roman_world
-from campaign.view.game import CampaignGame, march_odds, tactical_available
+from campaign.view.game import CampaignGame, march_odds, tactical_refusal
 from campaign.view.palette import OWNER_INK
+from tests.campaign.test_routes import LAND
 from tests.campaign.test_view import difference, near, patch
 from tests.conftest import ROOT, render
 
@@ -177,8 +178,20 @@ def test_every_option_the_window_offers_comes_from_the_generator(ariminum: str) 
 
 
 def test_the_tactical_choice_says_why_when_it_cannot_be_taken() -> None:
-    ok, why = tactical_available()
-    assert ok or "conversion" in why
+    """The window asks the tactical route: a field battle on land it fights, a battle at sea
+    or a storm it refuses with a sentence."""
+    land = LAND
+    assert tactical_refusal(land) == ""
+    storm = land.model_copy(update={"trigger": "storm", "terrain": "city"})
+    assert "storm" in tactical_refusal(storm)
+    at_sea = land.model_copy(
+        update={
+            "kind": "naval",
+            "trigger": "mutual",
+            "units": [u.model_copy(update={"kind": "fleet"}) for u in land.units],
+        }
+    )
+    assert "naval battle" in tactical_refusal(at_sea)
 
 
 # --------------------------------------------------------------------------- the window
@@ -233,7 +246,7 @@ def test_select_move_fight_on_the_battleboard_and_come_back_with_the_outcome(vie
     assert odds is not None and odds["A"] + odds["B"] + odds["draw"] == pytest.approx(1.0)
     dialog_shot = render(window, view)
     tactical = [b for b in view.buttons if b.label.startswith("Fight it with the tactical")]
-    assert len(tactical) == 1 and tactical[0].enabled == tactical_available()[0]
+    assert len(tactical) == 1 and tactical[0].enabled == (tactical_refusal(game.battle.engagement) == "")
     # the dialog darkens the map behind it
     assert sum(dialog_shot.convert("RGB").getpixel((640, 790))) < sum(moved.convert("RGB").getpixel((640, 790)))
     eng = game.battle.engagement
@@ -487,8 +500,6 @@ def test_the_command_hook_builds_the_game_the_arguments_ask_for(tmp_path: Path) 
 def test_the_tactical_choice_opens_the_gboh_battle_and_brings_its_losses_back(view: Any, window: Any) -> None:
     """Issue 7 item 6: the tactical engine fights the engagement (forces converted to GBoH
     counters, campaign.md §12.7); leaving it before the end breaks it off at nightfall."""
-    if not tactical_available()[0]:
-        pytest.skip("campaign.conversion is not there")
     import arcade
 
     from tactical.view.battle import BattleView as TacticalView

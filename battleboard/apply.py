@@ -1,0 +1,400 @@
+"""Applying a battleboard action (docs/rules/battleboard.md): ``apply`` validates it against
+the generator (``legal.check``) and plays it on a copy; ``play`` plays a generated action in
+place (the AI's auto-resolve).  Movement, flight, command checks, stratagems, allocation
+and set-up, the end of a turn; then panic, breaking, withdrawal and the end of the battle
+(§10).  Combat itself is ``combat.resolve_attack``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from battleboard.combat import resolve_attack
+from battleboard.legal import check, leader_unit, rally_target
+from battleboard.model import OFF, Action, State, Unit, other
+from battleboard.queries import (
+    DISC_ORDER,
+    Chance,
+    fleets_held,
+    land_lost,
+    lift_off,
+    log_event,
+    on_board,
+    present,
+    scores,
+)
+from bellum.dice import Dice
+from bellum.errors import RuleError
+from bellum.events import Event
+
+
+# --------------------------------------------------------------------------
+# applying actions
+# --------------------------------------------------------------------------
+def apply(s: State, a: Action, dice: Dice, results: Iterable[str] | None = None) -> tuple[State, list[Event], Chance]:
+    """Validate and apply ``a`` to a copy of ``s``: (new state, events, the chance used)."""
+    check(s, a)
+    new = s.clone()
+    chance = Chance(dice, results)
+    events: list[Event] = []
+    play(new, a, chance, events)
+    return new, events, chance
+
+
+def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> None:
+    """Apply a legal action in place (no validation)."""
+    verb = a.verb
+    if chance.actions is not None:
+        chance.actions.append(a)
+    if verb == "move" and a.unit in s.units:
+        # a move changes only what the mover's enemies are next to (§7.2 contact)
+        s.adj_cache.pop("B" if s.units[a.unit].side == "A" else "A", None)
+        if a.to == OFF:
+            s.adj_cache.clear()
+    elif verb not in ("double", "stratagem", "end_turn"):
+        s.adj_cache.clear()
+    if verb == "attack":
+        resolve_attack(s, a, chance, ev)
+    elif verb == "move":
+        _move(s, a, chance, ev)
+    elif verb == "command":
+        _command(s, chance, ev)
+    elif verb == "end_turn":
+        _end_turn(s, chance, ev)
+    elif verb == "withdraw":
+        _withdraw(s, chance, ev)
+    elif verb == "double":
+        s.double_used = True
+        s.double_now = True
+        log_event(ev, "double", f"side {s.side} makes its double move (§5.5)", side=s.side)
+    elif verb == "stratagem":
+        _stratagem(s, a, ev)
+    elif verb == "allocate":
+        _allocate(s, a, ev)
+    elif verb == "deploy":
+        _deploy(s, a, ev)
+    else:  # pragma: no cover - the generator never makes another verb
+        raise RuleError(f"unknown action {verb}")
+    if verb in ("attack", "command", "allocate", "deploy", "withdraw"):
+        s.adj_cache.clear()  # losses, routs, captures and set-up change who stands where
+    if s.phase != "over" and (verb != "move" or a.to == OFF) and verb not in ("double", "stratagem"):
+        _check_panic(s, chance, ev)  # only losses can cause panic or end the battle
+        _check_end(s, ev)
+
+
+def _move(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
+    board = s.cfg.board
+    if a.unit in s.leaders:
+        ld = s.leaders[a.unit]
+        ld.square = a.to
+        ld.moved = True
+        log_event(ev, "move", f"{ld.id} rides to {board.name(a.to or 0)} (§7.5)", leader=ld.id)
+        return
+    u = s.units[a.unit]
+    s.moved_any = True
+    u.moved = True
+    frm = u.square
+    if a.to == OFF:
+        assert frm is not None
+        if board.row(frm) == board.home_row(u.side):
+            _flee(s, u, chance, ev, "leaves by its own edge")
+        else:
+            lift_off(s, u)
+            u.status = "broken_through"
+            for pid in u.cargo:
+                s.units[pid].status = "broken_through"
+            for ld in s.leaders.values():
+                if ld.aboard == u.id and ld.status == "active":
+                    ld.status = "escaped"
+            log_event(ev, "break_through", f"{u.id} breaks through off the enemy edge (004 Escape)", unit=u.id)
+        return
+    assert a.to is not None
+    if frm is not None:
+        del s.grid[frm]
+        if not s.naval:
+            for ld in s.leaders.values():
+                if ld.square == frm and ld.status == "active" and ld.side == u.side:
+                    ld.square = a.to
+    else:
+        u.status = "active"
+    u.square = a.to
+    s.grid[a.to] = u.id
+    log_event(ev, "move", f"{u.id} moves to {board.name(a.to)}", unit=u.id, to=board.name(a.to))
+
+
+def _flee(s: State, u: Unit, chance: Chance, ev: list[Event] | None, why: str, mod: int = 0) -> None:
+    """Rout or leaving by one's own edge: the flight roll decides whether the unit returns
+    or is dispersed (§10.3); pursuit modifies it (§10.4, §10.5)."""
+    sq = u.square
+    lift_off(s, u)
+    roll = chance.dice.d10(f"flight {u.id}")
+    u.status = "escaped"
+    u.returns = roll + mod >= s.cfg.tables.battle.flight[u.discipline]  # type: ignore[index]
+    for pid in u.cargo:
+        p = s.units[pid]
+        p.status = "escaped"
+        p.returns = u.returns
+    for ld in s.leaders.values():
+        if ld.status == "active" and (ld.aboard == u.id or (ld.aboard is None and ld.square == sq and sq is not None)):
+            ld.status = "escaped"
+            ld.square = None
+    fate = "will return" if u.returns else "is dispersed"
+    by = f"{roll}{mod:+d}" if mod else f"{roll}"
+    log_event(
+        ev, "flight", f"{u.id} {why} and flees: it {fate} (flight roll {by}, §10.3)", unit=u.id, roll=roll, mod=mod
+    )
+
+
+def _in_contact(s: State, u: Unit) -> bool:
+    board = s.cfg.board
+    if u.square is None:
+        return False
+    return any(n in s.grid and s.units[s.grid[n]].side != u.side for n in board.neighbors[u.square])
+
+
+def _leave_field(s: State, side: str, chance: Chance, ev: list[Event] | None, *, broken: bool) -> None:
+    """A whole land force leaves the field: withdrawing (§10.4) or broken and pursued (§10.5).
+
+    Units in reserve march off in good order.  In a withdrawal, units out of contact do
+    too, and units next to the enemy break contact with a flight roll; when the force
+    breaks every unit on the board flees, pursued."""
+    pt = s.cfg.tables.battle.pursuit
+    mod = pt.disengage
+    if broken:
+        mod = pt.broken
+        kinds = s.cfg.tables.units.kinds
+        if any(
+            e.side != side and on_board(e) and not e.flipped and kinds[e.kind].cls == "horse" for e in s.units.values()
+        ):
+            mod += pt.horse
+    for u in list(s.units.values()):
+        if u.side != side or u.status not in ("active", "reserve"):
+            continue
+        if u.status == "active" and u.square is not None and (broken or _in_contact(s, u)):
+            _flee(s, u, chance, ev, "routs, pursued," if broken else "breaks contact", mod)
+            continue
+        sq = u.square
+        lift_off(s, u)
+        u.status = "escaped"
+        u.returns = True
+        for ld in s.leaders.values():
+            if ld.status == "active" and ld.side == side and sq is not None and ld.square == sq:
+                ld.status = "escaped"
+                ld.square = None
+        log_event(ev, "flight", f"{u.id} leaves the field in good order (§10.4)", unit=u.id)
+    for ld in s.leaders.values():
+        if ld.status == "active" and ld.side == side:
+            ld.status = "escaped"
+            ld.square = None
+
+
+def _withdraw(s: State, chance: Chance, ev: list[Event] | None) -> None:
+    """§10.4: a panicked land force withdraws from the field."""
+    log_event(ev, "withdraw", f"side {s.side} withdraws from the field (§10.4)", side=s.side)
+    _leave_field(s, s.side, chance, ev, broken=False)
+
+
+def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
+    """Every unit of the phasing side checks command (§6, 004 Passengers)."""
+    t = s.cfg.tables.command
+    table = t.table
+    panicked = s.side in s.panicked
+    naval = s.naval
+    for u in list(s.units.values()):
+        if u.side != s.side or u.status != "active":
+            continue
+        if u.square is None:
+            if not naval or u.aboard is None:
+                continue
+            fleet = s.units[u.aboard]
+            if fleet.square is None or fleet.side != u.side:
+                continue
+        disc = u.discipline
+        for ld in s.leaders.values():  # §6.2 lending discipline
+            if (
+                ld.status == "active"
+                and ld.side == u.side
+                and ((naval and ld.aboard == u.id) or (not naval and ld.square is not None and ld.square == u.square))
+                and DISC_ORDER[ld.discipline] < DISC_ORDER[disc]
+            ):
+                disc = ld.discipline
+        roll = chance.dice.d10(f"command {u.id}")
+        mod = (t.flipped if u.flipped else 0) + (t.panicked if panicked else 0)
+        i = min(max(roll + mod - t.low, 0), t.high - t.low)
+        res = table[disc][i]  # type: ignore[index]
+        was_flipped = u.flipped
+        if res == "-":
+            u.failed = False
+            if was_flipped and not panicked and roll == t.rally_on:
+                u.flipped = False
+                log_event(ev, "rally", f"{u.id} rallies (command roll {roll}, §6.1)", unit=u.id)
+        elif res == "F" or was_flipped:
+            u.failed = True
+            log_event(ev, "command", f"{u.id} fails its command check (roll {roll}, §6.1)", unit=u.id, roll=roll)
+        else:
+            u.flipped = True
+            log_event(ev, "command", f"{u.id} is disrupted by confusion (roll {roll}, §6.1)", unit=u.id, roll=roll)
+        if panicked and was_flipped and res != "-" and u.square is not None:
+            _flee(s, u, chance, ev, "routs")  # §6.3; at sea only fleets rout (004 Passengers)
+    s.phase = "move"
+
+
+def _stratagem(s: State, a: Action, ev: list[Event] | None) -> None:
+    """§9.2 stratagem plays in battle."""
+    ld = s.leaders[a.unit]
+    u = leader_unit(s, ld)
+    assert u is not None
+    ld.plays += 1
+    s.stratagems[ld.side] -= 1
+    if a.effect == "rally":
+        t = rally_target(s, u)
+        assert t is not None
+        t.flipped = False
+        log_event(ev, "stratagem", f"{ld.id} plays a stratagem: {t.id} rallies (§9.2)", leader=ld.id, unit=t.id)
+    else:
+        u.inspired = True
+        log_event(ev, "stratagem", f"{ld.id} plays a stratagem: {u.id} is inspired (§9.2)", leader=ld.id, unit=u.id)
+
+
+def _allocate(s: State, a: Action, ev: list[Event] | None) -> None:
+    """Held secret until both sides have allocated (004 Setup)."""
+    s.allocations[a.side] = a
+    log_event(ev, "allocate", f"side {a.side} has allocated its units to its fleets (in secret)", side=a.side)
+    need = {side for side in ("A", "B") if any(u.kind == "fleet" and u.side == side for u in s.units.values())}
+    if not need <= set(s.allocations):
+        return
+    for alloc in s.allocations.values():
+        for fid, gids in alloc.plan:
+            fleet = s.units[fid]
+            fleet.cargo = list(gids)
+            for g in gids:
+                s.units[g].aboard = fid
+        for lid, fid in alloc.leader_plan:
+            s.leaders[lid].aboard = fid
+            s.leaders[lid].square = None
+    log_event(ev, "allocate", "both sides reveal their allocations (004 Setup)")
+    s.allocations = {}
+    _after_setup_step(s)
+
+
+def _after_setup_step(s: State) -> None:
+    waiting = [u for u in s.units.values() if u.status == "reserve" and (u.kind == "fleet" or not s.naval)]
+    if waiting and len(s.deployed) < 2:
+        s.phase = "deploy"
+        s.side = other(s.superior) if other(s.superior) not in s.deployed else s.superior
+    else:
+        s.phase = "command"
+        s.side = s.superior
+        s.turn = max(s.turn, 1)
+
+
+def _deploy(s: State, a: Action, ev: list[Event] | None) -> None:
+    for uid, sq in a.placements:
+        u = s.units[uid]
+        u.square = sq
+        u.status = "active"
+        s.grid[sq] = uid
+        if not s.naval:
+            for ld in s.leaders.values():
+                if ld.side == u.side and ld.status == "active" and ld.square is None and ld.aboard is None:
+                    ld.square = sq  # leaders stand with the first units set up (§3.3)
+                    break
+    s.deployed.append(a.side)
+    log_event(ev, "deploy", f"side {a.side} sets up {len(a.placements)} units (§4.2)", side=a.side)
+    _after_setup_step(s)
+
+
+def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
+    """§5.6: reset the player turn; the other side's command phase; the turn limit (§5.1)."""
+    for u in s.units.values():
+        if u.side == s.side or u.owner == s.side:
+            u.moved = u.attacked = u.failed = u.inspired = u.captured_now = False
+    for ld in s.leaders.values():
+        ld.moved = False
+    s.double_now = False
+    s.moved_any = False
+    _check_panic(s, chance, ev)
+    _check_end(s, ev)
+    if s.phase == "over":
+        return
+    second = other(s.superior)
+    if s.side == second and s.turn >= s.cfg.max_turns:
+        _finish(s, ev, f"the last turn ({s.cfg.max_turns}) is over")
+        return
+    s.side = other(s.side)
+    if s.side == s.superior:
+        s.turn += 1
+    s.phase = "command"
+    log_event(ev, "turn", f"turn {s.turn}: side {s.side} to play", side=s.side, turn=s.turn)
+
+
+# --------------------------------------------------------------------------
+# panic and the end of the battle
+# --------------------------------------------------------------------------
+def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
+    """§10.1 land panic by SP lost, §10.5 breaking; 004 Panic by fleets held (captured ones count)."""
+    b = s.cfg.tables.battle.panic
+    for side in ("A", "B"):
+        if side in s.panicked:
+            if not s.naval:
+                _check_break(s, side, chance, ev)
+            continue
+        if s.naval:
+            orig = s.original_fleets.get(side, 0)
+            if orig <= 0 or s.phase in ("allocate", "deploy"):
+                continue
+            num, den = b.naval_fraction
+            if fleets_held(s, side) * den <= orig * num:
+                s.panicked.append(side)
+                s.panicked.sort()
+                log_event(
+                    ev, "panic", f"side {side} panics: it holds half or fewer of its fleets (004 Panic)", side=side
+                )
+        else:
+            orig = s.original_sp.get(side, 0)
+            if orig > 0 and land_lost(s, side) * 100 >= orig * b.land_percent:
+                s.panicked.append(side)
+                s.panicked.sort()
+                log_event(ev, "panic", f"side {side} panics (§10.1)", side=side)
+                _check_break(s, side, chance, ev)
+
+
+def _check_break(s: State, side: str, chance: Chance, ev: list[Event] | None) -> None:
+    """§10.5: a panicked land force that has lost ``break_percent`` of its SP breaks."""
+    orig = s.original_sp.get(side, 0)
+    if orig <= 0 or s.phase in ("deploy", "over") or not present(s, side):
+        return
+    if land_lost(s, side) * 100 >= orig * s.cfg.tables.battle.panic.break_percent:
+        log_event(ev, "break", f"side {side} breaks and flees the field (§10.5)", side=side)
+        _leave_field(s, side, chance, ev, broken=True)
+
+
+def _check_end(s: State, ev: list[Event] | None) -> None:
+    if s.phase in ("allocate", "deploy"):
+        return
+    a, b = present(s, "A"), present(s, "B")
+    if a and b:
+        return
+    if not a and not b:
+        _finish(s, ev, "neither side has anything left on the board")
+    else:
+        _finish(s, ev, f"side {'B' if a else 'A'} has nothing left on the board")
+
+
+def _finish(s: State, ev: list[Event] | None, why: str) -> None:
+    """§11.2 victory by strength points."""
+    sc = scores(s)
+    if sc["A"] != sc["B"]:
+        s.winner = "A" if sc["A"] > sc["B"] else "B"
+        reason = f"{sc[s.winner]} SP to {sc[other(s.winner)]}; {why}"
+    else:
+        pa, pb = present(s, "A"), present(s, "B")
+        if pa != pb:
+            s.winner = "A" if pa else "B"
+            reason = f"{sc['A']} SP each, and it holds the field; {why}"
+        else:
+            s.winner = None
+            reason = f"{sc['A']} SP each; {why}"
+    s.phase = "over"
+    s.end_reason = reason
+    log_event(ev, "end", f"the battle ends: {reason}", winner=s.winner)

@@ -1,0 +1,455 @@
+"""The battleboard's ONE legal-action generator and its validator (docs/rules/battleboard.md).
+
+``legal_actions(state)`` is what the window highlights, the AI searches and the validator
+checks: ``check`` accepts an action only if the generator lists it (set-up and allocation,
+whose placements are free, are checked square by square) and otherwise says why in one
+sentence (``_why_not``).
+"""
+
+from __future__ import annotations
+
+from battleboard.model import OFF, Action, Leader, State, Unit
+from battleboard.queries import (
+    BOARDING_MODES,
+    DISC_ORDER,
+    active_ground,
+    fire_targets,
+    may_leave,
+    may_withdraw,
+    moves_of,
+)
+from bellum.errors import RuleError
+
+
+# --------------------------------------------------------------------------
+# the legal-action generator
+# --------------------------------------------------------------------------
+def legal_actions(s: State, unit: str | None = None, only: str = "") -> list[Action]:
+    """Every legal action now (or only those of ``unit``, a unit or leader id; ``only`` =
+    "move" or "attack" leaves out the other kind of a unit's actions)."""
+    phase = s.phase
+    if phase == "over":
+        return []
+    if phase == "allocate":
+        return [a for a in _allocations(s) if unit is None]
+    if phase == "deploy":
+        return [a for a in _deployments(s) if unit is None]
+    if phase == "command":
+        return [Action("command")] if unit is None else []
+    out: list[Action] = []
+    if unit is None:
+        if phase == "move" and s.side == s.superior and not s.double_used and not s.moved_any and s.turn >= 2:
+            out.append(Action("double"))
+        for u in s.units.values():
+            if u.side == s.side:
+                _unit_actions(s, u, out)
+        for ld in s.leaders.values():
+            if ld.side == s.side:
+                _leader_actions(s, ld, out)
+        if may_withdraw(s) is None:
+            out.append(Action("withdraw"))
+        out.append(Action("end_turn"))
+        return out
+    if unit in s.units:
+        u = s.units[unit]
+        if u.side == s.side:
+            _unit_actions(s, u, out, only)
+    elif unit in s.leaders:
+        ld = s.leaders[unit]
+        if ld.side == s.side:
+            _leader_actions(s, ld, out, only)
+    return out
+
+
+def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:
+    """A unit's or a fleet's moves: to every square it may reach, and off the board where it
+    may leave it (§7.4, 004 Escape) — while it has neither moved nor attacked."""
+    if s.phase == "move" and not u.moved and not u.attacked and only != "attack":
+        out.extend(Action("move", u.id, sq) for sq in moves_of(s, u))
+        if may_leave(s, u) is None:
+            out.append(Action("move", u.id, to=OFF))
+
+
+def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
+    if u.status == "reserve":
+        if s.phase == "move" and not u.failed and not u.moved:
+            out.extend(Action("move", u.id, sq) for sq in moves_of(s, u))
+        return
+    if u.status != "active" or u.failed:
+        return
+    if s.naval:
+        if u.kind == "fleet":
+            _fleet_actions(s, u, out, only)
+        elif u.aboard is not None and only != "move":
+            _boarding_actions(s, u, out)
+        return
+    if u.square is None:
+        return
+    _moves(s, u, out, only)
+    if u.attacked or only == "move":
+        return
+    spec = s.cfg.tables.units.kinds[u.kind]
+    if spec.rolls <= 0:
+        return
+    board = s.cfg.board
+    adjacent = [s.grid[n] for n in board.neighbors[u.square] if n in s.grid and s.units[s.grid[n]].side != u.side]
+    for mode in spec.modes:
+        if mode == "fire":
+            for sq in fire_targets(s, u.square, u.side):
+                out.append(Action("attack", u.id, None, s.grid[sq], "fire"))
+        elif mode != "ram":
+            for t in adjacent:
+                out.append(Action("attack", u.id, None, t, mode))
+
+
+def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None:
+    if f.square is None:
+        return
+    _moves(s, f, out, only)
+    if f.attacked or f.captured_now or only == "move":
+        return
+    board = s.cfg.board
+    for n in board.neighbors[f.square]:
+        t = s.grid.get(n)
+        if t is not None and s.units[t].side != f.side:
+            out.append(Action("attack", f.id, None, t, "ram"))
+    for sq in fire_targets(s, f.square, f.side):
+        t = s.grid[sq]
+        if active_ground(s, s.units[t]) is not None:
+            out.append(Action("attack", f.id, None, t, "fire"))
+
+
+def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
+    assert g.aboard is not None
+    fleet = s.units[g.aboard]
+    if fleet.square is None or fleet.attacked or fleet.captured_now or active_ground(s, fleet) is not g:
+        return
+    spec = s.cfg.tables.units.kinds[g.kind]
+    if spec.rolls <= 0:
+        return
+    modes = [m for m in BOARDING_MODES if m == "phalanx" or m in spec.modes]
+    for n in s.cfg.board.neighbors[fleet.square]:
+        t = s.grid.get(n)
+        if t is not None and s.units[t].side != g.side:
+            for m in modes:
+                out.append(Action("attack", g.id, None, t, m, True))
+                out.append(Action("attack", g.id, None, t, m, False))
+
+
+def leader_unit(s: State, ld: Leader) -> Unit | None:
+    """The unit a leader stands with (land) or the fleet he is aboard (§3.3)."""
+    if ld.aboard is not None:
+        return s.units[ld.aboard]
+    if ld.square is None:
+        return None
+    uid = s.grid.get(ld.square)
+    return s.units[uid] if uid is not None and s.units[uid].side == ld.side else None
+
+
+def _leader_actions(s: State, ld: Leader, out: list[Action], only: str = "") -> None:
+    if ld.status != "active":
+        return
+    u = leader_unit(s, ld)
+    if u is not None and ld.plays < ld.rating and s.stratagems.get(ld.side, 0) > 0:
+        if rally_target(s, u) is not None:
+            out.append(Action("stratagem", ld.id, effect="rally"))
+        if not u.inspired and not u.attacked:
+            out.append(Action("stratagem", ld.id, effect="inspire"))
+    if s.naval or ld.square is None or s.phase != "move" or ld.moved or only not in ("", "move"):
+        return
+    board = s.cfg.board
+    reach = s.cfg.tables.battle.leader_move.range
+    for sq, uid in s.grid.items():
+        if sq != ld.square and s.units[uid].side == ld.side and board.distance(sq, ld.square) <= reach:
+            out.append(Action("move", ld.id, to=sq))
+
+
+def rally_target(s: State, u: Unit) -> Unit | None:
+    if u.flipped:
+        return u
+    if u.kind == "fleet":
+        g = active_ground(s, u)
+        if g is not None and g.flipped:
+            return g
+    return None
+
+
+def _allocations(s: State) -> list[Action]:
+    """Canonical allocations for each side still to allocate (§13.2): round robin in the
+    order listed, strongest first, and strongest first from the last fleet.  Any other valid
+    plan is accepted too."""
+    out: list[Action] = []
+    for side in ("A", "B"):
+        if side in s.allocations:
+            continue
+        fleets = [
+            u.id for u in s.units.values() if u.kind == "fleet" and u.side == side and u.status in ("active", "reserve")
+        ]
+        ground = [u for u in s.units.values() if u.side == side and u.kind != "fleet" and u.status == "active"]
+        leaders = [ld.id for ld in s.leaders.values() if ld.side == side and ld.status == "active"]
+        if not fleets:
+            continue
+        strongest = sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))
+        # the order listed, strongest first, and strongest first onto the last-listed fleets
+        orders = [(ground, fleets), (strongest, fleets), (strongest, fleets[::-1])]
+        seen: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
+        for order, ships in orders:
+            loads: dict[str, list[str]] = {f: [] for f in fleets}
+            for i, g in enumerate(order):
+                loads[ships[i % len(ships)]].append(g.id)
+            plan = tuple((f, tuple(v)) for f, v in loads.items())
+            if plan in seen:
+                continue
+            seen.add(plan)
+            lplan = tuple((ld, fleets[i % len(fleets)]) for i, ld in enumerate(leaders))
+            out.append(Action("allocate", side=side, plan=plan, leader_plan=lplan))
+    return out
+
+
+def _deployments(s: State) -> list[Action]:
+    """Canonical set-ups for the side setting up (§4.2): the strongest in the front row centre,
+    or the same line with the mounted units on the wings."""
+    side = s.side
+    squares = [
+        sq
+        for sq in s.cfg.board.deploy_squares(side)
+        if sq not in s.grid and _passable(s, sq, "ship" if s.naval else "foot")
+    ]
+    mine = [u for u in s.units.values() if u.side == side and u.status == "reserve"]
+    kinds = s.cfg.tables.units.kinds
+    out: list[Action] = []
+    by_strength = sorted(mine, key=lambda u: (-u.strength, DISC_ORDER[u.discipline]))
+    horse_last = sorted(mine, key=lambda u: (kinds[u.kind].cls != "foot", -u.strength))
+    for order in (by_strength, horse_last):
+        placements: list[tuple[str, int]] = []
+        free = list(squares)
+        for u in order:
+            cls = kinds[u.kind].cls
+            for sq in free:
+                if _passable(s, sq, cls):
+                    placements.append((u.id, sq))
+                    free.remove(sq)
+                    break
+        a = Action("deploy", side=side, placements=tuple(placements))
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def _passable(s: State, sq: int, cls: str) -> bool:
+    return cls in s.cfg.tables.boards.features[s.cfg.board.feature[sq]].passable
+
+
+# --------------------------------------------------------------------------
+# validation
+# --------------------------------------------------------------------------
+def check(s: State, a: Action) -> None:
+    """Raise RuleError (one sentence) unless ``a`` is legal now."""
+    if s.phase == "over":
+        raise RuleError("the battle is over")
+    if a.verb == "allocate":
+        _check_allocation(s, a)
+        return
+    if a.verb == "deploy":
+        _check_deployment(s, a)
+        return
+    if a in legal_actions(s, a.unit or None):
+        return
+    raise RuleError(_why_not(s, a))
+
+
+def _why_not(s: State, a: Action) -> str:
+    board = s.cfg.board
+    if s.phase in ("allocate", "deploy"):
+        return f"the battle is still in its {s.phase} phase"
+    if a.verb == "command":
+        return "command checks are made at the start of a player turn, and they are done"
+    if a.verb == "withdraw":
+        return may_withdraw(s) or "the army cannot withdraw now (§10.4)"
+    if s.phase == "command" and a.verb not in ("command",):
+        return f"side {s.side} must make its command checks first (§5.2)"
+    if a.verb == "double":
+        if s.side != s.superior:
+            return "only the side with tactical superiority has a double move (§5.5)"
+        if s.double_used:
+            return "the double move has already been used (§5.5)"
+        if s.turn < 2:
+            return "the double move may be used from the second turn on (§5.5)"
+        return "the double move must be declared before any unit moves (§5.5)"
+    who = s.units.get(a.unit) if a.unit else None
+    ld = s.leaders.get(a.unit) if a.unit else None
+    if a.unit and who is None and ld is None:
+        return f"there is no unit or leader {a.unit}"
+    side = who.side if who is not None else (ld.side if ld is not None else s.side)
+    if side != s.side:
+        return f"{a.unit} belongs to side {side}, and it is side {s.side}'s turn"
+    if ld is not None:
+        if ld.status != "active":
+            return f"{ld.id} is out of the battle"
+        if a.verb == "stratagem":
+            if ld.plays >= ld.rating:
+                return f"{ld.id} has already played as many stratagems as his rating (§9.2)"
+            if s.stratagems.get(ld.side, 0) <= 0:
+                return f"side {ld.side} has no stratagem left to play (§9.2)"
+            return f"{ld.id} cannot play {a.effect or 'that'} now (§9.2)"
+        if s.naval:
+            return "leaders never move by themselves at sea (004 Movement)"
+        return f"{ld.id} may move only to a friendly unit within 3 squares, once a turn (§7.5)"
+    if who is None:  # an action of a saved game that names no unit
+        return f"a {a.verb.replace('_', ' ')} must name the unit that makes it"
+    if who.status != "active" and who.status != "reserve":
+        return f"{who.id} is out of the battle ({who.status})"
+    if who.failed:
+        return f"{who.id} failed its command check and may not move or attack this turn (§6.1)"
+    if a.verb == "move":
+        if s.naval and who.kind != "fleet":
+            return "ground units and leaders never move by themselves; fleets carry them (004 Movement)"
+        if s.phase != "move":
+            return "the movement phase ended with the first attack (§5.3)"
+        if who.moved:
+            return f"{who.id} has already moved this turn"
+        if who.attacked:
+            return f"{who.id} has attacked and may no longer move (§5.4)"
+        if a.to == OFF:
+            return may_leave(s, who) or f"{who.id} cannot leave the board now"
+        name = board.name(a.to) if a.to is not None and 0 <= a.to < board.columns * board.rows else "?"
+        if a.to is not None and a.to in s.grid:
+            return f"{name} is occupied"
+        return f"{who.id} cannot reach {name} this turn (§7)"
+    if a.verb == "attack":
+        t = s.units.get(a.target)
+        if t is None:
+            return f"there is no unit {a.target}"
+        if t.side == who.side:
+            return f"{t.id} is a friendly unit"
+        if s.naval:
+            return _why_not_naval(s, who, t, a)
+        if who.attacked:
+            return f"{who.id} has already attacked this turn"
+        modes = s.cfg.tables.units.kinds[who.kind].modes
+        if a.mode not in modes:
+            return f"{who.id} ({who.kind}) cannot attack in {a.mode or 'no'} mode (§8.1)"
+        if a.mode == "fire":
+            return f"{t.id} is out of range: fire reaches an adjacent square or two in a straight line, nothing between"
+        return f"{t.id} is not adjacent to {who.id} (§8.1)"
+    if a.verb == "stratagem":
+        return "only leaders play stratagems (§9.2)"
+    return "that is not a legal action now"
+
+
+def _why_not_naval(s: State, who: Unit, t: Unit, a: Action) -> str:
+    if a.mode == "fire" and who.kind != "fleet":
+        return "ground units never use missile fire (004 Combat: Missile Fire)"
+    if a.mode == "ram" and who.kind != "fleet":
+        return "only a fleet can ram (004 Combat: Ramming)"
+    if t.kind != "fleet":
+        return "at sea every attack targets an enemy fleet (004 Combat)"
+    fleet = who if who.kind == "fleet" else (s.units[who.aboard] if who.aboard else None)
+    if fleet is None or fleet.square is None:
+        return f"{who.id} is not aboard a fleet on the board"
+    if fleet.attacked:
+        return f"{fleet.id} or its passenger has already attacked this turn (004 Combat)"
+    if fleet.captured_now:
+        return f"{fleet.id} was captured this turn and may not attack (004 Combat: Boarding)"
+    board = s.cfg.board
+    adjacent = t.square is not None and t.square in board.neighbors[fleet.square]
+    if who.kind != "fleet":
+        if active_ground(s, fleet) is not who:
+            return f"{who.id} is not the active ground unit of {fleet.id} (004 Passengers)"
+        if a.mode not in BOARDING_MODES or (
+            a.mode != "phalanx" and a.mode not in s.cfg.tables.units.kinds[who.kind].modes
+        ):
+            return f"{who.id} cannot board in {a.mode} mode (004 Combat: Boarding)"
+        if not adjacent:
+            return f"{t.id} is not adjacent: boarding needs an adjacent enemy fleet (004 Combat: Boarding)"
+    if a.mode == "ram" and not adjacent:
+        return f"{t.id} is not adjacent: ramming needs an adjacent fleet (004 Combat: Ramming)"
+    if a.mode == "fire":
+        if t.square is None or t.square not in fire_targets(s, fleet.square, fleet.side):
+            return (
+                f"{t.id} is out of missile range: adjacent, or two squares in a straight line with "
+                "nothing between (004 Combat: Missile Fire)"
+            )
+        if active_ground(s, t) is None:
+            return f"{t.id} carries no active ground unit, and missile fire never hits ships (004 Combat: Missile Fire)"
+    if a.mode not in ("ram", "fire") and who.kind == "fleet":
+        return "a fleet attacks by ramming or missile fire; its active ground unit boards (004 Combat)"
+    return "that attack is not legal now"
+
+
+def _check_allocation(s: State, a: Action) -> None:
+    """Secret simultaneous allocation within capacity (004 Setup, §13.2)."""
+    if s.phase != "allocate":
+        raise RuleError("units are allocated to fleets only before a naval battle (004 Setup)")
+    side = a.side
+    if side not in ("A", "B"):
+        raise RuleError("an allocation must name side A or B")
+    if side in s.allocations:
+        raise RuleError(f"side {side} has already allocated its units (004 Setup)")
+    fleets = {
+        u.id for u in s.units.values() if u.kind == "fleet" and u.side == side and u.status in ("active", "reserve")
+    }
+    ground = {u.id for u in s.units.values() if u.kind != "fleet" and u.side == side and u.status == "active"}
+    leaders = {ld.id for ld in s.leaders.values() if ld.side == side and ld.status == "active"}
+    cap = s.cfg.tables.units.fleet_capacity
+    seen: set[str] = set()
+    loads: dict[str, int] = dict.fromkeys(fleets, 0)
+    for fid, gids in a.plan:
+        if fid not in fleets:
+            raise RuleError(f"{fid} is not a fleet of side {side}")
+        for g in gids:
+            if g not in ground:
+                raise RuleError(f"{g} is not a ground unit of side {side}")
+            if g in seen:
+                raise RuleError(f"{g} is allocated twice")
+            seen.add(g)
+        if loads[fid]:
+            raise RuleError(f"{fid} is named twice in the allocation")
+        loads[fid] = len(gids)
+        if len(gids) > cap:
+            raise RuleError(f"{fid} can carry at most {cap} ground units (004 Setup)")
+        if gids and s.units[gids[0]].kind == "impeditus" and any(s.units[g].kind != "impeditus" for g in gids):
+            raise RuleError(f"an impeditus cannot be the active ground unit of {fid} (004 Passengers)")
+    missing = sorted(ground - seen)
+    if missing:
+        raise RuleError(f"{missing[0]} must be allocated to a fleet (004 Setup)")
+    if loads and max(loads.values()) > min(loads.values()) + 1:
+        raise RuleError("each fleet must carry one ground unit before any carries two (004 Setup)")
+    lseen: set[str] = set()
+    for lid, fid in a.leader_plan:
+        if lid not in leaders:
+            raise RuleError(f"{lid} is not a leader of side {side}")
+        if fid not in fleets:
+            raise RuleError(f"{fid} is not a fleet of side {side}")
+        if lid in lseen:
+            raise RuleError(f"{lid} is allocated twice")
+        lseen.add(lid)
+    if leaders - lseen:
+        raise RuleError(f"{sorted(leaders - lseen)[0]} must be allocated to a fleet (004 Setup)")
+
+
+def _check_deployment(s: State, a: Action) -> None:
+    """Set-up in one's deployment rows, the inferior side first (§4.2)."""
+    if s.phase != "deploy":
+        raise RuleError("set-up is over")
+    if a.side != s.side:
+        raise RuleError(f"side {s.side} sets up now (the side with tactical superiority sets up last, §4.2)")
+    allowed = set(s.cfg.board.deploy_squares(a.side))
+    mine = {u.id for u in s.units.values() if u.side == a.side and u.status == "reserve"}
+    used: set[int] = set()
+    kinds = s.cfg.tables.units.kinds
+    for uid, sq in a.placements:
+        if uid not in mine:
+            raise RuleError(f"{uid} is not a unit of side {a.side} waiting to be set up")
+        if sq not in allowed:
+            raise RuleError(f"{s.cfg.board.name(sq)} is not in side {a.side}'s deployment rows (§4.2)")
+        if sq in used or sq in s.grid:
+            raise RuleError(f"{s.cfg.board.name(sq)} is already taken")
+        if not _passable(s, sq, kinds[s.units[uid].kind].cls):
+            raise RuleError(f"{uid} cannot stand on {s.cfg.board.name(sq)} (§2.3)")
+        used.add(sq)
+    placed = {uid for uid, _ in a.placements}
+    if len(placed) != len(a.placements):
+        raise RuleError("a unit is placed twice")
+    if s.naval and placed != {uid for uid in mine if s.units[uid].kind == "fleet"}:
+        raise RuleError("every fleet must be set up (004 Setup)")

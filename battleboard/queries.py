@@ -1,0 +1,282 @@
+"""The battleboard's chance and its queries of a position (docs/rules/battleboard.md): the
+``Chance`` every roll goes through (combat results may be forced for the rules cases),
+where units and leaders stand, what is lost, where a unit may move or fire, whether an army
+may leave the field; and the two small steps every rule takes (``log_event``, ``lift_off``).
+Nothing here changes the game but those two.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from battleboard.model import Action, Leader, State, Unit, other
+from bellum.dice import Dice
+from bellum.errors import DiceError
+from bellum.events import Event
+
+BOARDING_MODES = ("phalanx", "wedge", "quincunx")  # 004 Combat: Boarding
+DISC_ORDER = {"I": 0, "V": 1, "R": 2, "B": 3, "M": 4}
+
+
+class MissingResultError(DiceError):
+    """A combat-table result was needed but none was forced."""
+
+    def __init__(self, label: str, row: tuple[str, ...] = (), low: int = 0, mod: int = 0) -> None:
+        self.label = label
+        self.row = row
+        self.low = low
+        self.mod = mod
+        super().__init__(f"a combat result was needed ({label}) but no forced result was given")
+
+
+class Chance:
+    """Dice plus, for rules cases and odds, forced combat-table results (FORMAT.md)."""
+
+    __slots__ = ("actions", "dice", "drawn", "results", "used")
+
+    def __init__(self, dice: Dice, results: Iterable[str] | None = None, *, record: list[Action] | None = None) -> None:
+        self.dice = dice
+        #: every action played with this chance, when asked for (a headless battle's save)
+        self.actions = record
+        self.results: deque[str] | None = None if results is None else deque(results)
+        self.used = 0
+        self.drawn: list[str] = []  # every combat result so far, for the log
+
+    def combat(self, row: tuple[str, ...], low: int, mod: int, label: str) -> str:
+        """One attack roll on a combat-table row (§8.2)."""
+        self.used += 1
+        if self.results is not None:
+            if not self.results:
+                raise MissingResultError(label, row, low, mod)
+            r = self.results.popleft()
+        else:
+            i = self.dice.d10(label) + mod - low
+            if i < 0:
+                i = 0
+            elif i >= len(row):
+                i = len(row) - 1
+            r = row[i]
+        self.drawn.append(r)
+        return r
+
+
+# --------------------------------------------------------------------------
+# queries
+# --------------------------------------------------------------------------
+def on_board(u: Unit) -> bool:
+    return u.status == "active" and u.square is not None
+
+
+def active_ground(s: State, fleet: Unit) -> Unit | None:
+    """The fleet's active ground unit: the first passenger that is not an impeditus (004 Passengers)."""
+    for pid in fleet.cargo:
+        p = s.units[pid]
+        if p.kind != "impeditus":
+            return p
+    return None
+
+
+def unit_square(s: State, u: Unit) -> int | None:
+    """Where a unit is: its own square, or its fleet's square for passengers."""
+    if u.square is not None:
+        return u.square
+    if u.aboard is not None and u.status == "active":
+        return s.units[u.aboard].square
+    return None
+
+
+def leader_square(s: State, ld: Leader) -> int | None:
+    if ld.aboard is not None:
+        return s.units[ld.aboard].square
+    return ld.square
+
+
+def leaders_with(s: State, u: Unit) -> list[Leader]:
+    """Leaders standing with a land unit or aboard a fleet (§3.3)."""
+    if s.naval:
+        return [ld for ld in s.leaders.values() if ld.status == "active" and ld.aboard == u.id]
+    return [
+        ld
+        for ld in s.leaders.values()
+        if ld.status == "active" and ld.square is not None and ld.square == u.square and ld.side == u.side
+    ]
+
+
+def fights(s: State, u: Unit) -> bool:
+    return s.cfg.tables.units.kinds[u.kind].rolls > 0
+
+
+def present(s: State, side: str) -> bool:
+    """Has ``side`` anything left to fight with on the board (§11.1)?"""
+    for u in s.units.values():
+        if u.side != side or u.status not in ("active", "reserve"):
+            continue
+        if s.naval:
+            if u.kind == "fleet" and u.square is not None:
+                return True
+        elif u.kind != "impeditus" and (u.square is not None or u.status == "reserve"):
+            return True
+    return False
+
+
+def fleets_held(s: State, side: str) -> int:
+    """Fleets a naval force holds now, captured ones included (004 Panic)."""
+    units = s.units  # every unit on the grid is on the board; at sea they are all fleets
+    return sum(1 for uid in s.grid.values() if units[uid].side == side and units[uid].kind == "fleet")
+
+
+def victory_lost(u: Unit) -> bool:
+    """Does this unit count as lost by its owner for victory (§11.2, 004 Victory, 004 Escape)?"""
+    if u.status in ("eliminated", "sunk", "drowned", "captured", "broken_through"):
+        return True
+    if u.status == "escaped":
+        return not u.returns
+    return u.side != u.owner  # a ship held by the enemy
+
+
+def really_lost(u: Unit) -> bool:
+    """Lost for the campaign: like ``victory_lost`` but broken-through ships sail on (a ship
+    of one's own that the enemy captured is lost wherever it sails)."""
+    if u.side != u.owner:
+        return True
+    return u.status != "broken_through" and victory_lost(u)
+
+
+def sp_lost(s: State, side: str, *, for_victory: bool = True) -> int:
+    test = victory_lost if for_victory else really_lost
+    return sum(u.strength for u in s.units.values() if u.owner == side and test(u))
+
+
+def scores(s: State) -> dict[str, int]:
+    """SP each side has eliminated or captured (§11.2)."""
+    return {"A": sp_lost(s, "B"), "B": sp_lost(s, "A")}
+
+
+def land_lost(s: State, side: str) -> int:
+    """SP a land force has lost for panic: eliminated, captured or fled (§10.1)."""
+    return sum(
+        u.strength
+        for u in s.units.values()
+        if u.owner == side and (u.status in ("eliminated", "captured", "escaped", "drowned", "sunk"))
+    )
+
+
+def moves_of(s: State, u: Unit) -> list[int]:
+    """Squares a unit may end its move on this player turn (§7, 004 Movement)."""
+    cfg = s.cfg
+    kinds = cfg.tables.units.kinds
+    spec = kinds[u.kind]
+    board = cfg.board
+    feats = cfg.tables.boards.features
+    side = u.side
+    if u.status == "reserve":
+        home = board.home_row(side)
+        return [
+            home * board.columns + c
+            for c in range(board.columns)
+            if home * board.columns + c not in s.grid
+            and spec.cls in feats[board.feature[home * board.columns + c]].passable
+        ]
+    if u.square is None:
+        return []
+    ma = spec.movement
+    if u.captured:
+        ma = cfg.tables.units.captured_fleet_movement
+    elif s.double_now:
+        ma *= 2
+    if ma <= 0:
+        return []
+    grid = s.grid
+    units = s.units
+    enemy_adj = s.adj_cache.get(side)
+    if enemy_adj is None:
+        enemy_adj = set()
+        for sq, uid in grid.items():
+            if units[uid].side != side:
+                enemy_adj.update(board.neighbors[sq])
+        s.adj_cache[side] = enemy_adj
+    start = u.square
+    seen = {start}
+    frontier = [start]
+    out: list[int] = []
+    nbs = board.neighbors
+    enter, stop = cfg.terrain(spec.cls)
+    for _ in range(ma):
+        nxt: list[int] = []
+        for sq in frontier:
+            for n in nbs[sq]:
+                if n in seen or not enter[n]:
+                    continue
+                occ = grid.get(n)
+                if occ is not None and units[occ].side != side:
+                    continue
+                seen.add(n)
+                if occ is None:
+                    out.append(n)
+                if stop[n] or n in enemy_adj:
+                    continue  # §2.3 terrain, §7.2 contact
+                nxt.append(n)
+        frontier = nxt
+    return out
+
+
+def may_leave(s: State, u: Unit) -> str | None:
+    """Why ``u`` may not move off the board now, or None if it may (§7.4, 004 Escape)."""
+    board = s.cfg.board
+    if u.square is None:
+        return f"{u.id} is not on the board"
+    row = board.row(u.square)
+    if row == board.home_row(u.side):
+        if u.side not in s.panicked:
+            return f"{u.id} may not leave by its own edge before its force has panicked (004 Escape, §7.4)"
+        if s.cfg.kind == "land" and u.moved:
+            return f"{u.id} has already moved this turn"
+        return None
+    if row == board.home_row(other(u.side)):
+        if s.naval and s.cfg.trigger == "interception" and u.side == s.active_side and u.kind == "fleet":
+            if u.moved:
+                return f"breaking through off the enemy edge takes {u.id}'s whole move (004 Escape)"
+            return None
+        return f"{u.id} may not leave by the enemy's edge (004 Escape, §7.4)"
+    return f"{u.id} is not on a home-edge row and cannot leave the board"
+
+
+def may_withdraw(s: State) -> str | None:
+    """Why the side to play may not withdraw from the field now, or None if it may (§10.4)."""
+    if s.naval:
+        return "a fleet leaves a naval battle ship by ship, by its own edge (004 Escape)"
+    if s.phase != "move":
+        return "an army withdraws in its movement phase (§10.4)"
+    if s.side not in s.panicked:
+        return f"side {s.side} may not withdraw before its force has panicked (§10.4)"
+    if s.moved_any:
+        return "the withdrawal must be ordered before any unit moves (§10.4)"
+    return None
+
+
+def fire_targets(s: State, sq: int, side: str) -> list[int]:
+    """Squares a Fire attack from ``sq`` reaches: adjacent, or two in a straight line with
+    nothing between (§8.1, 004 Combat: Missile Fire)."""
+    board = s.cfg.board
+    grid = s.grid
+    out = [n for n in board.neighbors[sq] if n in grid and s.units[grid[n]].side != side]
+    for far, mid in board.lines2[sq]:
+        if far in grid and mid not in grid and s.units[grid[far]].side != side:
+            out.append(far)
+    return out
+
+
+def can_act(s: State, u: Unit) -> bool:
+    return u.side == s.side and u.status == "active" and not u.failed
+
+
+def log_event(ev: list[Event] | None, kind: str, text: str, **data: object) -> None:
+    if ev is not None:
+        ev.append(Event(kind, text, dict(data)))
+
+
+def lift_off(s: State, u: Unit) -> None:
+    if u.square is not None:
+        s.grid.pop(u.square, None)
+        u.square = None
