@@ -330,6 +330,7 @@ class CampaignAI:
         mine_sp = sum(field_sp(f) for f in state.forces_of(side))
         their_sp = sum(field_sp(f) for f in state.forces_of(foe))
         rebuild = rebuilding(state, side)
+        sea_war: list[str] | None = None  # the theatres of the war at sea, once for every port
         best: tuple[float, int, A.Action] | None = None
         for i, a in enumerate(legal):
             score = 0.0
@@ -349,7 +350,9 @@ class CampaignAI:
                 elif a.kind in ("cavalry", "auxiliary"):
                     score = 3.0 + (1.0 if a.city in armies else 0.0)
                 elif catalogue().kind(a.kind).is_fleet:
-                    score = ai_sea.fleet_recruit_value(state, side, a.city)
+                    if sea_war is None:
+                        sea_war = ai_sea.theatres(state, side)
+                    score = ai_sea.fleet_recruit_value(state, side, a.city, sea_war)
                 else:
                     score = 1.0
             elif isinstance(a, A.Train):

@@ -233,16 +233,17 @@ def fleets_wanted(state: CampaignState, side: str) -> bool:
     return mine < max(FLEET_FLOOR, FLEET_SHARE.get(side, 1.0) * theirs)
 
 
-def fleet_recruit_value(state: CampaignState, side: str, city: str) -> float:
+def fleet_recruit_value(state: CampaignState, side: str, city: str, ports: list[str] | None = None) -> float:
     """How much a fleet raised at ``city`` is worth while the side wants fleets: ``FLEET_BASE``
     in any port, ``FLEET_THEATRE`` more near a theatre of the war at sea (a port under siege,
     troops living on sea supply), most where a led army stands on the coast with too few
-    ships to carry it."""
+    ships to carry it.  ``ports``: ``theatres(state, side)`` when the caller weighs several
+    ports of one state (worked out once)."""
     if not fleets_wanted(state, side):
         return 0.0
     cat = catalogue()
     best = FLEET_BASE
-    if any(sea_dist(city, port) <= THEATRE_REACH for port in theatres(state, side)):
+    if any(sea_dist(city, port) <= THEATRE_REACH for port in (theatres(state, side) if ports is None else ports)):
         best += FLEET_THEATRE
     for f in state.side_forces_at(city, side):
         if f.commander is None:

@@ -193,6 +193,8 @@ class Execution(_Model):
 class Battle(_Model):
     bonus_per_sp: int = Field(ge=1, le=50)
     bonus_max: int = Field(ge=0, le=5)
+    #: what the winner may take its bonus stratagems as (campaign.md §12.4)
+    bonus_kinds: tuple[Literal["military", "political", "agent"], ...] = Field(min_length=1, max_length=3)
     execution: Execution
 
 

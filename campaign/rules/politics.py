@@ -393,7 +393,8 @@ def _goes_over(state: CampaignState, city: str, dice: Dice) -> list[Event]:
 def _rising(
     state: CampaignState, city: str, held: list[Force], told: str, roll: int, mod: int, dice: Dice
 ) -> list[Event]:
-    """A bribed civis rises against the garrison and fights it (§18.2): the garrison loses
+    """A bribed civis rises against the garrison and fights it (§18.2; 004's campaign report:
+    the bribed civis of Antonius' colony revolts and destroys one of his legions): the garrison loses
     SP by the revolt table; left with none, the city goes over, else the rising is put down
     and the civis is lost."""
     side = state.active

@@ -161,7 +161,8 @@ def volunteers_port(state: CampaignState, side: str) -> str | None:
 
 def raise_volunteers(state: CampaignState, side: str, n: int) -> list[Event]:
     """``n`` recruit legions from ``side``'s builds pool gather as a force of their own at
-    its ``volunteers_port`` (the Populares' volunteers, §16.2) — none without a port or
+    its ``volunteers_port`` (the Populares' volunteers, §16.2; 004's campaign report: four recruit
+    legions of volunteers at Brundisium) — none without a port or
     counters."""
     port = volunteers_port(state, side)
     left = builds_left(state, side, "legion")

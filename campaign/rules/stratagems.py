@@ -194,13 +194,11 @@ def legal(state: CampaignState) -> list[A.Action]:
 
 # --------------------------------------------------------------------------- spoils of victory
 
-#: what a victory's bonus stratagems may be taken as (§12.4)
-SPOILS_KINDS: tuple[str, ...] = ("military", "agent")
-
 
 def offer_spoils(state: CampaignState) -> list[Event]:
     """Once nothing else waits, a side owed the spoils of a victory decides what to take
-    them as (§12.4): the pending ``spoils`` decision, one ``Take`` a stratagem."""
+    them as (§12.4; 004's campaign report: Caesar took his as agents): the pending
+    ``spoils`` decision, one ``Take`` a stratagem, of the kinds ``[battle] bonus_kinds``."""
     if state.pending is not None or state.result or not state.spoils:
         return []
     side = min(state.spoils, key=lambda s: (s != state.active, s))
@@ -209,12 +207,14 @@ def offer_spoils(state: CampaignState) -> list[Event]:
 
 
 def take_spoils(state: CampaignState, kind: str) -> list[Event]:
-    """The winner takes one bonus stratagem as ``kind`` — Military or an Agent (§12.4)."""
+    """The winner takes one bonus stratagem as ``kind`` — Military or an Agent (§12.4, 004)."""
     p = state.pending
     assert p is not None and p.kind == "spoils"
     side = p.actor
-    if kind not in SPOILS_KINDS:
-        raise RuleError("The spoils of a victory are taken as Military stratagems or Agents.")
+    kinds = tables().battle.bonus_kinds
+    if kind not in kinds:
+        allowed = " or ".join(k.capitalize() for k in kinds)
+        raise RuleError(f"The spoils of a victory are taken as {allowed} stratagems.")
     state.stratagems[side][kind] += 1
     left = state.spoils.get(side, 0) - 1
     if left > 0:
@@ -227,7 +227,7 @@ def take_spoils(state: CampaignState, kind: str) -> list[Event]:
         event(
             state,
             "spoils",
-            f"{side_title(side)} take {'an Agent' if kind == 'agent' else 'a Military stratagem'} "
+            f"{side_title(side)} take {'an Agent' if kind == 'agent' else f'a {kind.capitalize()} stratagem'} "
             "from the spoils of victory.",
             side=side,
             stratagem=kind,
@@ -236,7 +236,7 @@ def take_spoils(state: CampaignState, kind: str) -> list[Event]:
 
 
 def spoils_legal(state: CampaignState) -> list[A.Action]:
-    return [A.Take(k) for k in SPOILS_KINDS]
+    return [A.Take(k) for k in tables().battle.bonus_kinds]
 
 
 # --------------------------------------------------------------------------- the Supreme Leader
