@@ -727,10 +727,7 @@ def test_a_person_takes_the_spoils_of_victory_from_a_dialog(view: Any, window: A
     p = game.state.pending
     assert p is not None and p.kind == "spoils" and p.actor == "caesarian"
     assert view.dialog is not None
-    render(window, view).save(tmp_path / "spoils.png")
-    import shutil
-
-    shutil.copy(tmp_path / "spoils.png", "/tmp/d/spoils.png")
+    render(window, view).save(tmp_path / "spoils.png")  # docs/screens/campaign-spoils-of-victory.png
     assert {"Take a Military stratagem", "Take an Agent"} <= {lb.split(" — ")[0] for lb in labels(view)}
     agents = game.state.stratagems["caesarian"]["agent"]
     while game.state.pending is not None and game.state.pending.kind == "spoils":
