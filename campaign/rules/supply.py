@@ -18,17 +18,19 @@ attrition, and supplied units in friendly cities recover strength in winter quar
 from __future__ import annotations
 
 import heapq
+from dataclasses import replace
 
 from bellum.dice import Dice
 from bellum.engagement import Engagement, Outcome
 from bellum.errors import RuleError
 from bellum.events import Event
+from campaign.decisions import CutSupplyDecision, EscortDecision
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea
 from campaign.rules.common import event, force_name, inflict, loss_text, place_name, share, tidy
 from campaign.rules.presence import enemy_troops_at, land_links
 from campaign.rules.siege import ground, siege_attrition, under_siege
-from campaign.state import CampaignState, Pending, enemy
+from campaign.state import CampaignState, enemy
 from campaign.tables import Result, read, tables
 from campaign.units import Force, catalogue
 
@@ -102,9 +104,9 @@ def open_supply_phase(state: CampaignState) -> None:
     """At the start of a supply phase the enemy may declare sea-supply cuts (§10.2)."""
     state.cuts = {}
     state.escorts = {}
-    options = [[p, c] for p in needs_sea(state, state.active) for c in cutters(state, state.active, p)]
+    options = tuple((p, c) for p in needs_sea(state, state.active) for c in cutters(state, state.active, p))
     if options:
-        state.pending = Pending("cut_supply", enemy(state.active), {"options": options})
+        state.pending = CutSupplyDecision(enemy(state.active), options)
 
 
 def escorts(state: CampaignState, side: str, place: str) -> list[str]:
@@ -127,11 +129,11 @@ def _take_option(state: CampaignState, place: str, force: str, refusal: str) -> 
     """A (place, force) answer to the waiting cut or escort decision: refused unless
     offered; the place's other options go, and the decision waits on for the rest."""
     p = state.pending
-    assert p is not None
-    if [place, force] not in p.data["options"]:
+    assert isinstance(p, CutSupplyDecision | EscortDecision)
+    if (place, force) not in p.options:
         raise RuleError(refusal)
-    rest = [o for o in p.data["options"] if o[0] != place]
-    state.pending = Pending(p.kind, p.actor, {"options": rest}) if rest else None
+    rest = tuple(o for o in p.options if o[0] != place)
+    state.pending = replace(p, options=rest) if rest else None
 
 
 def cut(state: CampaignState, place: str, force: str) -> list[Event]:
@@ -151,9 +153,9 @@ def after_cuts(state: CampaignState) -> None:
     to concede it or fight for its convoys with fleets in reach (004 case (b): a naval
     battle unless the supplied side concedes)."""
     state.pending = None
-    options = [[p, f] for p in sorted(state.cuts) for f in escorts(state, state.active, p)]
+    options = tuple((p, f) for p in sorted(state.cuts) for f in escorts(state, state.active, p))
     if options:
-        state.pending = Pending("escort", state.active, {"options": options})
+        state.pending = EscortDecision(state.active, options)
 
 
 def convoy_group(state: CampaignState, place: str, escort: str) -> list[str]:
