@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Protocol, TypeVar, get_type_hints
 from bellum.errors import InputError, RuleError
 
 T = TypeVar("T", bound="FieldNotation")
+C = TypeVar("C")
 
 
 class NotationError(InputError, RuleError):
@@ -114,7 +115,7 @@ def _read(text: str, name: str, hint: Any, word: str) -> Any:
     raise NotationError(text, f"{name} cannot be written in a line")  # pragma: no cover - a class's own parser
 
 
-def dispatch(text: str, classes: dict[str, type[T]], engine: str) -> tuple[type[T], list[str]]:
+def dispatch(text: str, classes: dict[str, C], engine: str) -> tuple[C, list[str]]:
     """The action class a text's verb names, and the words after it."""
     words = text.split()
     if not words:
