@@ -30,11 +30,10 @@ class CampaignPicker(ScenarioPicker):
     def make_view(self, key: str, hotseat: bool) -> arcade.View:
         from campaign.view.game import CampaignGame
         from campaign.view.mapview import MapView
-        from campaign.view.model import PlainMapModel
         from campaign.view.play import CampaignView, default_save
 
         if key == "map":
-            return MapView(PlainMapModel(), menu=self.menu)
+            return MapView(CampaignGame.new(), menu=self.menu)
         if key == "load":
             path = default_save()
             if not path.exists():
