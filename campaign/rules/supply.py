@@ -209,11 +209,45 @@ def resolve_supply(
     """The active side's supply phase (§10, §11.2, §13).  A convoy battle (§10.2) whose
     result is among ``outcomes`` (fought on the battleboard or the tactical engine) takes
     it; any other is fought by ``resolver``."""
-    given = {o.engagement: o for o in outcomes}
+    side = state.active
+    cmap = roman_world()
+    events, cut_places = _sea_lanes(state, dice, resolver, {o.engagement: o for o in outcomes})
+    state.cuts = {}
+    state.escorts = {}
+    sieges_done: set[str] = set()
+    winter = state.winter()
+    for fid in sorted(f.id for f in state.forces_of(side)):
+        f = state.forces.get(fid)
+        if f is None or not f.units:
+            continue
+        place = f.location
+        if cmap.is_sea(place):
+            supplied = True
+        else:
+            supplied = land_supplied(state, side, place) or (
+                place not in cut_places and sea_supply_possible(state, side, place)
+            )
+        if supplied:
+            events += _rally(state, fid)
+            if winter and source(state, side, place):
+                events += _quarters(state, fid)
+        elif ground(f):
+            events += _out_of_supply(state, f, sieges_done, dice)
+        f = state.forces.get(fid)
+        if winter and f is not None and f.units and not (cmap.is_land(place) and source(state, side, place)):
+            events += _winter(state, fid, dice)
+    tidy(state)
+    return events
+
+
+def _sea_lanes(
+    state: CampaignState, dice: Dice, resolver: Resolver, given: dict[str, Outcome]
+) -> tuple[list[Event], set[str]]:
+    """The declared cuts of the sea supply (§10.2): conceded, or fought for in a convoy battle
+    (its result taken from ``given`` by engagement id, else from ``resolver``); the events and
+    the places whose sea supply is cut."""
     side = state.active
     foe = enemy(side)
-    cmap = roman_world()
-    cat = catalogue()
     events: list[Event] = []
     cut_places: set[str] = set()
     for place, cutter in sorted(state.cuts.items()):
@@ -241,54 +275,33 @@ def resolve_supply(
             events += retreat_sea(state, fids, place, loser)
     if given:
         raise RuleError(f"No convoy battle {sorted(given)[0]} is fought in this supply phase.")
-    state.cuts = {}
-    state.escorts = {}
-    sieges_done: set[str] = set()
-    winter = state.winter()
-    for fid in sorted(f.id for f in state.forces_of(side)):
-        f = state.forces.get(fid)
-        if f is None or not f.units:
-            continue
-        place = f.location
-        if cmap.is_sea(place):
-            supplied = True
-        else:
-            supplied = land_supplied(state, side, place) or (
-                place not in cut_places and sea_supply_possible(state, side, place)
-            )
-        if supplied:
-            events += _rally(state, fid)
-            if winter and source(state, side, place):
-                events += _quarters(state, fid)
-        elif ground(f):
-            besieger = under_siege(state, place)
-            if besieger == foe:
-                if place not in sieges_done:
-                    sieges_done.add(place)
-                    events += siege_attrition(state, place, side, dice)
-            else:
-                res = forage_result(state, f, dice.d10(f"forage {fid}"))
-                if res.kind != "ok":
-                    lost = inflict(state, fid, share(f.strength(), res.loss))
-                    pillage = state.owner_side(place) == foe
-                    verb = "pillages" if pillage else "forages"
-                    events.append(
-                        event(
-                            state,
-                            "forage",
-                            f"{force_name(f)} {verb} around {cmap.name(place)} and finds too little: "
-                            f"{loss_text(lost)} lost.",
-                            force=fid,
-                            place=place,
-                            losses=lost,
-                        )
-                    )
-        f = state.forces.get(fid)
-        if winter and f is not None and f.units and not (cmap.is_land(place) and source(state, side, place)):
-            events += _winter(state, fid, dice)
-    tidy(state)
-    del cat
-    return events
+    return events, cut_places
+
+
+def _out_of_supply(state: CampaignState, f: Force, sieges_done: set[str], dice: Dice) -> list[Event]:
+    """Ground troops out of supply: a besieged city suffers its siege attrition once (§11.2);
+    a force in the field forages, or pillages enemy land (§13)."""
+    place, foe = f.location, enemy(state.active)
+    if under_siege(state, place) == foe:
+        if place in sieges_done:
+            return []
+        sieges_done.add(place)
+        return siege_attrition(state, place, state.active, dice)
+    res = forage_result(state, f, dice.d10(f"forage {f.id}"))
+    if res.kind == "ok":
+        return []
+    lost = inflict(state, f.id, share(f.strength(), res.loss))
+    verb = "pillages" if state.owner_side(place) == foe else "forages"
+    return [
+        event(
+            state,
+            "forage",
+            f"{force_name(f)} {verb} around {roman_world().name(place)} and finds too little: {loss_text(lost)} lost.",
+            force=f.id,
+            place=place,
+            losses=lost,
+        )
+    ]
 
 
 def _rally(state: CampaignState, fid: str) -> list[Event]:
