@@ -4,8 +4,8 @@ Every action a player (or the AI) may take is one of these, a class per verb in 
 one action style (``bellum.actions``): ``notation()`` writes it on a line and
 ``parse_action`` reads it back::
 
-    march F3 roma roma,capua,neapolis stratagem:true   (written ``stratagem`` when set)
-    sail F7 brundisium brundisium,dyrrachium
+    march F3 neapolis roma,capua,neapolis stratagem    (force, destination, path; a stratagem spent)
+    sail F7 dyrrachium brundisium,dyrrachium
     battle pharsalus stratagems:2
     commit stratagems:1 outcome:{...}                  (a battle fought elsewhere, as JSON)
     recruit roma legion        pass        end        decline
