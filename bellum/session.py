@@ -125,7 +125,9 @@ class Session(Generic[S, A]):
     def checksum(self) -> str:
         return state_checksum(self.engine.encode_state(self.state))
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
+        """Write the game to ``path`` (atomic, the previous save kept as ``.bak``); ``meta``:
+        the slot's card a list of saves shows (``bellum.saves.SaveMeta``)."""
         return write_save(
             path,
             SaveData(
@@ -136,6 +138,7 @@ class Session(Generic[S, A]):
                 state=self.engine.encode_state(self.state),
                 actions=list(self.actions),
                 events=self.log.to_list(),
+                meta=meta,
             ),
         )
 
