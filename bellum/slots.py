@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,7 +26,7 @@ from typing import Any
 
 from bellum.errors import BellumError, InputError
 from bellum.saves import SAVE_FORMAT, SaveHeader, SaveMeta, backup_path
-from bellum.tomlio import parse_toml, read_input, validate
+from bellum.tomlio import parse_toml, validate
 
 #: the autosaves kept (the newest, one a turn)
 AUTOSAVES_KEPT = 6
@@ -128,7 +129,7 @@ def read_card(path: str | Path) -> Slot:
     a file that is no save, or whose first lines are damaged, is a ``Slot`` with a problem."""
     p = Path(path)
     try:
-        head = read_input(p, HEAD_BYTES + 1)
+        head = _head(p, HEAD_BYTES + 1)
         whole = len(head) <= HEAD_BYTES
         text = head[:HEAD_BYTES].decode("utf-8", errors="replace")
         raw = parse_toml(_card_lines(text, whole).encode("utf-8"), p)
@@ -140,6 +141,18 @@ def read_card(path: str | Path) -> Slot:
     except BellumError as exc:
         return Slot(p, None, problem=str(exc))
     return Slot(p, meta, saved.scenario)
+
+
+def _head(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes of a regular file (a folder, a device or a pipe is refused by
+    its type before it is opened, as ``bellum.tomlio.read_input`` does)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise InputError(path, "", "is not a regular file")
+        with path.open("rb") as fh:
+            return fh.read(size)
+    except OSError as exc:
+        raise InputError(path, "", f"cannot be read ({exc.strerror or exc})") from None
 
 
 def _card_lines(text: str, whole: bool) -> str:
