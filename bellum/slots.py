@@ -175,7 +175,14 @@ def list_slots(engine: str) -> list[Slot]:
     folder = saves_folder(engine)
     files = [*folder.glob("*.toml"), *(folder / AUTOSAVE_FOLDER).glob("*.toml")]
     slots = [read_card(p) for p in files if p.is_file()]
-    return sorted(slots, key=lambda s: (s.saved_at, s.path.name), reverse=True)
+    return sorted(slots, key=lambda s: (s.saved_at, _mtime(s.path)), reverse=True)
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
 
 
 def write_slot(session: Any, path: Path, card: dict[str, Any], *, autosave: bool = False) -> Path:

@@ -123,6 +123,8 @@ class WarStats:
     battles: dict[str, int]
     sieges: dict[str, int]
     lost: dict[str, int]
+    #: battles won by each side, and drawn ("")
+    won: dict[str, int]
     leaders_killed: dict[str, int]
     leaders_taken: dict[str, int]
     cities: dict[str, int]
@@ -140,6 +142,7 @@ class WarStats:
                 f"{self.sieges['begun']} begun, {self.sieges['starved']} cities starved out, "
                 f"{self.sieges['stormed']} stormed, {self.sieges['lifted']} lifted",
             ),
+            ("Battles won", f"{self._pair(self.won)}, drawn {self.won.get('', 0)}"),
             ("SP lost in battle", self._pair(self.lost)),
             ("Leaders killed", self._pair(self.leaders_killed)),
             ("Leaders taken captive", self._pair(self.leaders_taken)),
@@ -159,8 +162,11 @@ def war_stats(state: CampaignState, events: Iterable[Event], by_month: Sequence[
     evs = list(events)
     counts = war_counts(evs)
     lost = dict.fromkeys(SIDES, 0)
+    won = dict.fromkeys((*SIDES, ""), 0)
     for e in evs:
         if e.kind == "battle":
+            winner = e.data.get("winner") or ""
+            won[winner if winner in won else ""] += 1
             for side, sp in (e.data.get("lost") or {}).items():
                 if side in lost and isinstance(sp, int):
                     lost[side] += sp
@@ -179,6 +185,7 @@ def war_stats(state: CampaignState, events: Iterable[Event], by_month: Sequence[
         battles={k: counts[k] for k in BATTLE_KINDS},
         sieges=sieges,
         lost=lost,
+        won=won,
         leaders_killed=_by_leader_side([e for e in evs if e.kind == "leader_killed"]),
         leaders_taken=_by_leader_side([e for e in evs if e.kind == "captured"]),
         cities=note(state).cities,

@@ -31,7 +31,7 @@ from bellum import slots
 from bellum.errors import BellumError
 from campaign import saveslots
 from campaign.view.mapview import rgba
-from campaign.view.palette import GOLD, PARCHMENT
+from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
 from campaign.view.screen import BUTTON_H, DIM, WARN, Screen
 
 #: the rows of saves the load screen shows at once (↑ ↓, PageUp, PageDown and the wheel scroll)
@@ -40,10 +40,11 @@ ROW_H = 34
 #: the saves the save dialog lists (the newest)
 DIALOG_ROWS = 7
 #: the load screen's columns: (title, left edge from the table's left)
-COLUMNS = (("Save", 0), ("Side", 330), ("Date in the war", 520), ("Turn", 700), ("Saved", 780))
+COLUMNS = (("Save", 0), ("Side", 390), ("Date in the war", 550), ("Turn", 720), ("Saved", 790))
 TABLE_W = 1000
 SELECTED = (222, 196, 140, 255)
 AUTO_TINT = (226, 214, 188, 255)
+HEADINGS = rgba(BG_TOP)
 
 
 def describe(slot: slots.Slot) -> str:
@@ -86,13 +87,13 @@ class SaveDialog(Screen):
 
     def build(self) -> None:
         w, h = self.window.width, self.window.height
-        dw = 640
+        dw = 700
         rows = max(1, len(self.existing))
-        height = 250 + rows * 26 + (70 if self.confirm is not None else 0)
+        height = 250 + rows * 26 + (20 if self.confirm is not None else 0)
         left, top = (w - dw) / 2, (h + height) / 2
         self.panel(left, top - height, left + dw, top)
         x, y = left + 20, top - 16
-        y -= self.text("Save the campaign", x, y, rgba(GOLD), 17, bold=True, serif=True).content_height + 8
+        y -= self.text("Save the campaign", x, y, HEADINGS, 17, bold=True, serif=True).content_height + 8
         c = self.card
         line = f"{c['side']} · {c['date']} · turn {c['turn']} · {c['mode']}"
         y -= self.text(line, x, y, size=11).content_height + 10
@@ -108,7 +109,7 @@ class SaveDialog(Screen):
         y -= 22
         self.slot_rows: list[tuple[float, float, slots.Slot]] = []
         for s in self.existing:
-            self.text(s.name, x + 8, y, size=10, bold=True)
+            self.text(_fit(s.name, 24), x + 8, y, size=10, bold=True)
             self.text(describe(s), left + dw - 20, y, DIM, 9.5, anchor_x="right")
             self.slot_rows.append((y - 22, y + 4, s))
             y -= 26
@@ -137,6 +138,7 @@ class SaveDialog(Screen):
 
     # ------------------------------------------------------------------ acting
     def submit(self) -> None:
+        self.invalidate()
         problem = slots.name_problem(self.name)
         if problem:
             self.message = problem
@@ -152,6 +154,7 @@ class SaveDialog(Screen):
 
     def unconfirm(self) -> None:
         self.confirm = None
+        self.invalidate()
 
     def cancel(self) -> None:
         self.window.show_view(self.back)
@@ -237,7 +240,7 @@ class LoadScreen(Screen):
         self.panel(left - 16, top - table_h, left + tw + 16, top)
         scale = tw / TABLE_W
         for title, dx in COLUMNS:
-            self.text(title, left + dx * scale, top - 12, rgba(GOLD), 11, bold=True)
+            self.text(title, left + dx * scale, top - 12, HEADINGS, 11, bold=True)
         y = top - 40
         self.rows: list[tuple[float, float, int]] = []
         if not self.slots:
@@ -252,6 +255,9 @@ class LoadScreen(Screen):
             )
             self.text(more, left + tw, top - table_h + 14, DIM, 9, anchor_x="right")
         bottom = top - table_h - 16
+        hint = "↑ ↓ or a click chooses · Enter or a second click loads · Esc goes back"
+        self.text(hint, w / 2, top - table_h - 10, rgba(PARCHMENT), 10, anchor_x="center")
+        bottom -= 24
         note = self.busy or self.message
         if note:
             color = rgba(PARCHMENT) if self.busy else (250, 150, 130, 255)
@@ -272,8 +278,9 @@ class LoadScreen(Screen):
             self.box(left - 8, y - ROW_H + 2, left + tw + 8, y, AUTO_TINT)
         m = s.meta
         ink = (48, 30, 24, 255)
-        name = s.name + ("  · the war is over" if m is not None and m.over else "")
-        self.text(_fit(name, 42), left, y - 8, ink, 11, bold=not s.autosave, italic=s.autosave)
+        self.text(_fit(s.name, 34), left, y - 8, ink, 11, bold=not s.autosave, italic=s.autosave)
+        if m is not None and m.over:
+            self.text("war over", left + 380 * scale, y - 10, WARN, 9, anchor_x="right", bold=True)
         if m is None:
             self.text(
                 "cannot be read: Load says why" if s.problem else "(no card)", left + 330 * scale, y - 8, WARN, 10

@@ -93,15 +93,15 @@ class VictoryView(Screen):
         ink = rgba(OWNER_INK[winner]) if winner in OWNER_INK else rgba(PARCHMENT)
         y = h - 92
         top_w = w - 80
-        self.box(40, y - 96, w - 40, y + 10, rgba(PARCHMENT, 252), outline=rgba(GOLD))
-        y -= (
-            self.text(headline(self.result), w / 2, y, ink, 21, bold=True, serif=True, anchor_x="center").content_height
-            + 6
-        )
+        head = self.text(headline(self.result), w / 2, y, ink, 21, bold=True, serif=True, anchor_x="center")
+        y -= head.content_height + 6
         text = self.result.get("text", "")
         y -= self.text(text[:1].upper() + text[1:], 56, y, size=11, width=top_w - 32).content_height + 4
-        self.text(condition(self.result.get("how", "")), 56, y, DIM, 10.5, italic=True, width=top_w - 32)
-        panels_top = h - 210
+        how = condition(self.result.get("how", ""))
+        y -= self.text(how, 56, y, DIM, 10.5, italic=True, width=top_w - 32).content_height
+        self.rects.insert(0, (40, w - 40, y - 10, h - 82, rgba(PARCHMENT, 252)))
+        self.outlines.append((40, w - 40, y - 10, h - 82, rgba(GOLD)))
+        panels_top = min(h - 210, y - 26)
         bottom = 70
         mid = w * 0.47
         self.panel(40, bottom, mid - 10, panels_top)
@@ -128,9 +128,9 @@ class VictoryView(Screen):
         y -= self.text("The war in numbers", x, y, size=12, bold=True, serif=True).content_height + 10
         label_w = 170
         for what, value in self.stats.lines() + self._leaders():
-            self.text(what, x, y, size=10, bold=True, width=label_w - 8)
-            t = self.text(value, x + label_w, y, size=10, width=width - label_w)
-            y -= max(t.content_height, 16) + 7
+            a = self.text(what, x, y, size=10, bold=True, width=label_w - 8)
+            b = self.text(value, x + label_w, y, size=10, width=width - label_w)
+            y -= max(a.content_height, b.content_height) + 7
 
     def _leaders(self) -> list[tuple[str, str]]:
         sup = {s: self.game.state.supreme.get(s) for s in SIDES}
@@ -195,9 +195,9 @@ def chart_image(by_month: list[Month], width: int, height: int) -> Image.Image:
             ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
             ax.grid(axis="y", color="#cfc3a6", linewidth=0.6)
             ax.set_ylim(bottom=0)
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
         axes[1].set_xticks(ticks, labels, rotation=30, ha="right")
-        axes[0].legend(loc="upper left", frameon=False, ncols=2)
+        axes[0].legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False, ncols=2)
         fig.tight_layout()
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=100, transparent=True)

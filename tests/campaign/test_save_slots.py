@@ -91,7 +91,7 @@ def test_the_card_is_read_from_the_first_lines_only_and_the_list_is_newest_first
     first.write_bytes(whole[: len(whole) // 2])
     assert slots.read_card(first).meta == card.meta
     second = saveslots.save_slot(session, {"caesarian", "senatorial"}, "Second")
-    assert [s.name for s in slots.list_slots("campaign")][0] == "Second"
+    assert slots.list_slots("campaign")[0].name == "Second"
     assert slots.read_card(second).meta.side == "both sides"  # type: ignore[union-attr]
     assert {s.path for s in slots.list_slots("campaign")} == {first, second}
     assert not any(p.is_relative_to(Path(__file__).resolve().parents[2]) for p in (first, second))
@@ -322,3 +322,68 @@ def test_the_victory_screen_shows_the_winner_and_the_condition(campaign: Any, wi
     assert window.current_view is campaign  # shown once; V shows it again
     campaign.on_key_press(arcade.key.V, 0)
     assert isinstance(window.current_view, VictoryView)
+
+
+@pytest.mark.window
+def test_a_finished_war_is_listed_as_over_and_its_end_opens_from_the_load_screen(window: Any, home: Path) -> None:
+    """A whole war, the computer on both sides (seed 1 ends in January 44 BC), saved to a slot:
+    the load screen marks it and opens its end-of-war screen, counted by the load's replay."""
+    from campaign.view.loadscreen import LoadScreen
+    from campaign.view.play import CampaignView
+    from campaign.view.victory import VictoryView
+
+    session: Session[Any, Any] = Session(CampaignEngine(), "49bc", 1)
+    ai = CampaignAI()
+    while not session.state.result and session.state.turn < 48:
+        session.play(ai.choose(session.state))
+    assert session.state.result
+    saveslots.save_slot(session, set(), "The whole war")
+    menu = arcade_view()
+    screen = LoadScreen(CampaignView, menu=menu)
+    render(window, screen)
+    assert screen.slots[0].meta is not None and screen.slots[0].meta.over
+    assert "war over" in texts(screen)
+    assert screen.press("victory")
+    screen.finish()
+    end = window.current_view
+    assert isinstance(end, VictoryView)
+    assert len(end.stats.months) == session.state.turn + 1  # every turn's end, and the last as it stands
+    assert end.stats.months[0].date == "January 49 BC"
+    render(window, end)
+    assert end.press("back") and window.current_view is screen
+    assert screen.press("back") and window.current_view is menu
+
+
+def arcade_view() -> Any:
+    import arcade
+
+    return arcade.View()
+
+
+@pytest.mark.window
+def test_the_menu_and_the_save_button_open_the_load_screen_and_the_save_dialog(
+    campaign: Any, window: Any, home: Path
+) -> None:
+    import arcade
+
+    from campaign.view import entry
+    from campaign.view.loadscreen import LoadScreen, SaveDialog
+
+    menu = arcade.View()
+    entry.launch(window, menu)
+    picker = window.current_view
+    picker.selected = [k for k, _ in entry.CHOICES].index("load")
+    picker.open()
+    screen = window.current_view
+    assert isinstance(screen, LoadScreen) and screen.slots == []
+    assert "No campaign has been saved yet" in " ".join(texts(screen))
+    screen.on_key_press(arcade.key.ESCAPE, 0)
+    assert window.current_view is picker
+    window.show_view(campaign)
+    campaign.refresh_hud()
+    save = next(b for b in campaign.buttons if b.label == "Save")
+    campaign.on_mouse_press(save.left + 5, save.bottom + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    campaign.on_mouse_release(save.left + 5, save.bottom + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert isinstance(window.current_view, SaveDialog)
+    window.current_view.on_key_press(arcade.key.ESCAPE, 0)
+    assert window.current_view is campaign
