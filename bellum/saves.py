@@ -275,7 +275,7 @@ def read_save(path: str | Path, engine: Engine | None = None) -> SaveData:
     if engine is not None and doc.save.engine != engine:
         raise InputError(p, "save.engine", f"is a {doc.save.engine} save, not a {engine} save")
     if state_checksum(doc.state) != doc.save.checksum:
-        raise InputError(p, "state", "the checksum does not match: the save was damaged or edited")
+        raise InputError(p, "state", "its checksum does not match (the save was damaged or edited)")
     return SaveData(
         engine=doc.save.engine,
         scenario=doc.save.scenario,
