@@ -185,12 +185,16 @@ def _mtime(path: Path) -> int:
         return 0
 
 
-def write_slot(session: Any, path: Path, card: dict[str, Any], *, autosave: bool = False) -> Path:
-    """Write ``session`` (a ``bellum.session.Session``) to ``path`` with its card: ``card``
-    holds the engine's words (side, humans, mode, date, turn, over); the slot's name and the
-    moment are added here."""
+def card_of(path: Path, card: dict[str, Any], *, autosave: bool = False) -> dict[str, Any]:
+    """The whole card of a save about to be written to ``path``: ``card`` holds the engine's
+    words (side, humans, mode, date, turn, over); the slot's name and the moment are added."""
     meta = {"slot": card.get("slot", path.stem), "autosave": autosave, "saved_at": now_text(), **card}
-    written: Path = session.save(path, meta=SaveMeta.model_validate(meta).model_dump())
+    return SaveMeta.model_validate(meta).model_dump()
+
+
+def write_slot(session: Any, path: Path, card: dict[str, Any], *, autosave: bool = False) -> Path:
+    """Write ``session`` (a ``bellum.session.Session``) to ``path`` with its card (``card_of``)."""
+    written: Path = session.save(path, meta=card_of(path, card, autosave=autosave))
     return written
 
 

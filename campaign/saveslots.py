@@ -6,12 +6,15 @@ be loaded gets.  The files and their list are the kernel's (``bellum.slots``); n
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from bellum import slots
 from bellum.errors import BellumError, InputError
+from bellum.saves import SaveData, write_save
 from bellum.session import Session
 from campaign import actions as A
 from campaign.engine import CampaignEngine
@@ -55,8 +58,32 @@ def save_slot(session: Session[CampaignState, A.Action], humans: Iterable[str], 
 
 def autosave(session: Session[CampaignState, A.Action], humans: Iterable[str]) -> Path:
     """The turn's autosave; only the newest ``bellum.slots.AUTOSAVES_KEPT`` are kept."""
+    path, data = _autosave_data(session, humans)
+    return _write_and_prune(path, data)
+
+
+def autosave_later(session: Session[CampaignState, A.Action], humans: Iterable[str]) -> Future[Path]:
+    """The same, written by a background thread (a long war's save takes a third of a second
+    to write): the game is copied now, so play goes on while it is written; one writer, so
+    autosaves are written in the order asked."""
+    path, data = _autosave_data(session, humans)
+    return _WRITER.submit(_write_and_prune, path, data)
+
+
+#: the one thread that writes autosaves
+_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+
+
+def _autosave_data(session: Session[CampaignState, A.Action], humans: Iterable[str]) -> tuple[Path, SaveData]:
     path = slots.autosave_path(ENGINE, session.state.turn + 1)
-    written = slots.write_slot(session, path, card(session.state, humans, "Autosave"), autosave=True)
+    card_ = slots.card_of(path, card(session.state, humans, "Autosave"), autosave=True)
+    data = session.save_data(card_)
+    data.state = copy.deepcopy(data.state)  # nothing the writing thread reads is shared with play
+    return path, data
+
+
+def _write_and_prune(path: Path, data: SaveData) -> Path:
+    written = write_save(path, data)
     slots.prune_autosaves(ENGINE)
     return written
 

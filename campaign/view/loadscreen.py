@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -427,11 +428,21 @@ def open_load_screen(view: Any) -> None:
 
 #: the turn each game was last seen at (its autosave is written when a new one begins)
 _seen: weakref.WeakKeyDictionary[Any, tuple[int, bool]] = weakref.WeakKeyDictionary()
+#: each game's autosave being written in the background
+_writing: weakref.WeakKeyDictionary[Any, Future[Path]] = weakref.WeakKeyDictionary()
 
 
-def autosave_tick(game: Any) -> Path | None:
+def autosave_tick(game: Any) -> Future[Path] | None:
     """The autosave of a new turn or of the war's end, once (the game's first sighting only
-    notes where it stands); None when nothing was written.  A failure is the game's message."""
+    notes where it stands), written in the background; the autosave being written, or None.
+    A save that could not be written becomes the game's message."""
+    done = _writing.get(game)
+    if done is not None and done.done():
+        del _writing[game]
+        problem = done.exception()
+        if problem is not None:
+            game.message = f"The autosave could not be written: {getattr(problem, 'strerror', None) or problem}."
+            game.version += 1
     if game.remote or not game.humans:
         return None
     now = (game.state.turn, bool(game.state.result))
@@ -439,9 +450,12 @@ def autosave_tick(game: Any) -> Path | None:
     _seen[game] = now
     if before is None or now <= before:
         return None
-    try:
-        return saveslots.autosave(game.session, game.humans)
-    except (BellumError, OSError) as no:
-        game.message = f"The autosave could not be written: {getattr(no, 'strerror', None) or no}."
-        game.version += 1
-        return None
+    future = saveslots.autosave_later(game.session, game.humans)
+    _writing[game] = future
+    return future
+
+
+def wait_autosave(game: Any) -> Path | None:
+    """Wait for the game's autosave being written (tests, and before a window closes)."""
+    future = _writing.get(game)
+    return future.result() if future is not None else None

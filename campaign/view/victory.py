@@ -114,15 +114,12 @@ class VictoryView(Screen):
         elif self.chart_problem:
             self.text(self.chart_problem, mid + 26, panels_top - 60, WARN, 10.5, width=w - mid - 90)
         bw = 260
-        self.button(
-            "back",
-            "Back to the map" if self.back is not None and hasattr(self.back, "game") else "Back",
-            w / 2 - bw - 8,
-            22,
-            bw,
-            self.go_back,
-        )
-        self.button("menu", "Main menu", w / 2 + 8, 22, bw, self.go_menu, enabled=self.menu is not None)
+        back = "Back to the map" if self.back is not None and hasattr(self.back, "game") else "Back"
+        if self.menu is None:  # no menu behind this window (``bellum campaign``): one button
+            self.button("back", back, w / 2 - bw / 2, 22, bw, self.go_back)
+            return
+        self.button("back", back, w / 2 - bw - 8, 22, bw, self.go_back)
+        self.button("menu", "Main menu", w / 2 + 8, 22, bw, self.go_menu)
 
     def _numbers(self, x: float, y: float, width: float) -> None:
         y -= self.text("The war in numbers", x, y, size=12, bold=True, serif=True).content_height + 10

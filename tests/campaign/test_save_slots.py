@@ -229,6 +229,9 @@ def test_an_autosave_is_written_when_a_turn_ends(campaign: Any, home: Path) -> N
         campaign.on_update(1.0)
     assert game.state.turn == start + 1
     campaign.on_update(0.0)
+    from campaign.view.loadscreen import wait_autosave
+
+    wait_autosave(game)
     assert auto.is_file()
     card = slots.read_card(auto)
     assert card.autosave and card.meta is not None and card.meta.turn == start + 2
