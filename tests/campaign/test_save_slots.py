@@ -390,3 +390,33 @@ def test_the_menu_and_the_save_button_open_the_load_screen_and_the_save_dialog(
     assert isinstance(window.current_view, SaveDialog)
     window.current_view.on_key_press(arcade.key.ESCAPE, 0)
     assert window.current_view is campaign
+
+
+@pytest.mark.window
+def test_a_loaded_slot_can_be_undone_like_the_game_it_saved(window: Any, home: Path) -> None:
+    """Caesar marches to Ariminum by road (no die), the game is saved to a slot and loaded back:
+    Ctrl+Z takes the march back in the loaded game as it would have in the saved one."""
+    import arcade
+
+    from campaign.view.loadscreen import LoadScreen
+    from campaign.view.play import CampaignView
+    from tests.campaign.test_window_play import to_movement
+
+    game = CampaignGame.new("49bc", 1)
+    to_movement(game)
+    game.select_force("caesar")
+    game.move_to("ariminum")
+    assert game.state.forces["caesar"].location == "ariminum" and game.can_undo()
+    view = CampaignView(game)
+    render(window, view)
+    ctrl(view, arcade.key.S)
+    window.current_view.press("save")
+    ctrl(view, arcade.key.L)
+    screen = window.current_view
+    assert isinstance(screen, LoadScreen)
+    screen.press("load")
+    screen.finish()
+    loaded = window.current_view
+    assert isinstance(loaded, CampaignView) and loaded.game.session.checksum() == game.session.checksum()
+    ctrl(loaded, arcade.key.Z)
+    assert loaded.game.state.forces["caesar"].location == "ravenna"
