@@ -420,3 +420,32 @@ def test_a_loaded_slot_can_be_undone_like_the_game_it_saved(window: Any, home: P
     assert isinstance(loaded, CampaignView) and loaded.game.session.checksum() == game.session.checksum()
     ctrl(loaded, arcade.key.Z)
     assert loaded.game.state.forces["caesar"].location == "ravenna"
+
+
+def test_saves_damaged_anywhere_are_refused_with_a_sentence_or_load_unchanged(home: Path) -> None:
+    """Forty saves with bytes changed at random places (seeded): each loads as the same game
+    (a change the checks cannot see, e.g. in the card) or is one ``InputError`` sentence."""
+    import random
+
+    from bellum.errors import InputError
+
+    session = played(20)
+    path = saveslots.save_slot(session, {"caesarian"}, "Fuzzed")
+    good = path.read_bytes()
+    rng = random.Random(15)
+    refused = 0
+    for _ in range(40):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 4)):
+            data[rng.randrange(len(data))] = rng.choice(b'0123456789abcxyz"=[]{}. \n')
+        path.write_bytes(bytes(data))
+        slots.read_card(path)  # a card damaged or not: never an exception
+        try:
+            loaded = saveslots.load_slot(path)
+        except InputError as no:
+            refused += 1
+            said = saveslots.sentence(no, path)
+            assert said.startswith("The save “fuzzed.toml” cannot be loaded: ") and "\n" not in said
+        else:
+            assert loaded.checksum() == session.checksum()
+    assert refused > 20
