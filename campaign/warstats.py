@@ -131,6 +131,8 @@ class WarStats:
     res_publica: dict[str, int]
     fratricide: int
     months: list[Month] = field(default_factory=list)
+    #: the largest battles, the most strength engaged first: (date, the chronicle's line)
+    largest: list[tuple[str, str]] = field(default_factory=list)
 
     def lines(self) -> list[tuple[str, str]]:
         """(what, how many) rows, in the order the screen lists them."""
@@ -192,7 +194,19 @@ def war_stats(state: CampaignState, events: Iterable[Event], by_month: Sequence[
         res_publica={s: state.res_publica.get(s, 0) for s in SIDES},
         fratricide=state.fratricide,
         months=list(by_month),
+        largest=largest_battles(evs),
     )
+
+
+def largest_battles(events: Iterable[Event], most: int = 6) -> list[tuple[str, str]]:
+    """The ``most`` battles with the most strength engaged, the largest first: (date, line)."""
+    battles = [e for e in events if e.kind == "battle"]
+
+    def engaged(e: Event) -> int:
+        return sum(v for v in (e.data.get("engaged") or {}).values() if isinstance(v, int))
+
+    ranked = sorted(range(len(battles)), key=lambda i: (-engaged(battles[i]), i))[:most]
+    return [(str(battles[i].data.get("date", "")), battles[i].text) for i in ranked]
 
 
 def _by_leader_side(events: list[Event]) -> dict[str, int]:

@@ -105,7 +105,8 @@ class VictoryView(Screen):
         bottom = 70
         mid = w * 0.47
         self.panel(40, bottom, mid - 10, panels_top)
-        self._numbers(56, panels_top - 14, mid - 66)
+        y = self._numbers(56, panels_top - 14, mid - 66)
+        self._largest(56, y - 8, mid - 66, bottom + 8)
         self.panel(mid + 10, bottom, w - 40, panels_top)
         self.text("Cities held and strength, turn by turn", mid + 26, panels_top - 14, size=12, bold=True, serif=True)
         self.chart_box = (mid + 20, bottom + 10, w - 50, panels_top - 42)
@@ -121,13 +122,27 @@ class VictoryView(Screen):
         self.button("back", back, w / 2 - bw - 8, 22, bw, self.go_back)
         self.button("menu", "Main menu", w / 2 + 8, 22, bw, self.go_menu)
 
-    def _numbers(self, x: float, y: float, width: float) -> None:
+    def _numbers(self, x: float, y: float, width: float) -> float:
         y -= self.text("The war in numbers", x, y, size=12, bold=True, serif=True).content_height + 10
         label_w = 170
         for what, value in self.stats.lines() + self._leaders():
             a = self.text(what, x, y, size=10, bold=True, width=label_w - 8)
             b = self.text(value, x + label_w, y, size=10, width=width - label_w)
             y -= max(a.content_height, b.content_height) + 7
+        return y
+
+    def _largest(self, x: float, y: float, width: float, floor: float) -> None:
+        """The largest battles, as many as the panel holds."""
+        if not self.stats.largest:
+            return
+        head = self.text("The largest battles", x, y, size=12, bold=True, serif=True)
+        y -= head.content_height + 8
+        for date, line in self.stats.largest:
+            t = self.text(f"{date} — {line}" if date else line, x, y, size=9.5, width=width)
+            if y - t.content_height < floor:
+                t.visible = False
+                break
+            y -= t.content_height + 5
 
     def _leaders(self) -> list[tuple[str, str]]:
         sup = {s: self.game.state.supreme.get(s) for s in SIDES}
