@@ -88,11 +88,14 @@ def _write_and_prune(path: Path, data: SaveData) -> Path:
     return written
 
 
-def load_slot(path: str | Path, engine: CampaignEngine | None = None) -> Session[CampaignState, A.Action]:
+def load_slot(
+    path: str | Path, engine: CampaignEngine | None = None, scenario: str | None = None
+) -> Session[CampaignState, A.Action]:
     """The game saved at ``path``, replayed and checked; a save that cannot be loaded is one
-    ``InputError`` whose ``sentence`` says so (never a traceback)."""
+    ``InputError`` whose ``sentence`` says so (never a traceback).  ``scenario``: the one the
+    player is playing (a file they named themselves), for a save of that same scenario."""
     try:
-        return Session.load(engine or CampaignEngine(), path)
+        return Session.load(engine or CampaignEngine(), path, scenario)
     except BellumError:
         raise
     except Exception as exc:  # whatever a damaged save makes the replay meet: a sentence, not a traceback

@@ -215,11 +215,18 @@ class LoadScreen(Screen):
     """Every campaign save, the newest first; load one, or see the end of a finished war."""
 
     def __init__(
-        self, opener: Callable[..., arcade.View], back: arcade.View | None = None, menu: arcade.View | None = None
+        self,
+        opener: Callable[..., arcade.View],
+        back: arcade.View | None = None,
+        menu: arcade.View | None = None,
+        scenario: str | None = None,
     ) -> None:
-        """``opener(game, menu=…)``: the campaign window on a loaded game (``CampaignView``)."""
+        """``opener(game, menu=…)``: the campaign window on a loaded game (``CampaignView``);
+        ``scenario``: the one being played, which a save of that scenario is replayed from (a
+        scenario file the player named, which a save alone may not name)."""
         super().__init__()
         self.opener = opener
+        self.scenario = scenario
         self.back = back
         self.menu = menu
         self.slots = slots.list_slots(saveslots.ENGINE)
@@ -334,8 +341,9 @@ class LoadScreen(Screen):
     def _session(self, engine: Any = None) -> Any:
         s = self.chosen()
         assert s is not None
+        own = self.scenario if self.scenario is not None and s.scenario == self.scenario else None
         try:
-            return saveslots.load_slot(s.path, engine)
+            return saveslots.load_slot(s.path, engine, own)
         except BellumError as no:
             self.message = saveslots.sentence(no, s.path)
             self.invalidate()
@@ -423,7 +431,8 @@ def open_load_screen(view: Any) -> None:
         view.game.message = "In a game by e-mail, open the turn file you received instead of a save."
         view.game.version += 1
         return
-    view.window.show_view(LoadScreen(type(view), back=view, menu=getattr(view, "menu", None)))
+    scenario = view.game.session.scenario
+    view.window.show_view(LoadScreen(type(view), back=view, menu=getattr(view, "menu", None), scenario=scenario))
 
 
 #: the turn each game was last seen at (its autosave is written when a new one begins)

@@ -449,3 +449,34 @@ def test_saves_damaged_anywhere_are_refused_with_a_sentence_or_load_unchanged(ho
         else:
             assert loaded.checksum() == session.checksum()
     assert refused > 20
+
+
+@pytest.mark.window
+def test_a_game_of_a_scenario_file_reloads_in_its_window_and_is_refused_with_a_sentence_elsewhere(
+    window: Any, home: Path, tmp_path: Path
+) -> None:
+    """A save may not name a scenario file by itself (docs/RELIABILITY.md): the window playing
+    that file loads its slots from it; the menu's load screen says why it cannot."""
+    import arcade
+
+    from campaign.view.loadscreen import LoadScreen
+    from campaign.view.play import CampaignView
+    from tests.conftest import ROOT
+
+    mine = tmp_path / "my-49bc.toml"
+    mine.write_text((ROOT / "scenarios" / "campaign" / "49bc.toml").read_text())
+    game = CampaignGame(Session(CampaignEngine(), str(mine), 2), frozenset({"caesarian"}))
+    view = CampaignView(game)
+    render(window, view)
+    saveslots.save_slot(game.session, game.humans, "My own war")
+    ctrl(view, arcade.key.L)
+    screen = window.current_view
+    screen.press("load")
+    screen.finish()
+    assert isinstance(window.current_view, CampaignView) and window.current_view is not view
+    elsewhere = LoadScreen(CampaignView, menu=arcade.View())
+    render(window, elsewhere)
+    elsewhere.press("load")
+    elsewhere.finish()
+    assert window.current_view is elsewhere
+    assert "outside the scenario folders" in elsewhere.message
