@@ -30,6 +30,7 @@ import arcade
 
 from bellum import slots
 from bellum.errors import BellumError
+from bellum.saves import backup_path
 from campaign import saveslots
 from campaign.view.mapview import rgba
 from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
@@ -234,6 +235,7 @@ class LoadScreen(Screen):
         self.first = 0
         self.message = ""
         self.busy = ""  # what is being done, drawn for one frame before it is done
+        self.deleting: slots.Slot | None = None  # the save a player asked to delete, not yet confirmed
         self._pending: Any = None
 
     def build(self) -> None:
@@ -263,7 +265,7 @@ class LoadScreen(Screen):
             )
             self.text(more, left + tw, top - table_h + 14, DIM, 9, anchor_x="right")
         bottom = top - table_h - 16
-        hint = "↑ ↓ or a click chooses · Enter or a second click loads · Esc goes back"
+        hint = "↑ ↓ or a click chooses · Enter or a second click loads · Delete deletes · Esc goes back"
         self.text(hint, w / 2, top - table_h - 10, rgba(PARCHMENT), 10, anchor_x="center")
         bottom -= 24
         note = self.busy or self.message
@@ -272,11 +274,24 @@ class LoadScreen(Screen):
             self.text(note, w / 2, bottom, color, 11.5, width=tw, anchor_x="center", bold=not self.busy)
         chosen = self.chosen()
         over = chosen is not None and chosen.meta is not None and bool(chosen.meta.over)
-        bw = (tw - 24) / 3
         yb = 24
+        if self.deleting is not None:
+            self._build_delete(left, yb, tw, w)
+            return
+        bw = (tw - 36) / 4
         self.button("load", "Load", left, yb, bw, self.load_selected, enabled=chosen is not None)
         self.button("victory", "The end of the war", left + bw + 12, yb, bw, self.end_of_war, enabled=over)
-        self.button("back", "Back", left + 2 * (bw + 12), yb, bw, self.go_back)
+        self.button("delete", "Delete…", left + 2 * (bw + 12), yb, bw, self.ask_delete, enabled=chosen is not None)
+        self.button("back", "Back", left + 3 * (bw + 12), yb, bw, self.go_back)
+
+    def _build_delete(self, left: float, yb: float, tw: float, w: float) -> None:
+        s = self.deleting
+        assert s is not None
+        question = f"Delete “{s.name}” ({describe(s)})? It cannot be brought back."
+        self.text(question, w / 2, yb + 70, (250, 150, 130, 255), 11.5, anchor_x="center", bold=True)
+        bw = (tw - 12) / 2
+        self.button("confirm-delete", "Delete it", left, yb, bw, self.delete)
+        self.button("keep", "Keep it", left + bw + 12, yb, bw, self.keep)
 
     def _row(self, i: int, left: float, y: float, tw: float, scale: float) -> None:
         s = self.slots[i]
@@ -375,6 +390,31 @@ class LoadScreen(Screen):
         stats = war_stats(session.state, list(session.log), [*engine.months, note(session.state)])
         self.window.show_view(VictoryView(game, back=self, menu=self.menu, stats=stats))
 
+    def ask_delete(self) -> None:
+        self.deleting = self.chosen()
+        self.invalidate()
+
+    def keep(self) -> None:
+        self.deleting = None
+        self.invalidate()
+
+    def delete(self) -> None:
+        """Remove the save asked about, and the previous one kept beside it."""
+        s, self.deleting = self.deleting, None
+        if s is None:
+            return
+        problem = ""
+        for p in (s.path, backup_path(s.path)):
+            try:
+                p.unlink(missing_ok=True)
+            except OSError as no:
+                problem = f"“{s.name}” could not be deleted: {no.strerror or no}."
+        self.slots = slots.list_slots(saveslots.ENGINE)
+        self.first = 0
+        self.select(min(self.selected, len(self.slots) - 1))
+        self.message = problem
+        self.invalidate()
+
     def go_back(self) -> None:
         target = self.back or self.menu
         if target is not None:
@@ -383,6 +423,12 @@ class LoadScreen(Screen):
     # ------------------------------------------------------------------ input
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         k = arcade.key
+        if self.deleting is not None:
+            if symbol == k.ESCAPE:
+                self.keep()
+            elif symbol in (k.ENTER, k.RETURN):
+                self.delete()
+            return None
         if symbol == k.ESCAPE:
             self.go_back()
         elif symbol in (k.DOWN, k.UP):
@@ -391,6 +437,8 @@ class LoadScreen(Screen):
             self.select(self.selected + (ROWS if symbol == k.PAGEDOWN else -ROWS))
         elif symbol in (k.ENTER, k.RETURN):
             self.load_selected()
+        elif symbol == k.DELETE:
+            self.ask_delete()
         return None
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
@@ -399,7 +447,7 @@ class LoadScreen(Screen):
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
         self.ensure_built()
-        if self.button_at(x, y) is None:
+        if self.button_at(x, y) is None and self.deleting is None:
             for bottom, top, i in self.rows:
                 if bottom <= y <= top:
                     if i == self.selected:  # a second click on the chosen save loads it

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bellum import slots
-from bellum.saves import read_save
+from bellum.saves import backup_path, read_save
 from bellum.session import Session
 from campaign import saveslots
 from campaign.ai import CampaignAI
@@ -209,7 +209,7 @@ def test_overwrite_asks_first_and_keeps_the_previous_save(campaign: Any, window:
     assert dialog.press("overwrite")
     assert window.current_view is campaign
     assert path.read_bytes() != first
-    assert slots.backup_path(path).read_bytes() == first
+    assert backup_path(path).read_bytes() == first
 
 
 @pytest.mark.window
@@ -480,3 +480,29 @@ def test_a_game_of_a_scenario_file_reloads_in_its_window_and_is_refused_with_a_s
     elsewhere.finish()
     assert window.current_view is elsewhere
     assert "outside the scenario folders" in elsewhere.message
+
+
+@pytest.mark.window
+def test_a_save_is_deleted_from_the_load_screen_only_when_confirmed(window: Any, home: Path) -> None:
+    import arcade
+
+    from campaign.view.loadscreen import LoadScreen
+    from campaign.view.play import CampaignView
+
+    session = played(6)
+    keep = saveslots.save_slot(session, {"caesarian"}, "Keep")
+    gone = saveslots.save_slot(session, {"caesarian"}, "Gone")
+    saveslots.save_slot(session, {"caesarian"}, "Gone")  # and its .bak
+    screen = LoadScreen(CampaignView, menu=arcade.View())
+    render(window, screen)
+    assert screen.slots[0].name == "Gone"
+    screen.on_key_press(arcade.key.DELETE, 0)
+    assert any(t.startswith("Delete “Gone”") for t in texts(screen))
+    check_buttons_fit(screen)
+    screen.on_key_press(arcade.key.ESCAPE, 0)  # kept
+    assert gone.exists() and window.current_view is screen
+    assert screen.press("delete") and screen.press("confirm-delete")
+    assert not gone.exists() and not backup_path(gone).exists() and keep.exists()
+    assert [s.name for s in screen.slots] == ["Keep"]
+    render(window, screen)
+    check_buttons_fit(screen)
