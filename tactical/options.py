@@ -24,7 +24,7 @@ RULESET_CHOICE = Choice(
     "rules",
     "Ruleset",
     "003 · 000 · 002",
-    "sgboh: 003 alone; simple-spqr: 003 with 000's Roman rules; charts-v1: both with 002's charts and hits.",
+    "sgboh is 003 alone; simple-spqr adds 000's Roman rules; charts-v1 adds 002's charts and hits.",
     (("", "the scenario's"), *((RULES_PREFIX + r, r) for r in RULESETS)),
 )
 
