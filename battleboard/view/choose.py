@@ -5,6 +5,7 @@ strength and speed into the window, and watch mode (``bellum.view.watch``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,13 +31,15 @@ def battle_info(path: Path) -> BattleInfo:
     except InputError as bad:
         return BattleInfo(str(path), path.stem, error=str(bad))
     title, _, subtitle = sc.name.partition(" — ")
+    dated = re.fullmatch(r"(.+?),\s*((?:\w+\s+)?\d+\s*BC)", title)
+    title, year = (dated.group(1), dated.group(2)) if dated else (title, "")
     sides = []
     for side in ("A", "B"):
         leaders = sorted((ld for ld in sc.leaders if ld.side == side), key=lambda ld: -ld.rating)
         sides.append(SideInfo(side, side_name(sc, side), tuple(ld.name or ld.id for ld in leaders)))
     kind = "a sea battle" if sc.battle.kind == "naval" else "a land battle"
     summary = f"{subtitle.capitalize() or kind}. {sc.description}".strip()
-    return BattleInfo(str(path), title, "", summary, sc.note, tuple(sides), "", f"{RULES_TEXT}, {kind}")
+    return BattleInfo(str(path), title, year, summary, sc.note, tuple(sides), "", f"{RULES_TEXT}, {kind}")
 
 
 def ai_player(strength: str, seed: int) -> Callable[[State], Action]:

@@ -139,6 +139,13 @@ class BattleSource(Protocol):
         ...
 
 
+def fit(text: arcade.Text, width: float, size: int) -> None:
+    """Set ``text``'s font size to ``size``, or smaller (down to 9 points) until it fits ``width``."""
+    text.font_size = size
+    while text.content_width > width and text.font_size > 9:
+        text.font_size -= 1
+
+
 def commanders_line(side: SideInfo, limit: int = 6) -> str:
     names = list(side.commanders[:limit]) + (["…"] if len(side.commanders) > limit else [])
     return f"{side.name} (side {side.side})" + (f" — commanders: {', '.join(names)}" if names else "")
@@ -223,6 +230,7 @@ class BattlePicker(arcade.View):
             left, bottom, right, _ = self.row_box(i)
             name.position = (left + 12, bottom + 13)
             year.position = (right - 10, bottom + 14)
+            fit(name, right - left - 34 - year.content_width, 15)
         self.err.position = (LIST_L, 30)
 
     def layout(self, info: BattleInfo) -> None:
@@ -246,6 +254,7 @@ class BattlePicker(arcade.View):
             left = x + k * (seat_w + 12)
             self.seat_boxes.append((left, y, left + seat_w, y + 36))
             self.seat_texts[k].text = self.seat_label(seat, info)
+            fit(self.seat_texts[k], seat_w - 12, 13)
             self.seat_texts[k].position = (left + seat_w / 2, y + 12)
         self.hint.text = SEAT_HINTS[SEATS[self.seat]]
         self.hint.position = (x, y - 16)
