@@ -139,6 +139,17 @@ class BattleSource(Protocol):
         ...
 
 
+def option_label(engine: str, option: str) -> str:
+    """How the options screen names ``option`` (its line's label, and the value if it has several)."""
+    from bellum.view.options import engine_choices
+
+    for choice in engine_choices(engine):
+        for written, shown in choice.values:
+            if written == option:
+                return choice.label if len(choice.values) == 2 else f"{choice.label} ({shown})"
+    return option
+
+
 def fit(text: arcade.Text, width: float, size: int) -> None:
     """Set ``text``'s font size to ``size``, or smaller (down to 9 points) until it fits ``width``."""
     text.font_size = size
@@ -212,7 +223,7 @@ class BattlePicker(arcade.View):
         chosen = self.settings.options(self.source.engine)
         ruleset = next((o.partition(":")[2] for o in chosen if o.startswith("rules:")), "")
         rules = f"Ruleset {ruleset} (chosen in the options)" if ruleset else info.rules_text
-        toggles = [o for o in chosen if not o.startswith("rules:")]
+        toggles = [option_label(self.source.engine, o) for o in chosen if not o.startswith("rules:")]
         shown = ", ".join(toggles) if toggles else "none chosen"
         strength, speed = self.settings.ai_strength, self.settings.speed
         return f"{rules}  ·  optional rules: {shown}\nComputer's strength: {strength}  ·  speed of its moves: {speed}"
