@@ -233,3 +233,21 @@ def test_no_text_cut_or_overlapping(window: Any, tmp_path: Path) -> None:
     render(window, watch)
     assert box(watch.bar)[2] < box(watch.state_text)[0]
     assert inside(box(watch.bar), screen) and inside(box(watch.state_text), screen)
+
+
+def test_strength_and_speed_reach_the_battle_views(window: Any, tmp_path: Path) -> None:
+    from battleboard.ai_baselines import GreedyPlayer as BoardGreedy
+    from tactical.ai import TacticalAI
+    from tactical.ai_baselines import GreedyPlayer
+
+    easy_fast = Settings(ai_strength="easy", speed="fast")
+    tac = TacticalBattles()
+    info = next(b for b in tac.battles() if Path(b.path).stem == "zela")
+    view: Any = tac.open(info, "A", easy_fast, MenuView())
+    assert isinstance(view._ai, GreedyPlayer) and view.ai_delay == pytest.approx(0.35 / 2.5)
+    strong: Any = tac.open(info, "A", Settings(ai_strength="strong"), MenuView())
+    assert isinstance(strong._ai, TacticalAI) and strong._ai.exact_top == 3
+    board = BoardBattles()
+    bview: Any = board.open(board.battles()[0], "A", easy_fast, MenuView())
+    assert getattr(bview.ai_choose, "__self__", None).__class__ is BoardGreedy
+    assert bview.ai_delay == pytest.approx(0.12 / 2.5)
