@@ -121,7 +121,11 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     p = path or settings_path()
     p.parent.mkdir(parents=True, exist_ok=True)
     doc = settings.model_dump()
-    text = "# Bellum Civile settings (the options screen writes this file)\n" + tomli_w.dumps(doc)
+    from bellum.paths import game_data
+
+    schema = game_data("schemas", "settings.schema.json")
+    head = f"#:schema {schema.resolve().as_uri()}\n" if schema.is_file() else ""
+    text = head + "# Bellum Civile settings (the options screen writes this file)\n" + tomli_w.dumps(doc)
     try:
         write_atomic(p, text.encode("utf-8"))
     except OSError as exc:
