@@ -87,3 +87,14 @@ def test_settings_file_round_trip(tmp_path: Path) -> None:
     path.write_text('speed = "warp"\n')
     with pytest.raises(InputError, match="speed"):
         load_settings(path)
+
+
+def test_a_replay_of_a_save_plays_under_its_options(tmp_path: Path) -> None:
+    from bellum.replay import from_save
+
+    s = Session(TacticalEngine(), "zela", 4, ["rules:sgboh", "routed-count"])
+    for _ in range(4):
+        s.play(s.legal_actions()[0])
+    replay = from_save(s.save(tmp_path / "t.toml"))
+    first = replay.frames[0].state
+    assert first.ruleset == "sgboh" and "routed-count" in first.options
