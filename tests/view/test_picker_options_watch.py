@@ -251,3 +251,29 @@ def test_strength_and_speed_reach_the_battle_views(window: Any, tmp_path: Path) 
     bview: Any = board.open(board.battles()[0], "A", easy_fast, MenuView())
     assert getattr(bview.ai_choose, "__self__", None).__class__ is BoardGreedy
     assert bview.ai_delay == pytest.approx(0.12 / 2.5)
+
+
+def test_the_mouse_picks_a_battle_a_seat_an_option_and_starts(window: Any, tmp_path: Path) -> None:
+    settings = tmp_path / "s.toml"
+    picker = BattlePicker(MenuView(), BoardBattles(), settings_path=settings)
+    render(window, picker)
+
+    def click(view: Any, b: Box) -> None:
+        view.on_mouse_press(int((b[0] + b[2]) / 2), int((b[1] + b[3]) / 2), arcade.MOUSE_BUTTON_LEFT, 0)
+
+    click(picker, picker.row_box(1))
+    assert picker.selected == 1
+    render(window, picker)
+    click(picker, picker.button_boxes[1])  # Options…
+    options: Any = window.current_view
+    assert isinstance(options, OptionsView)
+    render(window, options)
+    click(options, options.boxes[0])
+    assert load_settings(settings).battleboard == ["light-l-as-b"]
+    press(options, K.ESCAPE)
+    render(window, picker)
+    click(picker, picker.seat_boxes[3])
+    assert SEATS[picker.seat] == "watch"
+    click(picker, picker.button_boxes[0])  # Start
+    watch: Any = window.current_view
+    assert isinstance(watch, WatchView) and watch.inner.state.cfg.options == frozenset({"light-l-as-b"})
