@@ -322,6 +322,9 @@ def load_scenario(path: str | Path, options: Sequence[str] | None = None) -> Sce
     except InputError as exc:
         raise InputError(p, _scenario_place(model, pos, exc.place), exc.problem) from None
     for problem in special.setup(state, list(rules)):
+        if any(o.startswith("rout-bid:") for o in model.options):
+            problem = f"the rout bid took off units a special rule of this battle needs ({problem})"
+            raise InputError(p, "options", problem)
         raise InputError(p, "special_rules", problem)
     recorded = frozenset(special.encode(r) for r in rules if not special.RULES[r.id].setup_only)
     if recorded:

@@ -192,7 +192,7 @@ class BattlePicker(arcade.View):
         self.seat_texts = [arcade.Text("", 0, 0, INK, 13, anchor_x="center") for _ in SEATS]
         self.hint = arcade.Text("", 0, 0, MUTED, 12, multiline=True, width=width, anchor_y="top")
         self.button_texts = [arcade.Text(t, 0, 0, INK, 14, anchor_x="center") for t, _ in BUTTONS]
-        self.err = arcade.Text("", 0, 0, ERROR, 12, multiline=True, width=1200)
+        self.err = arcade.Text("", 0, 0, ERROR, 13, multiline=True, width=width, anchor_y="bottom")
         self.seat_boxes: list[tuple[float, float, float, float]] = []
         self.button_boxes: list[tuple[float, float, float, float]] = []
         self.settings = self.read_settings()
@@ -242,7 +242,7 @@ class BattlePicker(arcade.View):
             name.position = (left + 12, bottom + 13)
             year.position = (right - 10, bottom + 14)
             fit(name, right - left - 34 - year.content_width, 15)
-        self.err.position = (LIST_L, 30)
+        self.err.position = (PANEL_L + 24, 110)  # above the buttons
 
     def layout(self, info: BattleInfo) -> None:
         """Place the panel's texts and boxes for ``info``."""

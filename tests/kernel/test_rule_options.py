@@ -98,3 +98,10 @@ def test_a_replay_of_a_save_plays_under_its_options(tmp_path: Path) -> None:
     replay = from_save(s.save(tmp_path / "t.toml"))
     first = replay.frames[0].state
     assert first.ruleset == "sgboh" and "routed-count" in first.options
+
+
+def test_a_rout_bid_a_battle_cannot_take_is_one_sentence_naming_it() -> None:
+    with pytest.raises(InputError, match="rout bid took off units a special rule of this battle needs"):
+        Session(TacticalEngine(), "pharsalus", 1, ["rout-bid:A:40"])
+    with pytest.raises(InputError, match="no Roman legion units"):
+        Session(TacticalEngine(), "gaugamela", 1, ["rout-bid:A:40"])

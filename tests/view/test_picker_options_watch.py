@@ -277,3 +277,14 @@ def test_the_mouse_picks_a_battle_a_seat_an_option_and_starts(window: Any, tmp_p
     click(picker, picker.button_boxes[0])  # Start
     watch: Any = window.current_view
     assert isinstance(watch, WatchView) and watch.inner.state.cfg.options == frozenset({"light-l-as-b"})
+
+
+def test_a_battle_that_cannot_start_says_why_above_the_buttons(window: Any, tmp_path: Path) -> None:
+    settings = tmp_path / "s.toml"
+    save_settings(Settings(tactical=["rout-bid:A:40"]), settings)
+    picker = picker_on(window, TacticalBattles(), "gaugamela", settings)
+    press(picker, K.ENTER)
+    assert window.current_view is picker and "no Roman legion units" in picker.error
+    render(window, picker)
+    err = box(picker.err)
+    assert inside(err, (420.0, 96.0, 1264.0, 712.0)) and err[3] <= box(picker.hint)[1]
