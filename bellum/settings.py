@@ -85,7 +85,7 @@ AI_CHOICE = Choice(
     "ai_strength",
     "Computer's strength",
     "docs/AI.md",
-    "Easy plays the best-looking action each time; normal is the engine's AI; strong weighs more odds exactly.",
+    "Easy plays the best-looking action; normal is the engine's AI; strong (tactical) scores more attacks exactly.",
     (("easy", "easy"), ("normal", "normal"), ("strong", "strong")),
 )
 SPEED_CHOICE = Choice(
