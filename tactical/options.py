@@ -52,7 +52,7 @@ CHOICES: tuple[Choice, ...] = (
         "no-pilum",
         "No Pilum (items 1–5)",
         "001 No Pilum",
-        "No javelin bonus for legions; legions gain against elephants, and keep their edge on horse only if unpressed.",
+        "No javelin bonus for legions; they gain on elephants and keep their edge on horse only if unpressed.",
     ),
     Choice(
         "rout-bid",
