@@ -27,7 +27,7 @@ SHOT_VIEWS: dict[str, str] = {
     "campaign": "campaign.view.shot:shot_view",
     "picker": "bellum.view.picker:shot_view",
     "options": "bellum.view.options:shot_view",
-    "watch": "tactical.view.choose:watch_shot_view",
+    "watch": "bellum.view.watch:shot_view",
 }
 
 _NO_FALLBACK = "BELLUM_SHOT_NO_XVFB"

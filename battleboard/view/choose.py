@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import arcade
 
@@ -77,3 +78,17 @@ class BoardBattles:
 
         watched = Watched(step=step, progress=progress, over=lambda: view.state.phase == "over")
         return WatchView(view, watched, speed=settings.speed, back=back, title=info.title)
+
+
+def watch_shot_view(args: Any) -> arcade.View:
+    """``bellum shot watch --scenario NAME``: a battleboard battle watched, some actions in, paused."""
+    from bellum.view.menu import MenuView
+
+    path = next((p for p in scenario_files("battleboard") if p.stem == args.scenario), None)
+    if path is None:
+        raise InputError("bellum shot watch", "--scenario", "there is no such battleboard scenario")
+    view = BoardBattles().open(battle_info(path), "watch", Settings(), MenuView())
+    assert isinstance(view, WatchView)
+    for _ in range(int(getattr(args, "steps", 0) or 14)):
+        view.step()
+    return view

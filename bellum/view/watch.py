@@ -155,3 +155,17 @@ class WatchView(arcade.View):
 
     def on_show_view(self) -> None:
         self.inner.on_show_view()
+
+
+def shot_view(args: Any) -> arcade.View:
+    """``bellum shot watch [--scenario NAME]``: a tactical battle watched (Pharsalus by default),
+    or a battleboard one when NAME is a battleboard scenario; some actions in, paused."""
+    import importlib
+
+    from bellum.paths import scenario_files
+
+    name = getattr(args, "scenario", None) or "pharsalus"
+    board = any(p.stem == name for p in scenario_files("battleboard"))
+    module = importlib.import_module("battleboard.view.choose" if board else "tactical.view.choose")
+    view: arcade.View = module.watch_shot_view(args)
+    return view
