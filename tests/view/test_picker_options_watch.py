@@ -288,3 +288,31 @@ def test_a_battle_that_cannot_start_says_why_above_the_buttons(window: Any, tmp_
     render(window, picker)
     err = box(picker.err)
     assert inside(err, (420.0, 96.0, 1264.0, 712.0)) and err[3] <= box(picker.hint)[1]
+
+
+@pytest.mark.parametrize(
+    "argv", [["picker"], ["picker", "--scenario", "mountain-pass"], ["options"], ["watch", "--scenario", "zela"]]
+)
+def test_bellum_shot_renders_the_new_views(tmp_path: Path, argv: list[str]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from PIL import Image
+
+    from tests.conftest import ROOT
+
+    out = tmp_path / "view.png"
+    env = {**os.environ, "BELLUM_HOME": str(tmp_path / "home")}
+    r = subprocess.run(
+        [sys.executable, "-m", "bellum", "shot", *argv, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    image = Image.open(out)
+    assert image.size == (1280, 800) and len(image.convert("RGB").getcolors(1 << 20) or []) > 20
