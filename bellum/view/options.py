@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from dataclasses import dataclass
+from pathlib import Path
 
 import arcade
 
@@ -70,13 +71,11 @@ class OptionsView(arcade.View):
         engines: tuple[str, ...] | None = None,
         *,
         title: str = "Options",
-        path: object = None,
+        path: Path | None = None,
     ) -> None:
         super().__init__()
-        from pathlib import Path
-
         self.back = back
-        self.path = Path(str(path)) if path is not None else None
+        self.path = path
         self.message = ""
         try:
             self.settings = load_settings(self.path)
