@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -32,20 +32,6 @@ from bellum.tomlio import entry_at, read_toml, validate
 from campaign.map import CampaignMap, roman_world
 from campaign.units import Catalogue, Force, Report, Unit, catalogue, force_problems
 
-MONTHS: tuple[str, ...] = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 Month = Literal[
     "January",
     "February",
@@ -60,6 +46,7 @@ Month = Literal[
     "November",
     "December",
 ]
+MONTHS: tuple[str, ...] = get_args(Month)
 #: the force side of barbarian hordes, which own nothing on the map
 BARBARIAN = "barbarian"
 
