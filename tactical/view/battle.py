@@ -74,6 +74,7 @@ from tactical.hexes import FACING_CLOCK
 from tactical.movement import mp_text, reachable
 from tactical.state import Leader, State, Unit
 from tactical.view import palette as P
+from tactical.view.camera import opening_frame
 from tactical.view.geometry import HexLayout
 from tactical.view.play import load_session, session_state, try_play
 from tactical.view.sprites import CounterLayer, label_texture
@@ -713,7 +714,7 @@ class BattleView(arcade.View):
         self.t_hex.position = (w - PANEL_W - 10, h - 23)
         if not self._centred:
             self._centred = True
-            self.centre_on_action()
+            self.frame_battle()
         self._update_hud()
 
     def fit_world(self) -> None:
@@ -735,6 +736,21 @@ class BattleView(arcade.View):
         if zoom is not None:
             self.world_camera.zoom = zoom
         self._look_at(*self.layout.centre(hex_index))
+
+    def map_area(self) -> tuple[float, float, float, float]:
+        """The part of the window the map shows through: (left, bottom, right, top) in pixels."""
+        return 0.0, float(BOTTOM_H), float(self.window.width - PANEL_W), float(self.window.height - TOP_H)
+
+    def frame_battle(self) -> None:
+        """The opening camera: both battle lines in view (``tactical.view.camera``); the whole
+        field when there are not two sides on the map."""
+        left, bottom, right, top = self.map_area()
+        frame = opening_frame(self.state, self.layout, (right - left, top - bottom), ZOOMS)
+        if frame is None:
+            self.fit_world()
+            return
+        self.world_camera.zoom = frame[0]
+        self._look_at(frame[1], frame[2])
 
     def centre_on_action(self, zoom: float | None = START_ZOOM) -> None:
         """Centre on the selection, else the activated leader, else the side to act."""
