@@ -92,6 +92,8 @@ from tactical.view.words import (
 )
 
 HEX = 36.0
+#: a box in window pixels: (left, bottom, right, top)
+Box = tuple[float, float, float, float]
 PANEL_W = 360
 TOP_H = 34
 BOTTOM_H = 22
@@ -107,7 +109,7 @@ MINIMAP_H = 168
 #: variants listed in the odds panel around the current one
 MAX_VARIANTS = 6
 #: where the rout-point bars begin in the panel
-BAR_X = 196
+BAR_X = 228
 #: the width of each of the help's two columns
 HELP_COL = 410
 ZOOMS = (0.2, 0.25, 0.3, 0.35, 0.45, 0.55, 0.65, 0.8, 1.0, 1.25, 1.5, 2.0)
@@ -868,7 +870,7 @@ class BattleView(arcade.View):
         for side, t in self.t_sides.items():
             level = state.withdrawal.get(side)
             name = self.side_names.get(side, side)
-            t.text = f"{name}: {state.rout_points[side]}" + (f" / {level} rout points" if level else " rout points")
+            t.text = f"{name}: {state.rout_points[side]}" + (f"/{level} rout pts" if level else " rout pts")
             _fit_width(t, BAR_X - 16)
 
     def _bar_shapes(self, bs: shape_list.ShapeElementList[Any]) -> None:
@@ -980,6 +982,45 @@ class BattleView(arcade.View):
             f"{'  elite' if ld.elite else ''}{'  overall commander' if ld.overall else ''}\n"
             + (f"{len(self.reach)} hexes reachable{carry}" if self.selected else "(not yours to act)")
         )
+
+    # -- text boxes (for the tests: nothing cut, nothing overlapping) ---------------------------
+    def text_boxes(self) -> list[tuple[str, Box, Box]]:
+        """Every text on screen now: (name, its box, the box it must stay inside), boxes as
+        (left, bottom, right, top) window pixels around the drawn glyphs' lines."""
+        w, h = self.window.width, self.window.height
+        px = w - PANEL_W
+        top_bar: Box = (0, h - TOP_H, w, h)
+        panel: Box = (px, 0, w, h - TOP_H)
+        bottom_bar: Box = (0, 0, px, BOTTOM_H)
+        named: list[tuple[str, arcade.Text, Box]] = [
+            ("top", self.t_top, top_bar),
+            ("help key", self.t_help_key, top_bar),
+            *((f"rout points {s}", t, panel) for s, t in self.t_sides.items()),
+            ("info", self.t_info, panel),
+            ("panel head", self.t_odds_head, panel),
+            ("odds", self.t_odds, panel),
+            *((f"choice {k}", t, panel) for k, t in enumerate(self.t_choices)),
+            *((f"choice odds {k}", t, panel) for k, t in enumerate(self.t_details)),
+            ("confirm", self.t_confirm, self.confirm_box),
+            ("cancel", self.t_cancel, self.cancel_box),
+            ("minimap head", self.t_map_head, panel),
+            ("dice", self.t_dice, panel),
+            ("log head", self.t_log_head, panel),
+            ("log", self.t_log, panel),
+            ("keys", self.t_keys, bottom_bar),
+            ("hex", self.t_hex, bottom_bar),
+            ("message", self.t_msg, self.map_area()),
+        ]
+        if self.tip_box is not None and not self.help_open:
+            named.append(("hover card", self.t_tip, self.tip_box))
+        if self.help_open:
+            left, bottom, right, top = self.map_area()
+            inside: Box = (left + 14, bottom + 10, right - 14, top - 10)
+            named += [(f"help {k}", t, inside) for k, t in enumerate(self._help_texts())]
+        return [(name, _box(t), region) for name, t, region in named if t.text]
+
+    def _help_texts(self) -> list[arcade.Text]:
+        return [*self.h_heads, self.h_controls, *self.h_legend, self.h_counter, self.h_title, self.h_rules, self.h_foot]
 
     # -- help (F1) ----------------------------------------------------------------------------
     def toggle_help(self) -> None:
@@ -1355,6 +1396,14 @@ def _fit_lines(text: arcade.Text, height: float, keep: str = "head") -> None:
     while len(lines) > 1 and text.content_height > height:
         lines = lines[:-1] if keep == "head" else lines[1:]
         text.text = "\n".join(lines)
+
+
+def _box(text: arcade.Text) -> Box:
+    """The box of a text's drawn lines: its content's size from its anchored corner."""
+    left, bottom = text.left, text.bottom
+    if text.multiline and text.anchor_y == "top":
+        bottom = text.y - text.content_height
+    return (left, bottom, left + text.content_width, bottom + text.content_height)
 
 
 def _inside(box: tuple[float, float, float, float], x: float, y: float) -> bool:

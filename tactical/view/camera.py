@@ -5,8 +5,8 @@ against the projected positions of the units.
 
 The rule, written down:
 
-* A side's **front rank** is its units that stand within a hex and a half (measured along the
-  line joining the two armies' centres) of its most forward unit.
+* A side's **front rank** is, in each file (a hex-wide lane running from one army's centre
+  toward the other's), its unit nearest the enemy.
 * The camera opens at the largest zoom step, up to 1.0, at which every unit on the map fits
   the map area (with a margin of a hex and a half); failing that, both front ranks.
 * When that zoom would be too small to read a counter (under ``LEGIBLE``), it takes the
@@ -40,12 +40,16 @@ def front_ranks(state: State, layout: HexLayout) -> dict[str, list[Unit]]:
     cb = _centroid([layout.centre(u.hex) for u in on_map["B"]])
     length = math.hypot(cb[0] - ca[0], cb[1] - ca[1]) or 1.0
     ax, ay = (cb[0] - ca[0]) / length, (cb[1] - ca[1]) / length
-    depth = 1.5 * 1.5 * layout.size  # a hex and a half of rows
     out: dict[str, list[Unit]] = {}
     for side, sign in (("A", 1.0), ("B", -1.0)):
-        ahead = {u.id: sign * (layout.centre(u.hex)[0] * ax + layout.centre(u.hex)[1] * ay) for u in on_map[side]}
-        most = max(ahead.values())
-        out[side] = sorted((u for u in on_map[side] if ahead[u.id] >= most - depth), key=lambda u: u.id)
+        foremost: dict[int, tuple[float, Unit]] = {}
+        for u in on_map[side]:
+            x, y = layout.centre(u.hex)
+            ahead = sign * (x * ax + y * ay)
+            lane = round((-x * ay + y * ax) / layout.width)  # the file across the line it stands in
+            if lane not in foremost or ahead > foremost[lane][0]:
+                foremost[lane] = (ahead, u)
+        out[side] = sorted((u for _a, u in foremost.values()), key=lambda u: u.id)
     return out
 
 

@@ -1,7 +1,8 @@
 """The Choices panel's list: every action the generator offers now, grouped as a player
 thinks of them (issue 16) — Move (a row per piece, with the count of hexes it can end in),
 Fire (a row per firer and target, with the hit odds), Shock (a row per defender, with the
-odds of its simplest combat), Rally, then the rest (Pass, Continuity, Resolve, reactions…).
+odds of its simplest combat), Rally, the rest (Pass, Continuity, Resolve, reactions…), and
+Move last (its rows are the many).
 
 No arcade here.  The odds come from ``tactical.odds`` (the real resolver over every die
 face, the functions the AI weighs its attacks with); a row's odds are worked out only when
@@ -35,11 +36,11 @@ from tactical.view.words import continuity_odds, describe, describe_variant, pct
 #: the groups in the order the panel lists them, with their headings
 GROUPS = (
     ("resolve", "Designated combats: resolve each"),
-    ("move", "Move (a row shows the piece's hexes)"),
     ("fire", "Fire"),
     ("shock", "Shock"),
     ("rally", "Rally"),
     ("other", "Other choices"),
+    ("move", "Move (a row shows the piece's hexes)"),
 )
 
 

@@ -79,7 +79,8 @@ def section_for(state: State, pending: Action | None, selected: str | None) -> s
 def plain(markdown: str) -> list[str]:
     """Markdown as plain paragraphs (code marks, emphasis and table rules dropped)."""
     out: list[str] = []
-    for para in re.split(r"\n\s*\n", markdown.strip()):
+    # a blank line ends a paragraph; so does a list item's start
+    for para in re.split(r"\n\s*\n|\n(?=\s*(?:[-*]|\d+\.) )", markdown.strip()):
         line = " ".join(p.strip() for p in para.splitlines())
         line = re.sub(r"[`*]", "", line).replace("|", " ").strip()
         if line and not set(line) <= set("-: "):
@@ -97,4 +98,4 @@ def rules_text(number: str) -> tuple[str, list[str]]:
         for key, (sub, text) in sections.items():
             if key.startswith(number + "."):
                 paras += [sub, *plain(text)]
-    return f"docs/rules/tactical.md §{title}", paras
+    return f"docs/rules/tactical.md §{title.replace('`', '')}", paras

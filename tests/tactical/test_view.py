@@ -632,8 +632,9 @@ def test_the_choice_list_pages_when_it_is_long(window: Any) -> None:
     assert f"rows 1-{first} of {MAX_CHOICES + 3}" in view.t_odds_head.text
     view.on_key_press(arcade.key.PAGEDOWN, 0)
     assert view.t_choices[0].text == f"1. option {first}"
-    assert view.choice_at(window.width - 100, (view.shown_choices()[0].top + view.shown_choices()[0].bottom) / 2) is (
-        view.choices[first]
+    assert (
+        view.choice_at(window.width - 100, (view.shown_choices()[0].top + view.shown_choices()[0].bottom) / 2)
+        is (view.choices[first])
     )
     view.on_key_press(arcade.key.PAGEUP, 0)
     assert view.t_choices[0].text == "1. option 0"
