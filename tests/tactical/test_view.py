@@ -620,7 +620,8 @@ def test_the_choice_list_pages_when_it_is_long(window: Any) -> None:
     import arcade
 
     from tactical.actions import Pass
-    from tactical.view.battle import MAX_CHOICES, Choice
+    from tactical.view.battle import MAX_CHOICES
+    from tactical.view.choices import Choice
 
     view = _view()
     render(window, view)

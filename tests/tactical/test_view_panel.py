@@ -32,7 +32,7 @@ def _keep(shot: Any, tmp_path: Path, name: str) -> None:
 def _in_view(view: Any, h: int) -> bool:
     left, bottom, right, top = view.map_area()
     sx, sy = view.screen_point(*view.layout.centre(h))
-    return left < sx < right and bottom < sy < top
+    return bool(left < sx < right and bottom < sy < top)
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
