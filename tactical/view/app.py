@@ -31,11 +31,18 @@ def scenario_names(session: Any) -> tuple[str, dict[str, str]]:
 
 
 def battle_view(
-    scenario: str, *, seed: int = 1, ai_sides: Iterable[str] = (), menu: arcade.View | None = None
+    scenario: str,
+    *,
+    seed: int = 1,
+    ai_sides: Iterable[str] = (),
+    menu: arcade.View | None = None,
+    **options: Any,
 ) -> BattleView:
+    """The window on a new game of ``scenario``; ``options`` go to ``BattleView`` as they are
+    (``ai_delay``: seconds between the AI's actions, a watch mode's speed)."""
     session = open_session(scenario, seed)
     title, names = scenario_names(session)
-    return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu)
+    return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu, **options)
 
 
 def engagement_view(

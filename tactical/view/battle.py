@@ -30,15 +30,27 @@ pyglet batch each.  The world is drawn through a ``Camera2D`` (zoom and pan), th
 through a second camera that stays put.  A frame after a change draws every layer into an
 offscreen framebuffer; an unchanged frame only copies that framebuffer to the screen.
 
+The panel (issue 16), top to bottom: each side's rout points against its withdrawal level as a
+bar; the selected piece; the Choices panel — every action the generator offers now, grouped
+(``tactical.view.choices``: resolve, fire and shock rows with their exact odds, rally, the
+rest, a Move row per piece with the count of hexes it can reach) — or, while a fire or combat
+is looked at, its odds with Confirm / Cancel; the minimap (click to go there; the gold
+rectangle is the map area's view); the dice and the log.  The camera opens on both battle
+lines (``tactical.view.camera``); a leader's token writes his name by the abbreviation rule
+(``words.abbreviate``), the hover card the full name; F1 opens the help (controls, legend, and
+the rules section for what is selected: ``tactical.view.helptext``).  ``text_boxes`` lists
+every text on screen with the place it must stay inside (the tests check none is cut or
+overlaps another).
+
 Mouse: left-click a unit to select it (an enemy: to read its counter in the panel), a
 highlighted hex to move there (near one of its corners: to end facing that vertex), a
 corner of the unit's own hex to turn, a red enemy to open the odds panel (again: the next
 option), Confirm / Cancel under the odds, a button of the choice list to play it;
 right-drag pans, the wheel zooms.  Keys: N the next piece that can act, Q / E turn, C carry
 a unit with the selected leader, L every leader's command range, Enter confirm, Tab
-another option, Esc cancel, U undo, P pass, R resolve, 1–9 the listed choices (PgUp / PgDn
-more), F5 save, F9 load, arrows pan, + / - zoom, Home the whole field, Space centre on the
-selection.
+another option, Esc cancel, U undo, P pass, R resolve, 1–9 the numbered choices (PgUp / PgDn
+more), F1 help, F5 save, F9 load, arrows pan, + / - zoom, Home the whole field, Space centre on
+the selection.
 """
 
 from __future__ import annotations
