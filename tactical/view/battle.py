@@ -958,8 +958,10 @@ class BattleView(arcade.View):
         for t, d in zip(self.t_choices[k:], self.t_details[k:], strict=True):
             t.text = d.text = ""
         n = len(self.choices)
-        more = f"  (rows {self.choice_first + 1}-{index} of {n}: PgUp/PgDn)" if index < n or self.choice_first else ""
-        self.t_odds_head.text = ("Choices" + more) if self.choices else ""
+        more = f"  ({self.choice_first + 1}-{index} of {n}, PgUp/PgDn)" if index < n or self.choice_first else ""
+        whose = f" of {self.selected}" if self.selected is not None else ""
+        self.t_odds_head.text = (f"Choices{whose}{more}") if self.choices else ""
+        _fit_width(self.t_odds_head, PANEL_W - 24)
 
     def _info_text(self) -> str:
         state = self.state

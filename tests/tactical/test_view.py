@@ -630,7 +630,7 @@ def test_the_choice_list_pages_when_it_is_long(window: Any) -> None:
     assert [t.text for t in view.t_choices][:2] == ["1. option 0", "2. option 1"]
     first = view.choice_next
     assert 5 < first < len(view.choices)
-    assert f"rows 1-{first} of {MAX_CHOICES + 3}" in view.t_odds_head.text
+    assert f"(1-{first} of {MAX_CHOICES + 3}, PgUp/PgDn)" in view.t_odds_head.text
     view.on_key_press(arcade.key.PAGEDOWN, 0)
     assert view.t_choices[0].text == f"1. option {first}"
     assert (
