@@ -213,9 +213,8 @@ class BattleView(arcade.View):
         self._legal_key: Any = None
         self._legal: list[Action] = []
         self._by_actor: dict[str, list[Action]] = {}
-        #: the piece under the mouse (its hover card), and where the mouse is
+        #: the piece under the mouse (its hover card)
         self.hovered: str | None = None
-        self._mouse = (0.0, 0.0)
 
     def _init_drawing(self) -> None:
         self.layout = HexLayout(self.state.field.grid, HEX)
@@ -792,6 +791,13 @@ class BattleView(arcade.View):
         z = self.world_camera.zoom
         self.world_camera.position = (wx + PANEL_W / 2 / z, wy + (TOP_H - BOTTOM_H) / 2 / z)
         self._centred = True  # placed: showing the view keeps it
+        self._clear_hover()
+
+    def _clear_hover(self) -> None:
+        """The map moved under the mouse: no hover card until the mouse moves again."""
+        if hasattr(self, "t_tip"):
+            self._hover, self.hovered, self.tip_box = -1, None, None
+            self.t_tip.text = ""
 
     def look_at(self, hex_index: int, zoom: float | None = None) -> None:
         """Centre the map area on a hex (at ``zoom`` if given)."""
@@ -1262,16 +1268,14 @@ class BattleView(arcade.View):
         left, bottom, right, top = self.map_area()
         inside = left <= x < right and bottom < y < top
         h = self.layout.hex_at(*self.world_point(x, y)) if inside else -1
-        self._mouse = (float(x), float(y))
-        if h != self._hover:
-            self._hover = h
-            self.t_hex.text = hex_words(self.state, h, names=False) if h >= 0 else ""
-            _fit_width(self.t_hex, right - left - self.t_keys.content_width - 40)
-        piece = self.piece_at(h) if h >= 0 else None
-        if piece != self.hovered or piece is not None:
-            self.hovered = piece
-            self._update_tip()
-            self._version += 1
+        if h == self._hover:
+            return
+        self._hover = h
+        self.t_hex.text = hex_words(self.state, h, names=False) if h >= 0 else ""
+        _fit_width(self.t_hex, right - left - self.t_keys.content_width - 40)
+        self.hovered = self.piece_at(h) if h >= 0 else None
+        self._update_tip()
+        self._version += 1
 
     def piece_at(self, h: int) -> str | None:
         """The leader in hex ``h`` (his token is on top), else its first unit, else None."""
@@ -1281,8 +1285,8 @@ class BattleView(arcade.View):
         return (leaders + units)[0] if leaders or units else None
 
     def _update_tip(self) -> None:
-        """The hover card: the full name of the piece under the mouse and what it is, beside
-        the mouse and inside the map area."""
+        """The hover card: the full name of each piece in the hex under the mouse and what it
+        is, beside the hex and inside the map area."""
         if self.hovered is None:
             self.t_tip.text, self.tip_box = "", None
             return
@@ -1292,8 +1296,10 @@ class BattleView(arcade.View):
         self.t_tip.text = "\n".join(piece_words(state, p, self.side_names) for p in pieces if p) or (here or "")
         w, h = self.t_tip.content_width + 12, self.t_tip.content_height + 8
         _left, bottom, right, top = self.map_area()
-        x = min(self._mouse[0] + 18, right - w - 4)
-        y = max(self._mouse[1] - 18, bottom + h + 4)
+        hx, hy = self.screen_point(*self.layout.centre(self._hover))
+        reach = self.layout.size * self.world_camera.zoom * 0.8
+        x = min(hx + reach, right - w - 4)
+        y = max(hy - reach, bottom + h + 4)
         y = min(y, top - 4)
         self.t_tip.position = (x + 6, y - 4)
         self.tip_box = (x, y - h, x + w, y)
@@ -1309,6 +1315,7 @@ class BattleView(arcade.View):
         z = self.world_camera.zoom
         px, py = self.world_camera.position
         self.world_camera.position = (px + dx / z, py + dy / z)
+        self._clear_hover()
 
     def zoom(self, step: int) -> None:
         """One zoom step, keeping the middle of the map area where it is."""
