@@ -140,6 +140,27 @@ def fire_summary(state: State, fire: Fire) -> str:
     )
 
 
+def rally_summary(state: State, rally: Rally) -> str:
+    """A rally's exact odds in one line (003 §10.27): the chance of each state the unit ends
+    in (status, missile hits), by the real rule over every die face."""
+    from bellum.odds import exact_distribution
+    from tactical.engine import apply
+
+    def run(dice: Any) -> tuple[str, int]:
+        after, _ = apply(state, rally, dice)
+        u = after.units[rally.unit]
+        return u.status, u.missile_hits
+
+    try:
+        odds = exact_distribution(run)
+    except RuleError as why:
+        return str(why)
+    words = []
+    for (status, hits), p in sorted(odds.items(), key=lambda kv: -kv[1]):
+        words.append(f"{status}{f', {hits} hits' if hits else ''} {pct(p)}")
+    return "ends " + " · ".join(words)
+
+
 def build_choices(state: State, legal: list[Action], selected: str | None) -> list[Choice]:
     """The panel's rows for the generator's actions ``legal``; with a piece ``selected``, only
     its moves, fire and combats (and the actions of no piece)."""
@@ -191,6 +212,11 @@ def _plain(state: State, a: Action) -> Choice:
 
         def odds() -> str:
             return reaction_odds(state, react)
+    elif isinstance(a, Rally):
+        rally = a
+
+        def odds() -> str:
+            return rally_summary(state, rally)
 
     return Choice(label, a, group="rally" if isinstance(a, Rally) else "other", odds=odds)
 

@@ -188,3 +188,53 @@ def test_bars_names_and_the_hover_card(window: Any) -> None:
     assert view.hovered == leader.id and view.t_tip.text.startswith(f"{leader.id}: ")
     render(window, view)
     _assert_text_fits(view)
+
+
+def test_fire_and_rally_rows_carry_the_resolvers_odds(tmp_path: Path) -> None:
+    from bellum.dice import Dice
+    from bellum.odds import exact_distribution
+    from tactical.actions import Fire, Rally
+    from tactical.engine import apply
+    from tactical.odds import fire_odds
+    from tactical.view.choices import build_choices
+    from tactical.view.play import open_session
+    from tactical.view.words import pct
+    from tests.tactical.helpers import position, unit
+    from tests.tactical.test_view import POSITION
+
+    path = tmp_path / "pos.toml"
+    path.write_text(POSITION)
+    session = open_session(str(path), 1)
+    state = session.state
+    rows = build_choices(state, list(session.legal_actions()), None)
+    fire = next(c for c in rows if c.group == "fire" and not c.heading)
+    assert isinstance(fire.action, Fire) and fire.action.unit == "A4" and fire.target == "B1"
+    assert set(fire.variants) == {a for a in session.legal_actions() if isinstance(a, Fire)}
+    miss = sum((p for o, p in fire_odds(state, fire.action).items() if dict(o[2]).get("B1", 0) == 0), Fraction(0))
+    assert f"miss {pct(miss)}" in fire.detail
+    # a rally (003 §10.27): each end state with its chance, by the rule over every die face
+    hurt = position([unit("A1", "A", "1015", missile_hits=3, tq=7), unit("B1", "B", "1005", 6)], rules="charts-v1")
+    rows = build_choices(hurt, [Rally("A1")], None)
+    rally = next(c for c in rows if c.group == "rally" and not c.heading)
+
+    def run(dice: Dice) -> tuple[str, int]:
+        after, _ = apply(hurt, Rally("A1"), dice)
+        return after.units["A1"].status, after.units["A1"].missile_hits
+
+    for (status, hits), p in exact_distribution(run).items():
+        assert f"{status}{f', {hits} hits' if hits else ''} {pct(p)}" in rally.detail
+
+
+def test_the_help_shows_the_rules_for_what_is_selected() -> None:
+    from tactical.actions import Designate, Fire
+    from tactical.view.helptext import rules_text, section_for
+    from tactical.view.play import open_session
+
+    state = open_session("pharsalus", 1).state
+    assert section_for(state, None, None) == "2"  # before any activation: the sequence of play
+    assert section_for(state, Designate(("X-1",), "B"), "X-1") == "8.2"  # designating a shock
+    assert section_for(state, Fire("X-1", "B"), "X-1") == "8.1"  # aiming missile fire
+    title, paras = rules_text("8.2")
+    assert "Shock" in title and any("Designation" in p for p in paras)
+    title, paras = rules_text("2")  # a chapter brings its sections
+    assert title.startswith("docs/rules/tactical.md §2.") and any(p.startswith("2.3 Continuity") for p in paras)
