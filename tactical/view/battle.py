@@ -122,6 +122,9 @@ MINIMAP_H = 168
 MAX_VARIANTS = 6
 #: where the rout-point bars begin in the panel
 BAR_X = 228
+#: the info's height in the panel (more, up to INFO_MAX, when its text needs it)
+INFO_H = 94
+INFO_MAX = 220
 #: the width of each of the help's two columns
 HELP_COL = 410
 ZOOMS = (0.2, 0.25, 0.3, 0.35, 0.45, 0.55, 0.65, 0.8, 1.0, 1.25, 1.5, 2.0)
@@ -754,8 +757,6 @@ class BattleView(arcade.View):
         self.t_sides["B"].position = (x, top - 36)
         self.t_info.position = (x, top - 46)
         self.choice_top = top - 140
-        self.t_odds_head.position = (x, self.choice_top)
-        self.t_odds.position = (x, self.choice_top - 20)
         # bottom up: the log, the dice, the minimap, the odds panel's buttons
         self.t_log.position = (x, LOG_H)
         self.t_log_head.position = (x, LOG_H + 4)
@@ -849,7 +850,13 @@ class BattleView(arcade.View):
         self._update_top()
         self._update_bars()
         self.t_info.text = self._info_text()
-        _fit_lines(self.t_info, self.t_info.y - self.choice_top - 6, keep="head")
+        # the Choices panel starts under the info, at least INFO_H under its top (a long
+        # question to the defender pushes it down, up to INFO_MAX)
+        _fit_lines(self.t_info, INFO_MAX, keep="head")
+        x, top = self.window.width - PANEL_W + 12, self.t_info.y
+        self.choice_top = top - max(INFO_H, self.t_info.content_height + 10)
+        self.t_odds_head.position = (x, self.choice_top)
+        self.t_odds.position = (x, self.choice_top - 20)
         bs: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self._bar_shapes(bs)
         self.t_confirm.text = self.t_cancel.text = ""
@@ -973,7 +980,8 @@ class BattleView(arcade.View):
         state = self.state
         shown = self.selected or self.inspected
         if state.reacting is not None and shown is None:
-            return "\n".join(reaction_prompt(state))
+            lines = reaction_prompt(state)
+            return "\n".join([*lines[:1], " ".join(lines[1:])] if len(lines) > 1 else lines)
         if shown is None or (shown not in state.units and shown not in state.leaders):
             return "Select a unit or leader of the side to act."
         u = state.units.get(shown)

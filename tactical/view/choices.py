@@ -20,6 +20,7 @@ from bellum.errors import RuleError
 from tactical import odds as tac_odds
 from tactical.actions import (
     Action,
+    Activate,
     Continuity,
     Decline,
     Designate,
@@ -29,6 +30,7 @@ from tactical.actions import (
     React,
     Resolve,
     Shock,
+    Start,
 )
 from tactical.state import State
 from tactical.view.words import continuity_odds, describe, describe_variant, pct, reaction_odds
@@ -36,6 +38,8 @@ from tactical.view.words import continuity_odds, describe, describe_variant, pct
 #: the groups in the order the panel lists them, with their headings
 GROUPS = (
     ("resolve", "Designated combats: resolve each"),
+    ("react", "Your reaction (rules §8.13)"),
+    ("activate", "Activate a leader or a group"),
     ("fire", "Fire"),
     ("shock", "Shock"),
     ("rally", "Rally"),
@@ -180,7 +184,8 @@ def build_choices(state: State, legal: list[Action], selected: str | None) -> li
         elif isinstance(a, Shock):
             pending.setdefault((a.attackers, a.defender), []).append(a)
         else:
-            rows["rally" if isinstance(a, Rally) else "other"].append(_plain(state, a))
+            row = _plain(state, a)
+            rows[row.group].append(row)
     for unit, ms in sorted(moves.items()):
         if selected is None or unit == selected:
             rows["move"].append(_move_row(state, unit, ms))
@@ -218,7 +223,17 @@ def _plain(state: State, a: Action) -> Choice:
         def odds() -> str:
             return rally_summary(state, rally)
 
-    return Choice(label, a, group="rally" if isinstance(a, Rally) else "other", odds=odds)
+    return Choice(label, a, group=_group(a), odds=odds)
+
+
+def _group(a: Action) -> str:
+    if isinstance(a, Rally):
+        return "rally"
+    if isinstance(a, React | Decline):
+        return "react"
+    if isinstance(a, Activate | Continuity | Start):
+        return "activate"
+    return "other"
 
 
 def _move_row(state: State, unit: str, moves: list[Move]) -> Choice:

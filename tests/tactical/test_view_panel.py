@@ -238,3 +238,27 @@ def test_the_help_shows_the_rules_for_what_is_selected() -> None:
     assert "Shock" in title and any("Designation" in p for p in paras)
     title, paras = rules_text("2")  # a chapter brings its sections
     assert title.startswith("docs/rules/tactical.md §2.") and any(p.startswith("2.3 Continuity") for p in paras)
+
+
+def test_the_defenders_question_is_shown_whole(window: Any, tmp_path: Path) -> None:
+    """docs/rules/tactical.md §8.13: the question a move or a shock puts to the defender fits the
+    panel whole, with each answer and its odds below it."""
+    from tactical.actions import Designate, Move, Resolve, Shock
+    from tactical.view.words import reaction_prompt
+    from tests.tactical.test_view import REACTION_POSITION
+
+    path = tmp_path / "react.toml"
+    path.write_text(REACTION_POSITION)
+    view = _view(str(path))
+    render(window, view)
+    assert view.play(Move("A1", ("1109", "1108")))
+    shot = render(window, view)
+    assert view.t_info.text.split() == " ".join(reaction_prompt(view.state)).split()  # the whole question
+    _assert_text_fits(view)
+    _keep(shot, tmp_path, "tactical-reaction.png")
+    view.play(next(c.action for c in view.choices if c.action is not None and c.label.startswith("No reaction")))
+    assert view.play(Designate(("A2",), "B2")) and view.play(Resolve()) and view.play(Shock(("A2",), "B2"))
+    render(window, view)
+    assert view.t_info.text.split() == " ".join(reaction_prompt(view.state)).split()  # the whole question
+    assert all(c.detail for c in view.numbered_choices())  # each answer with the shock's odds after it
+    _assert_text_fits(view)
