@@ -983,7 +983,11 @@ class BattleView(arcade.View):
             lines = reaction_prompt(state)
             return "\n".join([*lines[:1], " ".join(lines[1:])] if len(lines) > 1 else lines)
         if shown is None or (shown not in state.units and shown not in state.leaders):
-            return "Select a unit or leader of the side to act."
+            side = self.side_names.get(state.acting, state.acting)
+            return (
+                f"{side} to act: pick a row of the Choices below, or click one of {side}'s units or "
+                "leaders on the map to see what it may do. F1: the controls, the marks and the rules."
+            )
         u = state.units.get(shown)
         if u is not None:
             hexes = "/".join(state.field.grid.hex_id(h) for h in u.hexes())
