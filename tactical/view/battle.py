@@ -216,6 +216,8 @@ class BattleView(arcade.View):
         self._legal_key: Any = None
         self._legal: list[Action] = []
         self._by_actor: dict[str, list[Action]] = {}
+        #: the Choices panel's odds worked out in this state, by action
+        self._odds_memo: dict[Action, str] = {}
         #: the piece under the mouse (its hover card)
         self.hovered: str | None = None
 
@@ -275,6 +277,7 @@ class BattleView(arcade.View):
             self._legal = list(self.session.legal_actions())
             self._legal_key = self.session.state
             self._by_actor = {}
+            self._odds_memo = {}
             for a in self._legal:
                 actors = (a.unit,) if isinstance(a, Move) else actors_of(a)
                 for uid in actors:
@@ -376,7 +379,7 @@ class BattleView(arcade.View):
     def _build_choices(self) -> None:
         """The Choices panel's rows (``tactical.view.choices``): the selection's, or everyone's."""
         shown = self.selected if self.selected in self.state.units or self.selected in self.state.leaders else None
-        self.choices = build_choices(self.state, self.legal(), shown)
+        self.choices = build_choices(self.state, self.legal(), shown, self._odds_memo)
         self.choice_first, self._pages = 0, []
 
     # -- actions ------------------------------------------------------------------------------

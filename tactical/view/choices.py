@@ -165,9 +165,12 @@ def rally_summary(state: State, rally: Rally) -> str:
     return "ends " + " · ".join(words)
 
 
-def build_choices(state: State, legal: list[Action], selected: str | None) -> list[Choice]:
+def build_choices(
+    state: State, legal: list[Action], selected: str | None, memo: dict[Action, str] | None = None
+) -> list[Choice]:
     """The panel's rows for the generator's actions ``legal``; with a piece ``selected``, only
-    its moves, fire and combats (and the actions of no piece)."""
+    its moves, fire and combats (and the actions of no piece).  ``memo``: the odds already
+    worked out in this state, by action (kept by the caller while the state stays)."""
     rows: dict[str, list[Choice]] = {g: [] for g, _ in GROUPS}
     moves: dict[str, list[Move]] = {}
     fires: dict[tuple[str, str], list[Action]] = {}
@@ -201,7 +204,20 @@ def build_choices(state: State, legal: list[Action], selected: str | None) -> li
         if rows[group]:
             out.append(Choice(heading, None, group=group, heading=True))
             out.extend(rows[group])
+    if memo is not None:
+        for c in out:
+            if c.odds is not None and c.action is not None:
+                c.odds = _memoised(c.odds, c.action, memo)
     return out
+
+
+def _memoised(odds: Callable[[], str], action: Action, memo: dict[Action, str]) -> Callable[[], str]:
+    def cached() -> str:
+        if action not in memo:
+            memo[action] = odds()
+        return memo[action]
+
+    return cached
 
 
 def _plain(state: State, a: Action) -> Choice:
