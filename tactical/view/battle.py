@@ -951,10 +951,11 @@ class BattleView(arcade.View):
             c, t, d = self.choices[index], self.t_choices[k], self.t_details[k]
             if not c.heading:
                 number += 1
-            t.text = c.label if c.heading else f"{number}. {c.label}"
-            t.color, t.bold = (P.GOLD, True) if c.heading else (P.INK, False)
+            _put(t, c.label if c.heading else f"{number}. {c.label}")
+            if t.bold != c.heading:  # a style change lays the text out again: only when it changes
+                t.color, t.bold = (P.GOLD, True) if c.heading else (P.INK, False)
             t.position = (x + (0 if c.heading else 6), y - 2)
-            d.text = "" if c.heading else c.detail
+            _put(d, "" if c.heading else c.detail)
             d.position = (x + 20, y - 2 - t.content_height)
             height = t.content_height + (d.content_height if d.text else 0) + 4
             if y - height < self.choice_bottom:
@@ -1410,6 +1411,12 @@ class BattleView(arcade.View):
                 {k.LEFT: -step, k.RIGHT: step}.get(symbol, 0),
                 {k.DOWN: -step, k.UP: step}.get(symbol, 0),
             )
+
+
+def _put(text: arcade.Text, words: str) -> None:
+    """Set a text's words only when they change (each change lays the text out again)."""
+    if text.text != words:
+        text.text = words
 
 
 def _fit_width(text: arcade.Text, width: float) -> None:
