@@ -128,6 +128,11 @@ def test_a_shock_designated_from_the_choices_panel(window: Any, tmp_path: Path) 
     help_shot = render(window, view)
     _assert_text_fits(view)
     _keep(help_shot, tmp_path, "tactical-help.png")
+    first = view.h_rules.text
+    view.on_key_press(arcade.key.PAGEDOWN, 0)  # the rules scroll, a paragraph at a time
+    assert view.h_rules.text != first and first.split("\n\n")[1] in view.h_rules.text
+    render(window, view)
+    _assert_text_fits(view)
     view.on_key_press(arcade.key.F1, 0)
     assert not view.help_open
     left, bottom, right, top = view.confirm_box
