@@ -545,7 +545,7 @@ class BattleView(arcade.View):
         lo = max(0, min(pend.index - MAX_VARIANTS // 2, n - MAX_VARIANTS))
         for k in range(lo, min(n, lo + MAX_VARIANTS)):
             mark = ">" if k == pend.index else " "
-            head.append(f"{mark} {k + 1}. {describe_variant(pend.variants[k])}"[:58])
+            head.append(f"{mark} {k + 1}. {describe_variant(pend.variants[k])}")  # wrapped, never cut
         if n > MAX_VARIANTS:
             head.append(f"  ({n} options: Tab for the next)")
         tail = ["Tab / click the enemy again: next option"]
