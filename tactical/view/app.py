@@ -36,13 +36,15 @@ def battle_view(
     seed: int = 1,
     ai_sides: Iterable[str] = (),
     menu: arcade.View | None = None,
-    **options: Any,
+    options: list[str] | None = None,
+    **view_options: Any,
 ) -> BattleView:
-    """The window on a new game of ``scenario``; ``options`` go to ``BattleView`` as they are
-    (``ai_delay``: seconds between the AI's actions, a watch mode's speed)."""
-    session = open_session(scenario, seed)
+    """``options``: the optional rules chosen for the battle (None: the scenario's own);
+    ``view_options`` go to ``BattleView`` as they are (``ai_delay``: seconds between the AI's
+    actions, a watch mode's speed)."""
+    session = open_session(scenario, seed, options)
     title, names = scenario_names(session)
-    return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu, **options)
+    return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu, **view_options)
 
 
 def engagement_view(
