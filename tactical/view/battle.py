@@ -117,7 +117,9 @@ LOG_WIDTH = 52
 MAX_CHOICES = 14
 #: the combat log's height, and the minimap's, at the bottom of the panel
 LOG_H = 96
-MINIMAP_H = 168
+MINIMAP_H = 152
+#: the panel's bottom margin, left free for a strip drawn over the window's foot (watch mode)
+FOOT = 30
 #: variants listed in the odds panel around the current one
 MAX_VARIANTS = 6
 #: where the rout-point bars begin in the panel
@@ -761,10 +763,10 @@ class BattleView(arcade.View):
         self.t_info.position = (x, top - 46)
         self.choice_top = top - 140
         # bottom up: the log, the dice, the minimap, the odds panel's buttons
-        self.t_log.position = (x, LOG_H)
-        self.t_log_head.position = (x, LOG_H + 4)
-        self.t_dice.position = (x, LOG_H + 22)
-        map_bottom = LOG_H + 38
+        self.t_log.position = (x, FOOT + LOG_H)
+        self.t_log_head.position = (x, FOOT + LOG_H + 4)
+        self.t_dice.position = (x, FOOT + LOG_H + 22)
+        map_bottom = FOOT + LOG_H + 38
         self.minimap.place((x, map_bottom, w - 12, map_bottom + MINIMAP_H), self.state)
         self.t_map_head.position = (x, map_bottom + MINIMAP_H + 5)
         # the odds panel hides the minimap: its buttons take the minimap's place
@@ -872,7 +874,7 @@ class BattleView(arcade.View):
         self.t_dice.text = "Dice: " + ("  ".join(f"{r.value} ({r.label})" for r in rolls) if rolls else "none yet")
         _fit_width(self.t_dice, PANEL_W - 24)
         self.t_log.text = "\n".join(log_tail([e.text for e in self.session.log], LOG_LINES, LOG_WIDTH))
-        _fit_lines(self.t_log, LOG_H - 4, keep="tail")
+        _fit_lines(self.t_log, LOG_H - 2, keep="tail")
         self.t_msg.text = self.message
         self._update_help()
 
@@ -988,6 +990,8 @@ class BattleView(arcade.View):
             return "\n".join([*lines[:1], " ".join(lines[1:])] if len(lines) > 1 else lines)
         if shown is None or (shown not in state.units and shown not in state.leaders):
             side = self.side_names.get(state.acting, state.acting)
+            if state.acting in self.ai_sides:
+                return f"The computer plays {side}: what it may do is listed below, and the map shows each move."
             return (
                 f"{side} to act: pick a row of the Choices below, or click one of {side}'s units or "
                 "leaders on the map to see what it may do. F1: the controls, the marks and the rules."
