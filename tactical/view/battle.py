@@ -87,7 +87,7 @@ from tactical.view import palette as P
 from tactical.view.camera import opening_frame
 from tactical.view.choices import Choice, build_choices
 from tactical.view.geometry import HexLayout
-from tactical.view.helptext import CONTROLS, COUNTER_WORDS, LEGEND, rules_text, section_for
+from tactical.view.helptext import ABBREVIATION_WORDS, CONTROLS, COUNTER_WORDS, LEGEND, rules_text, section_for
 from tactical.view.minimap import Minimap
 from tactical.view.play import load_session, session_state, try_play
 from tactical.view.sprites import CounterLayer, label_texture
@@ -728,9 +728,8 @@ class BattleView(arcade.View):
             arcade.Text(words, 0, 0, P.INK, 10, multiline=True, width=HELP_COL - 30, anchor_y="top", batch=hb)
             for _colour, words in LEGEND
         ]
-        self.h_counter = arcade.Text(
-            " ".join(COUNTER_WORDS), 0, 0, P.DIM, 10, multiline=True, width=HELP_COL, anchor_y="top", batch=hb
-        )
+        marks = " ".join(COUNTER_WORDS) + "\n\n" + " ".join(ABBREVIATION_WORDS)
+        self.h_counter = arcade.Text(marks, 0, 0, P.DIM, 10, multiline=True, width=HELP_COL, anchor_y="top", batch=hb)
         self.h_title = arcade.Text(
             "", 0, 0, P.GOLD, 12, bold=True, multiline=True, width=HELP_COL, anchor_y="top", batch=hb
         )

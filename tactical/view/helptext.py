@@ -49,6 +49,14 @@ COUNTER_WORDS = (
     "gold ring: overall commander; glowing: activated. Bars: rout points / withdrawal level.",
 )
 
+#: the leaders' names on their tokens (``tactical.view.words.abbreviate``)
+ABBREVIATION_WORDS = (
+    "The abbreviation rule: a name of five letters or fewer is written whole; a longer one is cut",
+    "after the consonants that follow its first vowels (Ant., Caes., Pomp.; Alex. when that leaves",
+    "under three letters); each later word of a hyphenated name adds its initial and digits",
+    "(Leg.R, Trib.B1); two leaders of a side that would read the same take a letter more each.",
+)
+
 
 @cache
 def rules_sections() -> dict[str, tuple[str, str]]:
