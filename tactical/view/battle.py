@@ -992,7 +992,7 @@ class BattleView(arcade.View):
             if state.acting in self.ai_sides:
                 return f"The computer plays {side}: what it may do is listed below, and the map shows each move."
             return (
-                f"{side} to act: pick a row of the Choices below, or click one of {side}'s units or "
+                f"{side} to act: pick a row of the Choices below, or click one of your units or "
                 "leaders on the map to see what it may do. F1: the controls, the marks and the rules."
             )
         u = state.units.get(shown)
