@@ -10,7 +10,8 @@ import arcade
 import pytest
 
 from battleboard.position import Position, build_state
-from battleboard.view.battle import BADGE, DARK_INK, GOLD, SIDE_COLORS, BattleView, counter_labels, unit_line
+from battleboard.view.battle import BADGE, DARK_INK, GOLD, SIDE_COLORS, BattleView, counter_labels
+from battleboard.view.words import Words
 from bellum.dice import Dice
 from tests.conftest import render
 
@@ -159,16 +160,16 @@ def land_state() -> Any:
     return build_state(pos, "test")
 
 
-def test_counter_labels_give_discipline_id_kind_and_strength() -> None:
-    """A counter reads like a wargame counter: discipline box, id, kind and strength."""
+def test_counter_labels_give_discipline_name_kind_and_strength() -> None:
+    """A counter reads like a wargame counter: morale box, name (abbreviated by rule), type and strength."""
     s = land_state()
-    assert counter_labels(s.units["X"]) == ("I", "X", "Lg 5")
-    assert counter_labels(s.units["GAL"]) == ("B", "GAL", "Cv 2")
+    assert counter_labels(s.units["X"], "X") == ("I", "X", "Lg 5")
+    assert counter_labels(s.units["GAL"], "Gallic horse", 12) == ("B", "Gallic horse", "Cv 2")
     f = naval_state().units["F1"]
-    assert counter_labels(f) == ("V", "F1", "Fl 2")
-    long = land_state().units["X"]
-    long.id = "caesar_legio_x"
-    assert counter_labels(long)[1] == "caesar_…"
+    assert counter_labels(f, "F1") == ("V", "F1", "Fl 2")
+    assert counter_labels(s.units["X"], "Legio X Equestris", 10)[1] == "Legio X"
+    assert counter_labels(s.units["X"], "Legio VIII", 9)[1] == "Leg. VIII"
+    assert counter_labels(s.units["X"], "Archers and slingers", 10)[1] == "Archers"
 
 
 def test_land_counters_show_strength_and_discipline_legibly(window: Any) -> None:
@@ -177,7 +178,8 @@ def test_land_counters_show_strength_and_discipline_legibly(window: Any) -> None
     texts = [t.text for t in view._texts]
     for want in ("X", "Lg 5", "I", "GAL", "Cv 2", "B", "CIL", "Lg 4", "R"):
         assert want in texts, want
-    assert any("Caesarians 0 · Pompeians 0" in t for t in texts)
+    assert "Caesarians lost 0 SP of 7; panics when 3 are lost" in texts
+    assert "Pompeians lost 0 SP of 4; panics when 2 are lost" in texts
     board = view.state.cfg.board
     for uid in ("X", "CIL"):
         x, y = view.square_center(view.state.units[uid].square)
@@ -210,8 +212,9 @@ def test_fleets_show_what_they_carry(window: Any) -> None:
     assert close(chip, (236, 222, 190)) or close(chip, GOLD[:3])  # the passenger chip, parchment or gold-edged
     view.select("F3")
     render(window, view)
-    line = next(t.text for t in view._texts if t.text.startswith("F3:"))
-    assert line == unit_line(s, f3) == "F3: fleet, Veteran, 2 SP; carrying P3 (legion V5)"
+    line = next(t.text for t in view._texts if t.text.startswith("F3 ("))
+    assert line == Words.of(s, view.side_names).unit_line(s, f3)
+    assert line == "F3 (Side A): fleet, Veteran, 2 SP; carrying P3 (legion 5 SP)"
 
 
 def test_a_finished_stand_alone_battle_shows_its_after_action_report(window: Any) -> None:

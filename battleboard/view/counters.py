@@ -1,0 +1,138 @@
+"""The board's pieces drawn on a ``Canvas``: named counters with their type symbol, strength,
+morale badge and state marks, fleets with their passengers (the active one first), the
+row and column labels in the log's notation, and the callout of the last attack's dice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from battleboard.model import Board, State, Unit
+from battleboard.view.canvas import Canvas
+from battleboard.view.words import KIND_TAGS, STATE_MARKS, Words, passengers, short_name
+
+INK = (236, 222, 190)
+DIM = (170, 150, 130)
+DARK_INK = (40, 30, 26)
+BADGE = (30, 26, 22)
+GOLD = (222, 184, 96, 255)
+SELECT_HL = (255, 240, 160, 255)
+SIDE_COLORS = {"A": (176, 36, 40), "B": (112, 48, 128)}  # Caesarian red, Senatorial purple
+#: the discipline letter's colour in a counter's badge: gold Imperator to grey Mob
+DISCIPLINE_COLORS = {
+    "I": (240, 200, 90),
+    "V": (236, 222, 190),
+    "R": (170, 200, 230),
+    "M": (170, 160, 150),
+    "B": (220, 150, 110),
+}
+MARK_COLORS = {"F": (255, 120, 100), "a": (236, 222, 190), "m": (236, 222, 190)}
+CALLOUT = (20, 16, 14, 235)
+
+
+def counter_labels(u: Unit, name: str, limit: int = 10) -> tuple[str, str, str]:
+    """What a counter shows: (morale badge, short name, type and strength), e.g.
+    ``("V", "Legio X", "Lg 5")``; a fleet's last line is ``"Fl 3"`` (its passengers are chips)."""
+    return u.discipline, short_name(name, limit), f"{KIND_TAGS.get(u.kind, u.kind[:2])} {u.strength}"
+
+
+def state_mark(u: Unit) -> str:
+    """The counter's state letter: failed its check, attacked, or moved this player turn."""
+    if u.failed:
+        return STATE_MARKS["failed"]
+    if u.attacked:
+        return STATE_MARKS["attacked"]
+    return STATE_MARKS["moved"] if u.moved else ""
+
+
+def pale(color: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = color
+    return (r + 255) // 2, (g + 255) // 2, (b + 255) // 2
+
+
+def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float, words: Words, selected: bool) -> None:
+    """One counter: morale badge top left, name in the middle, type and strength below, a
+    state mark bottom right; a disrupted counter is pale and lettered in dark ink."""
+    color = pale(SIDE_COLORS[u.side]) if u.flipped else SIDE_COLORS[u.side]
+    ink = DARK_INK if u.flipped else INK
+    if selected:
+        cv.box(x, y, cell * 0.92, cell * 0.92, SELECT_HL)
+    cv.box(x, y, cell * 0.82, cell * 0.82, color)
+    if u.captured:  # a captured ship flies the captor's colours over the owner's hull: a strip
+        cv.box(x + cell * 0.36, y, cell * 0.08, cell * 0.5, SIDE_COLORS[u.owner])
+    badge, name, below = counter_labels(u, words.name(u.id), 12)
+    bs = max(10.0, cell * 0.22)
+    bx, by = x - cell * 0.41 + bs / 2, y + cell * 0.41 - bs / 2
+    cv.box(bx, by, bs, bs, BADGE)
+    cv.text(badge, bx, by, DISCIPLINE_COLORS.get(u.discipline, INK), max(6.0, cell * 0.12), center=True, bold=True)
+    fleet = u.kind == "fleet"
+    size = max(6.0, min(10.0, cell * 0.12))
+    label = cv.text(name, x, y + cell * (0.14 if fleet else 0.05), ink, size, center=True, bold=True)
+    room, limit = cell * 0.8 - 4, len(name)
+    while label.content_width > room and limit > 3:  # shorter by the same rule until it fits
+        limit -= 1
+        label.text = short_name(words.name(u.id), limit)
+    cv.text(below, x, y - cell * (0.06 if fleet else 0.2), ink, size, center=True)
+    mark = state_mark(u)
+    if mark:
+        mx, my = x + cell * 0.41 - bs / 2, y - cell * 0.41 + bs / 2
+        if not fleet:
+            cv.box(mx, my, bs, bs, BADGE)
+            cv.text(mark, mx, my, MARK_COLORS[mark], max(6.0, cell * 0.12), center=True, bold=True)
+    if fleet:
+        _passenger_chips(cv, s, u, x, y, cell, mark)
+
+
+def _passenger_chips(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float, mark: str) -> None:
+    """A fleet's passengers as chips along its foot, the active ground unit first and in gold."""
+    aboard = passengers(s, u)
+    slots = max(2, len(aboard)) + (1 if mark else 0)
+    width = cell * 0.78 / slots
+    first = aboard[0] if aboard and s.units[aboard[0]].kind != "impeditus" else None
+    py = y - cell * 0.27
+    for i, pid in enumerate(aboard):
+        px = x - cell * 0.39 + width * (i + 0.5)
+        if pid == first:
+            cv.box(px, py, width - 1, cell * 0.22, GOLD)
+        p = s.units[pid]
+        cv.box(px, py, width - 5, cell * 0.17, (236, 222, 190) if not p.flipped else (150, 140, 130))
+        if cell >= 44:
+            tag = KIND_TAGS.get(p.kind, p.kind[:2]) + str(p.strength)
+            cv.text(tag, px, py, DARK_INK, max(6, cell * 0.1), center=True)
+    if mark:
+        mx = x + cell * 0.39 - width / 2
+        cv.box(mx, py, width - 5, cell * 0.17, (30, 26, 22))
+        cv.text(mark, mx, py, MARK_COLORS[mark], max(6, cell * 0.1), center=True, bold=True)
+
+
+def draw_labels(cv: Canvas, b: Board, origin: tuple[float, float], cell: float) -> None:
+    """Column letters under the board and row numbers left of it: the log's "d5"."""
+    ox, oy = origin
+    for c in range(b.columns):
+        cv.text(chr(ord("a") + c), ox + (c + 0.5) * cell, oy - 11, DIM, 11, center=True, bold=True)
+    for r in range(b.rows):
+        cv.text(str(r + 1), ox - 13, oy + (r + 0.5) * cell, DIM, 11, center=True, bold=True)
+
+
+@dataclass(frozen=True)
+class Callout:
+    """The last attack on the board: where, the dice faces, the combat results and what came of it."""
+
+    square: int
+    lines: tuple[str, ...]
+
+
+def draw_callout(cv: Canvas, c: Callout, x: float, y: float, cell: float, bounds: tuple[float, float, float]) -> None:
+    """A box beside the target square (x, y) with the attack's dice and result, kept inside
+    ``bounds`` (the board area's left, right and bottom)."""
+    w = 270.0
+    texts = [cv.para(line, 0, 0, w - 16, GOLD if i == 0 else INK, 10, bold=i == 0) for i, line in enumerate(c.lines)]
+    h = 12 + sum(t.content_height for t in texts)
+    left = x + cell * 0.5 if x + cell * 0.5 + w < bounds[1] else x - cell * 0.5 - w
+    left = max(bounds[0], left)
+    top = max(bounds[2] + h, min(y + h / 2, y + cell))
+    cv.box(left + w / 2, top - h / 2, w, h, CALLOUT)
+    cv.frame(left + w / 2, top - h / 2, w, h, GOLD, 2)
+    at = top - 6
+    for t in texts:
+        t.position = (left + 8, at)
+        at -= t.content_height
