@@ -190,6 +190,11 @@ class BattleView(arcade.View):
         r, c = divmod(sq, b.columns)
         return self.origin[0] + (c + 0.5) * self.cell, self.origin[1] + (r + 0.5) * self.cell
 
+    def _square_rect(self, sq: int) -> tuple[float, float, float, float]:
+        x, y = self.square_center(sq)
+        half = self.cell / 2
+        return x - half, y - half, x + half, y + half
+
     def square_at(self, x: float, y: float) -> int | None:
         b = self.state.cfg.board
         c = int((x - self.origin[0]) // self.cell)
@@ -249,9 +254,13 @@ class BattleView(arcade.View):
             return None
         faces = [str(r.value) for r in rolls if r.label.startswith((f"{a.mode} ", "defensive fire"))]
         results = " ".join(str(r) for r in attack.data.get("results", ())) or "none"
-        head = f"{MODE_NAMES.get(a.mode, a.mode)}: d10 {' '.join(faces)}" if faces else f"{a.mode}: results forced"
+        mode = (
+            MODE_NAMES.get(a.mode, a.mode) if not (self.state.naval and a.mode not in ("ram", "fire")) else "Boarding"
+        )
+        dice = f"d10 {' '.join(faces)}" if faces else "results forced"
+        head = f"{self.words.name(a.unit)} → {self.words.name(a.target)}: {mode}, {dice}"
         fates = [self.words.event(e) for e in events if e.kind not in ("attack", "turn")][:3]
-        return Callout(sq, (head, f"Results {results} (- none, A attacker hit, B defender hit, L lost)", *fates))
+        return Callout(sq, (head, f"Results: {results}  (- none · A attacker hit · B defender hit · L lost)", *fates))
 
     @property
     def state(self) -> State:
@@ -527,7 +536,9 @@ class BattleView(arcade.View):
             top = top - cv.para(line, 12, top, right - 12, DIM, 9).content_height - 2
         if self.callout is not None:
             x, y = self.square_center(self.callout.square)
-            draw_callout(self.top, self.callout, x, y, cell, (8.0, right, LEGEND_H + 24))
+            pieces = [self._square_rect(u.square) for u in s.units.values() if u.square is not None]
+            area = (8.0, LEGEND_H + 24, right, self.window.height - TOP_H - 4)
+            draw_callout(self.top, self.callout, x, y, cell, area, pieces)
 
     def _status_strip(self) -> None:
         """Above the board, in the colour of the side to play: whose turn and phase, and the
@@ -697,7 +708,7 @@ class BattleView(arcade.View):
         """F1 over the whole window: controls and legend on the left, on the right the rules
         sections for what is selected (docs/rules/battleboard.md, Up/Down to scroll)."""
         w, h, cv = self.window.width, self.window.height, self.top
-        cv.box(w / 2, h / 2, w, h, (18, 14, 12, 245))
+        cv.box(w / 2, h / 2, w, h, BG)
         cv.text("Help — F1, Esc or a click closes it", 24, h - 34, GOLD, 15, bold=True)
         col = w * 0.36
         y = h - 54.0
@@ -747,8 +758,9 @@ class BattleView(arcade.View):
                 arcade.draw_lrbt_rectangle_filled(b.left, b.left + b.width, b.bottom, b.bottom + b.height, (84, 66, 52))
             else:
                 arcade.draw_lrbt_rectangle_filled(b.left, b.left + b.width, b.bottom, b.bottom + b.height, (60, 48, 38))
-        self.board_shapes.draw()
-        self.canvas.draw()
+        if not self.help:  # the help covers the whole window
+            self.board_shapes.draw()
+            self.canvas.draw()
         self.top.draw()
 
 

@@ -121,15 +121,34 @@ class Callout:
     lines: tuple[str, ...]
 
 
-def draw_callout(cv: Canvas, c: Callout, x: float, y: float, cell: float, bounds: tuple[float, float, float]) -> None:
-    """A box beside the target square (x, y) with the attack's dice and result, kept inside
-    ``bounds`` (the board area's left, right and bottom)."""
+Rect = tuple[float, float, float, float]  # left, bottom, right, top
+
+
+def _overlap(a: Rect, b: Rect) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def draw_callout(cv: Canvas, c: Callout, x: float, y: float, cell: float, area: Rect, pieces: list[Rect]) -> None:
+    """A box by the target square (x, y) with the attack's dice and result: to its right,
+    left, above or below — wherever it hides the least of the other ``pieces`` — and kept
+    inside ``area`` (the board's part of the window)."""
     w = 270.0
     texts = [cv.para(line, 0, 0, w - 16, GOLD if i == 0 else INK, 10, bold=i == 0) for i, line in enumerate(c.lines)]
     h = 12 + sum(t.content_height for t in texts)
-    left = x + cell * 0.5 if x + cell * 0.5 + w < bounds[1] else x - cell * 0.5 - w
-    left = max(bounds[0], left)
-    top = max(bounds[2] + h, min(y + h / 2, y + cell))
+    half = cell / 2
+    spots = [(x + half, y + h / 2), (x - half - w, y + h / 2), (x - w / 2, y + half + h), (x - w / 2, y - half)]
+    best: tuple[float, float, float] | None = None
+    for left, top in spots:
+        left = min(max(area[0], left), area[2] - w)
+        top = min(max(area[1] + h, top), area[3])
+        rect = (left, top - h, left + w, top)
+        hidden = sum(_overlap(rect, p) for p in pieces) + 4 * _overlap(rect, (x - half, y - half, x + half, y + half))
+        if best is None or hidden < best[0]:
+            best = (hidden, left, top)
+    assert best is not None
+    _, left, top = best
     cv.box(left + w / 2, top - h / 2, w, h, CALLOUT)
     cv.frame(left + w / 2, top - h / 2, w, h, GOLD, 2)
     at = top - 6

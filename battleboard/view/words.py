@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from battleboard.model import Action, State, Unit
 from battleboard.odds import summary
@@ -100,6 +101,15 @@ class Words:
         names.update({ld.id: ld.name or ld.id for ld in s.leaders.values()})
         return cls(names, dict(sides))
 
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        """Every id that has a name, as a whole word, longest first; never a lone letter that
+        the rules' sentences use for a side or a combat result (A, B, F, L)."""
+        ids = sorted(
+            (k for k, v in self.names.items() if v != k and k not in {"A", "B", "F", "L"}), key=len, reverse=True
+        )
+        return re.compile(rf"(?<![\w'])(?:{'|'.join(map(re.escape, ids))})(?![\w'])" if ids else r"(?!x)x")
+
     def name(self, uid: str) -> str:
         return self.names.get(uid, uid)
 
@@ -120,12 +130,7 @@ class Words:
         elif e.kind == "turn":
             text = f"Turn {d.get('turn')}: {self.side(str(d.get('side')))} to play."
         else:
-            text = e.text
-            for key in ("unit", "target", "by", "leader"):
-                uid = d.get(key)
-                if isinstance(uid, str) and uid in self.names and self.names[uid] != uid:
-                    text = re.sub(rf"(?<![\w']){re.escape(uid)}(?![\w'])", self.names[uid], text)
-            text = name_sides(text, self.sides)
+            text = name_sides(self._pattern.sub(lambda m: self.names[m.group(0)], e.text), self.sides)
         return text[:1].upper() + text[1:]
 
     def losses(self, s: State) -> list[str]:

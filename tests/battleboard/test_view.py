@@ -182,14 +182,15 @@ def test_land_counters_show_strength_and_discipline_legibly(window: Any) -> None
     assert "Pompeians lost 0 SP of 4; panics when 2 are lost" in texts
     board = view.state.cfg.board
     for uid in ("X", "CIL"):
-        x, y = view.square_center(view.state.units[uid].square)
+        x, y = view.square_center(view.state.units[uid].square)  # type: ignore[arg-type]
         corner = image.getpixel((int(x - view.cell * 0.35), int(view.window.height - (y + view.cell * 0.35))))
         assert close(corner, BADGE), (uid, corner)  # the discipline box, top left
     # the flipped counter is drawn pale and lettered in dark ink, so it stays legible
     cil = next(t for t in view._texts if t.text == "CIL")
     assert tuple(cil.color)[:3] == DARK_INK
     x, y = view.square_center(board.parse("c5"))  # type: ignore[arg-type]
-    pale = tuple((c + 255) // 2 for c in SIDE_COLORS["B"])
+    r, g, b = SIDE_COLORS["B"]
+    pale = ((r + 255) // 2, (g + 255) // 2, (b + 255) // 2)
     assert close(image.getpixel((int(x - view.cell * 0.32), int(view.window.height - (y + view.cell * 0.05)))), pale)
 
 
@@ -207,7 +208,7 @@ def test_fleets_show_what_they_carry(window: Any) -> None:
     assert texts.count("Fl 2") == 5  # every fleet shows its strength
     assert texts.count("Lg5") == sum(len(u.cargo) for u in s.units.values() if u.kind == "fleet" and u.side == "A")
     assert "Ax2" in texts  # B's auxiliaries aboard G2
-    x, y = view.square_center(f3.square)
+    x, y = view.square_center(f3.square)  # type: ignore[arg-type]
     chip = image.getpixel((int(x - view.cell * 0.33), int(view.window.height - (y - view.cell * 0.27))))
     assert close(chip, (236, 222, 190)) or close(chip, GOLD[:3])  # the passenger chip, parchment or gold-edged
     view.select("F3")
