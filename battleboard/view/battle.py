@@ -67,7 +67,7 @@ FEATURE_COLORS = {
 MOVE_HL = (240, 220, 120, 110)
 TARGET_HL = (250, 60, 40, 150)
 BOARD_SHARE = 0.62  # of the window's width; the panel has the rest
-TOP_H, LABEL_W, LEGEND_H = 34.0, 26.0, 92.0  # the board's status strip, row labels, legend
+TOP_H, LABEL_W, LEGEND_H = 40.0, 26.0, 100.0  # the board's status strip, row labels, legend
 
 
 @dataclass(frozen=True)
@@ -160,11 +160,11 @@ class BattleView(arcade.View):
             return
         self._layout_size = (w, h)
         b = self.state.cfg.board
-        area_w, area_h = w * BOARD_SHARE - LABEL_W - 20, h - TOP_H - LEGEND_H - 24
+        area_w, area_h = w * BOARD_SHARE - LABEL_W - 20, h - TOP_H - LEGEND_H - 30
         self.cell = max(16.0, min(area_w / b.columns, area_h / b.rows))
         self.origin = (
             LABEL_W + 10 + (area_w - self.cell * b.columns) / 2,
-            LEGEND_H + 22 + (area_h - self.cell * b.rows) / 2,
+            LEGEND_H + 26 + (area_h - self.cell * b.rows) / 2,
         )
         self.board_shapes = shape_list.ShapeElementList()
         for sq in range(b.columns * b.rows):
@@ -254,9 +254,9 @@ class BattleView(arcade.View):
             return None
         faces = [str(r.value) for r in rolls if r.label.startswith((f"{a.mode} ", "defensive fire"))]
         results = " ".join(str(r) for r in attack.data.get("results", ())) or "none"
-        mode = (
-            MODE_NAMES.get(a.mode, a.mode) if not (self.state.naval and a.mode not in ("ram", "fire")) else "Boarding"
-        )
+        mode = MODE_NAMES.get(a.mode, a.mode)
+        if self.state.naval and a.mode not in ("ram", "fire"):
+            mode = f"Boarding ({mode})"
         dice = f"d10 {' '.join(faces)}" if faces else "results forced"
         head = f"{self.words.name(a.unit)} → {self.words.name(a.target)}: {mode}, {dice}"
         fates = [self.words.event(e) for e in events if e.kind not in ("attack", "turn")][:3]
@@ -531,13 +531,13 @@ class BattleView(arcade.View):
         draw_labels(cv, s.cfg.board, self.origin, cell)
         self._status_strip()
         right = self.window.width * BOARD_SHARE - 14
-        top = 8.0 + LEGEND_H
+        top = LEGEND_H - 2
         for line in LEGEND:
             top = top - cv.para(line, 12, top, right - 12, DIM, 9).content_height - 2
         if self.callout is not None:
             x, y = self.square_center(self.callout.square)
             pieces = [self._square_rect(u.square) for u in s.units.values() if u.square is not None]
-            area = (8.0, LEGEND_H + 24, right, self.window.height - TOP_H - 4)
+            area = (8.0, LEGEND_H + 26, right, self.window.height - TOP_H - 4)
             draw_callout(self.top, self.callout, x, y, cell, area, pieces)
 
     def _status_strip(self) -> None:
@@ -559,10 +559,11 @@ class BattleView(arcade.View):
         if s.double_now:
             flags.append("DOUBLE MOVE")
         flags += [f"{self.words.side(p)} PANICKED" for p in s.panicked]
-        left = self.canvas.text(text, 12, h - TOP_H / 2 - 5, INK, 12, bold=True)
-        if flags:
-            x = max(left.right + 16, w - 12 - 8.2 * len(" · ".join(flags)))
-            self.canvas.text(" · ".join(flags), x, h - TOP_H / 2 - 5, (255, 226, 120), 11, bold=True)
+        if not flags:
+            self.canvas.text(text, 12, h - TOP_H / 2 - 5, INK, 12, bold=True)
+            return
+        self.canvas.text(text, 12, h - 17, INK, 11, bold=True)  # two lines: the flags below
+        self.canvas.text(" · ".join(flags), 12, h - 35, (255, 226, 120), 10, bold=True)
 
     # -- drawing: the panel ------------------------------------------------
     def _sync_panel(self) -> None:

@@ -66,12 +66,12 @@ def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float,
     cv.text(badge, bx, by, DISCIPLINE_COLORS.get(u.discipline, INK), max(6.0, cell * 0.12), center=True, bold=True)
     fleet = u.kind == "fleet"
     size = max(6.0, min(10.0, cell * 0.12))
-    label = cv.text(name, x, y + cell * (0.14 if fleet else 0.05), ink, size, center=True, bold=True)
+    label = cv.text(name, x, y + cell * (0.085 if fleet else 0.05), ink, size, center=True, bold=True)
     room, limit = cell * 0.8 - 4, len(name)
     while label.content_width > room and limit > 3:  # shorter by the same rule until it fits
         limit -= 1
         label.text = short_name(words.name(u.id), limit)
-    cv.text(below, x, y - cell * (0.06 if fleet else 0.2), ink, size, center=True)
+    cv.text(below, x, y - cell * (0.095 if fleet else 0.2), ink, size, center=True)
     mark = state_mark(u)
     if mark:
         mx, my = x + cell * 0.41 - bs / 2, y - cell * 0.41 + bs / 2

@@ -1,0 +1,231 @@
+"""The battleboard window as a newcomer reads it (issue 16): odds from the real resolver
+before each attack, the dice and result on the board, names in the log, losses per side,
+panic and the double move, F1 help with the rules section, and — at 1280×800 — no text cut
+or overlapping, checked on the texts' boxes of real frames reached by input events."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import arcade
+import pytest
+
+from battleboard.model import Action, State
+from battleboard.odds import attack_odds
+from battleboard.view import help as rules_help
+from battleboard.view.battle import BOARD_SHARE, BattleView
+from battleboard.view.counters import CALLOUT
+from battleboard.view.shot import SCENES, scene
+from battleboard.view.words import Words, short_name
+from bellum.dice import Dice
+from bellum.events import Event
+from bellum.paths import game_data
+from tests.battleboard.test_view import click, close, land_state, naval_state
+from tests.conftest import render
+
+pytestmark = pytest.mark.window
+
+NAMES = {"A": "Caesarians", "B": "Pompeians"}
+
+
+def resolver_numbers(s: State, a: Action) -> list[str]:
+    """The odds the panel must show, worked out here from the resolver's exact distribution
+    (``battleboard.odds.attack_odds``): chances the first defender is disrupted / lost, the
+    last defender (the ship, when boarding) destroyed, and the attacker hurt."""
+    uids, dist = attack_odds(s, a)
+    flip = lost = last = hurt = 0.0
+    for (att_flipped, att_dead, defs), p in dist:
+        if defs[0][1]:
+            lost += float(p)
+        elif defs[0][0] and not s.units[uids[1]].flipped:
+            flip += float(p)
+        if defs[-1][1]:
+            last += float(p)
+        if att_dead or (att_flipped and not s.units[uids[0]].flipped):
+            hurt += float(p)
+    if s.naval and a.mode not in ("ram", "fire"):
+        return [f"{last:.0%}", f"{lost:.0%}", f"{hurt:.0%}"]
+    return [f"{flip:.0%}", f"{lost:.0%}", f"{hurt:.0%}"]
+
+
+def shown_odds(view: BattleView) -> list[str]:
+    """The option lines drawn in the panel, in order ("[1] Ram: …")."""
+    return [t.text for t in view._texts if t.text.startswith("[") and t.text[1].isdigit()]
+
+
+def check_odds(view: BattleView) -> None:
+    lines = shown_odds(view)
+    assert len(lines) == len(view.options) > 0
+    for i, (line, a) in enumerate(zip(lines, view.options, strict=True)):
+        assert line.startswith(f"[{i + 1}] ")
+        percents = [w.strip("·,()") for w in line.split() if w.endswith("%")]
+        assert percents == resolver_numbers(view.state, a), line
+
+
+def test_a_naval_battle_shows_the_odds_before_each_attack_and_the_dice_after(window: Any) -> None:
+    """Allocation, a ram and a boarding that captures, played by keys and clicks: before each
+    attack the panel shows every mode with the resolver's exact numbers; after it, the board
+    shows the attacker, target, d10 faces and results in a callout."""
+    view = BattleView(naval_state(), title="Sea test", side_names=NAMES)
+    view.dice = Dice(5)
+    view.dice.force([9] * 6)  # Caesarian fleets and passengers pass their command checks
+    render(window, view)
+    assert any("secret" in t.text for t in view._texts)
+    view.on_key_press(arcade.key.L, 0)
+    view.on_key_press(arcade.key.L, 0)
+    view.on_key_press(arcade.key.C, 0)
+    assert view.state.phase == "move"
+    sq = view.state.cfg.board.parse
+    # the ram: F2 (d3) on G1 (d4)
+    click(view, sq("d3"))  # type: ignore[arg-type]
+    click(view, sq("d4"))  # type: ignore[arg-type]
+    render(window, view)
+    assert view.options[0].mode == "ram"
+    check_odds(view)
+    assert shown_odds(view)[0].startswith("[1] Ram: disrupt the ship ")
+    view.dice.force([9, 3, 3, 3, 3])  # 9+1: L flips the ship; then nothing
+    view.on_key_press(arcade.key.KEY_1, 0)
+    g1 = view.state.units["G1"]
+    assert g1.flipped and g1.status == "active"
+    image = render(window, view).convert("RGB")
+    assert view.callout is not None and view.callout.square == sq("d4")
+    lines = [t.text for t in view.top.texts]
+    assert lines[0] == "F2 → G1: Ram, d10 9 3 3 3 3"
+    assert lines[1].startswith("Results: L - - - -")
+    assert "G1 is disrupted" in lines
+    box = next(t for t in view.top.texts if t.text == lines[0])
+    assert close(image.getpixel((int(box.left) - 4, int(window.height - box.bottom))), CALLOUT[:3])
+    # the boarding: P3 aboard F3 (e4) takes G1
+    click(view, sq("e4"))  # type: ignore[arg-type]
+    click(view, sq("d4"))  # type: ignore[arg-type]
+    render(window, view)
+    check_odds(view)
+    capture = next(i for i, a in enumerate(view.options) if a.unit == "P3" and a.mode == "phalanx" and a.capture)
+    assert shown_odds(view)[capture].startswith(f"[{capture + 1}] Board (Phalanx) to capture: capture the ship ")
+    view.dice.force([9])
+    view.on_key_press(getattr(arcade.key, f"KEY_{capture + 1}"), 0)
+    g1 = view.state.units["G1"]
+    assert g1.side == "A" and g1.captured
+    render(window, view)
+    assert [t.text for t in view.top.texts][:1] == ["P3 → G1: Boarding (Phalanx), d10 9"]
+    assert "P3 captures G1 (004 Combat: Boarding)" in view.log
+    texts = [t.text for t in view._texts]
+    assert any(t.startswith("Pompeians lost 2 SP; holds 1 of 2 fleets") for t in texts)
+    assert not any("side A" in line or "side B" in line for line in view.log)
+
+
+def test_the_log_and_panel_speak_in_names() -> None:
+    s = land_state()
+    s.units["X"].name = "Legio X Equestris"
+    s.units["CIL"].name = "Cilician legion"
+    words = Words.of(s, NAMES)
+    data: dict[str, object] = {"unit": "X", "target": "CIL", "mode": "wedge", "results": ["B", "L"]}
+    attack = Event("attack", "X attacks (wedge) CIL: B L", data)
+    assert words.event(attack) == "Legio X Equestris attacks (wedge) Cilician legion: B L"
+    assert words.event(Event("eliminated", "CIL is eliminated", {"unit": "CIL"})) == "Cilician legion is eliminated"
+    turn = Event("turn", "turn 3: side B to play", {"side": "B", "turn": 3})
+    assert words.event(turn) == "Turn 3: Pompeians to play."
+    assert words.event(Event("panic", "side B panics (§10.1)", {"side": "B"})) == "Pompeians panic (§10.1)"
+    assert words.unit_line(s, s.units["CIL"]).startswith("Cilician legion (Pompeians): legion, Recruit, 4 SP")
+    assert short_name("Archers and slingers", 10) == "Archers"
+
+
+def test_panic_superiority_and_the_double_move_are_visible(window: Any) -> None:
+    view = BattleView(land_state(), title="Panic", side_names=NAMES)
+    render(window, view)
+    texts = [t.text for t in view._texts]
+    assert any(t.startswith("Tactical superiority: ") and "double move left" in t for t in texts)
+    view.state.panicked = ["B"]
+    view.state.double_now = True
+    view.dirty = True
+    render(window, view)
+    texts = [t.text for t in view._texts]
+    assert "DOUBLE MOVE · Pompeians PANICKED" in texts  # the strip above the board
+    assert any("DOUBLE MOVE this player turn" in t for t in texts)
+    assert "Pompeians lost 0 SP of 4; panics when 2 are lost — PANICKED" in texts
+
+
+def test_f1_help_shows_controls_legend_and_the_rules_for_what_is_selected(window: Any) -> None:
+    view = BattleView(land_state(), title="Help", side_names=NAMES)
+    render(window, view)
+    view.on_key_press(arcade.key.F1, 0)
+    render(window, view)
+    texts = [t.text for t in view._texts]
+    assert view.state.phase == "move" and "Rules for what you are doing: battleboard.md §7, §5.5" in texts
+    doc = game_data("rules", "battleboard.md").read_text("utf-8")
+    assert "7.1 A unit moves up to its movement allowance" in doc
+    assert any(t.startswith("7.1 A unit moves up to its movement allowance") for t in texts)
+    assert rules_help.CONTROLS[0] in texts
+    view.on_key_press(arcade.key.ESCAPE, 0)  # Esc closes the help, not the battle
+    assert not view.help
+    # choosing an attack mode: the combat rules
+    sea = scene(window, "sea-interception", "help")
+    render(window, sea)
+    texts = [t.text for t in sea._texts]
+    assert "Rules for what you are doing: battleboard.md §13.7, §13.8" in texts
+    assert rules_help.section("13.8") in texts
+    sea.on_mouse_press(5, 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert not sea.help
+
+
+def boxes(texts: list[arcade.Text]) -> list[tuple[str, tuple[float, float, float, float]]]:
+    return [(t.text, (t.left, t.bottom, t.left + t.content_width, t.top)) for t in texts if t.text]
+
+
+def overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+
+
+def assert_fits(view: BattleView) -> None:
+    """Every text inside the window and in its own part (board or panel), none overlapping
+    another in the same layer, and every counter's text inside its square."""
+    w, h = view.window.width, view.window.height
+    split = w * BOARD_SHARE
+    for layer in (view.canvas.texts, view.top.texts) if not view.help else (view.top.texts,):
+        placed = boxes(layer)
+        for text, (left, bottom, right, top) in placed:
+            assert left >= 0 and right <= w and bottom >= 0 and top <= h, (text, left, bottom, right, top)
+            if layer is view.canvas.texts and not text.startswith("Turn ") and "PANICKED" not in text:
+                assert right <= split or left >= split, ("crosses into the panel", text)
+        for i, (ta, a) in enumerate(placed):
+            for tb, b in placed[i + 1 :]:
+                assert not overlaps(a, b), (ta, a, tb, b)
+    if view.help:
+        return
+    for u in view.state.units.values():
+        if u.square is None:
+            continue
+        sq = view._square_rect(u.square)
+        for text, (left, bottom, right, top) in boxes(view.canvas.texts):
+            cx, cy = (left + right) / 2, (bottom + top) / 2
+            if sq[0] < cx < sq[2] and sq[1] < cy < sq[3]:
+                assert sq[0] <= left and right <= sq[2] and sq[1] <= bottom and top <= sq[3], (text, u.id)
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_no_text_is_cut_or_overlaps_at_1280x800(window: Any, name: str) -> None:
+    assert (window.width, window.height) == (1280, 800)
+    scenario, shown = SCENES[name]
+    view = scene(window, scenario, shown)
+    render(window, view)
+    assert view.help == (shown == "help")
+    assert bool(view.options) == (shown in ("odds", "help"))
+    assert (view.callout is not None) == (shown == "attacked")
+    assert_fits(view)
+
+
+def test_a_finished_battle_and_every_scenario_fit(window: Any) -> None:
+    from battleboard.view.shot import shot_view
+
+    for scenario in ("field-pharsalus", "mountain-pass", "sea-interception", "supply-battle"):
+        view = shot_view(argparse.Namespace(scenario=scenario, seed=3))
+        render(window, view)
+        assert_fits(view)
+    view.ai = frozenset({"A", "B"})
+    for _ in range(600):
+        view.on_update(1.0)
+        if view.state.phase == "over":
+            break
+    render(window, view)
+    assert_fits(view)
