@@ -256,11 +256,12 @@ class BattleView(arcade.View):
         results = " ".join(str(r) for r in attack.data.get("results", ())) or "none"
         mode = MODE_NAMES.get(a.mode, a.mode)
         if self.state.naval and a.mode not in ("ram", "fire"):
-            mode = f"Boarding ({mode})"
-        dice = f"d10 {' '.join(faces)}" if faces else "results forced"
-        head = f"{self.words.name(a.unit)} → {self.words.name(a.target)}: {mode}, {dice}"
+            mode = f"boarding in {mode}"
+        dice = f"d10: {' '.join(faces)}" if faces else "results forced (no dice)"
+        head = f"{self.words.name(a.unit)} → {self.words.name(a.target)} ({mode})"
         fates = [self.words.event(e) for e in events if e.kind not in ("attack", "turn")][:3]
-        return Callout(sq, (head, f"Results: {results}  (- none · A attacker hit · B defender hit · L lost)", *fates))
+        key = "(- none · A attacker hit · B defender hit · L lost)"
+        return Callout(sq, (head, f"{dice}   results: {results}", *fates, key))
 
     @property
     def state(self) -> State:
@@ -719,6 +720,10 @@ class BattleView(arcade.View):
         y = y - 6 - cv.para("Legend", 24, y - 6, col, GOLD, 12, bold=True).content_height - 4
         for line in LEGEND:
             y = y - cv.para(line, 24, y, col, INK, 10).content_height - 6
+        s = self.state
+        if self.selected is not None and self.selected in s.units:
+            y = y - 6 - cv.para("Selected", 24, y - 6, col, GOLD, 12, bold=True).content_height - 4
+            cv.para(self.words.unit_line(s, s.units[self.selected]), 24, y, col, INK, 10)
         x, rw = col + 56, w - col - 80
         numbers = rules_help.sections_for(self.state, bool(self.options))
         y = h - 54.0

@@ -68,7 +68,9 @@ def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float,
     size = max(6.0, min(10.0, cell * 0.12))
     label = cv.text(name, x, y + cell * (0.085 if fleet else 0.05), ink, size, center=True, bold=True)
     room, limit = cell * 0.8 - 4, len(name)
-    while label.content_width > room and limit > 3:  # shorter by the same rule until it fits
+    while label.content_width > room and label.font_size > 8:  # a size smaller first…
+        label.font_size -= 0.5
+    while label.content_width > room and limit > 3:  # …then shorter by the same rule until it fits
         limit -= 1
         label.text = short_name(words.name(u.id), limit)
     cv.text(below, x, y - cell * (0.095 if fleet else 0.2), ink, size, center=True)
@@ -135,7 +137,11 @@ def draw_callout(cv: Canvas, c: Callout, x: float, y: float, cell: float, area: 
     left, above or below — wherever it hides the least of the other ``pieces`` — and kept
     inside ``area`` (the board's part of the window)."""
     w = 270.0
-    texts = [cv.para(line, 0, 0, w - 16, GOLD if i == 0 else INK, 10, bold=i == 0) for i, line in enumerate(c.lines)]
+    last = len(c.lines) - 1
+    texts = [
+        cv.para(line, 0, 0, w - 16, GOLD if i == 0 else DIM if i == last else INK, 9 if i == last else 10, bold=i == 0)
+        for i, line in enumerate(c.lines)
+    ]
     h = 12 + sum(t.content_height for t in texts)
     half = cell / 2
     spots = [(x + half, y + h / 2), (x - half - w, y + h / 2), (x - w / 2, y + half + h), (x - w / 2, y - half)]

@@ -52,7 +52,7 @@ def sections_for(s: State, choosing_attack: bool) -> list[str]:
     if s.phase == "over":
         return ["11", "12.1"] if not s.naval else ["13.12"]
     if choosing_attack:
-        return ["13.7", "13.8"] if s.naval else ["8"]
+        return ["13.7", "13.8", "8.2"] if s.naval else ["8"]
     if s.naval:
         phase = {"allocate": ["13.2", "13.5"], "command": ["13.6"], "move": ["13.4", "5.5"]}
         found = phase.get(s.phase, ["13.7"])

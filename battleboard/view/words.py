@@ -68,9 +68,10 @@ def kind_words(kind: str) -> str:
 
 def short_name(name: str, limit: int = 10) -> str:
     """A counter's name abbreviated by rule to ``limit`` characters: the whole name; else the
-    first words if two or more fit ("Legio X Equestris" → "Legio X"); else the first word
-    cut to three letters and a full stop ("Legio VIII" → "Leg. VIII"); else the first word
-    ("Archers and slingers" → "Archers"); else cut with a full stop."""
+    first words if two or more fit ("Legio X Equestris" → "Legio X"); else, before a short
+    rest such as a numeral, the first word cut to three letters and a full stop ("Legio VIII"
+    → "Leg. VIII"); else the first word ("Archers and slingers" → "Archers"); else cut with a
+    full stop."""
     if len(name) <= limit:
         return name
     parts = name.split()
@@ -81,7 +82,7 @@ def short_name(name: str, limit: int = 10) -> str:
         kept.append(word)
     if len(kept) >= 2:
         return " ".join(kept)
-    if len(parts) > 1 and len(parts[0]) > 4:
+    if len(parts) > 1 and len(parts[0]) > 4 and len(" ".join(parts[1:])) <= 4:
         abbr = " ".join([parts[0][:3] + ".", *parts[1:]])
         if len(abbr) <= limit:
             return abbr

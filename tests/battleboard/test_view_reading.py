@@ -91,8 +91,7 @@ def test_a_naval_battle_shows_the_odds_before_each_attack_and_the_dice_after(win
     image = render(window, view).convert("RGB")
     assert view.callout is not None and view.callout.square == sq("d4")
     lines = [t.text for t in view.top.texts]
-    assert lines[0] == "F2 → G1: Ram, d10 9 3 3 3 3"
-    assert lines[1].startswith("Results: L - - - -")
+    assert lines[:2] == ["F2 → G1 (Ram)", "d10: 9 3 3 3 3   results: L - - - -"]
     assert "G1 is disrupted" in lines
     box = next(t for t in view.top.texts if t.text == lines[0])
     assert close(image.getpixel((int(box.left) - 4, int(window.height - box.bottom))), CALLOUT[:3])
@@ -108,7 +107,7 @@ def test_a_naval_battle_shows_the_odds_before_each_attack_and_the_dice_after(win
     g1 = view.state.units["G1"]
     assert g1.side == "A" and g1.captured
     render(window, view)
-    assert [t.text for t in view.top.texts][:1] == ["P3 → G1: Boarding (Phalanx), d10 9"]
+    assert [t.text for t in view.top.texts][:2] == ["P3 → G1 (boarding in Phalanx)", "d10: 9   results: L"]
     assert "P3 captures G1 (004 Combat: Boarding)" in view.log
     texts = [t.text for t in view._texts]
     assert any(t.startswith("Pompeians lost 2 SP; holds 1 of 2 fleets") for t in texts)
@@ -163,7 +162,7 @@ def test_f1_help_shows_controls_legend_and_the_rules_for_what_is_selected(window
     sea = scene(window, "sea-interception", "help")
     render(window, sea)
     texts = [t.text for t in sea._texts]
-    assert "Rules for what you are doing: battleboard.md §13.7, §13.8" in texts
+    assert "Rules for what you are doing: battleboard.md §13.7, §13.8, §8.2" in texts
     assert rules_help.section("13.8") in texts
     sea.on_mouse_press(5, 5, arcade.MOUSE_BUTTON_LEFT, 0)
     assert not sea.help
