@@ -126,6 +126,7 @@ class BattleView(arcade.View):
         self.menu = menu
         self.menu_label = menu_label  # the Esc button's name (the campaign window: "Campaign")
         self.selected: str | None = None
+        self.hover: str | None = None  # the unit under the mouse: its full name in the panel
         self.options: list[Action] = []  # the attacks offered for the chosen target
         self.log: list[str] = [f"{title}."]
         if session is not None:  # every event of the battle so far, for its after-action report
@@ -413,6 +414,14 @@ class BattleView(arcade.View):
         else:
             self.select(None)
 
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        """The unit under the mouse is named in full in the panel (counters abbreviate)."""
+        sq = self.square_at(x, y)
+        uid = self.state.grid.get(sq) if sq is not None else None
+        if uid != self.hover:
+            self.hover = uid
+            self.dirty = True
+
     def show_help(self, on: bool) -> None:
         """F1: the help over the window (controls, legend, the rules for what is selected)."""
         self.help = on
@@ -596,6 +605,9 @@ class BattleView(arcade.View):
         if self.selected is not None and self.selected in s.units:
             text = self.words.unit_line(s, s.units[self.selected])
             y = y - 4 - cv.para(text, px, y - 4, pw, INK, 10).content_height
+        if self.hover is not None and self.hover != self.selected and self.hover in s.units:
+            text = "Under the mouse: " + self.words.unit_line(s, s.units[self.hover])
+            y = y - 4 - cv.para(text, px, y - 4, pw, DIM, 10).content_height
         if self.message:
             y = y - 4 - cv.para(self.message, px, y - 4, pw, WARN, 10).content_height
         return y

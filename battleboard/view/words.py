@@ -56,7 +56,7 @@ LEGEND = (
     "Counter: morale badge top left (I Imperator, V Veteran, R Recruit, M Mob, B Barbarian); "
     "yellow corner top right: a leader is with the unit; name; type and strength (Lg 5 = legion, 5 SP).",
     "State: pale counter = disrupted (hit again, it is lost); F failed its command check; m moved; "
-    "a attacked. Fleets: one chip per passenger, the gold one (first) fights.",
+    "a attacked. Fleets: one chip per passenger (grey: disrupted), the gold one (first) fights.",
     "Types: Lg legion, HI heavy infantry, Ph phalanx, Ax auxiliaries, Mb mob, Cs citizens, Cv cavalry, "
     "HC heavy cavalry, LC light cavalry, El elephants, Ch chariots, Im baggage, Fl fleet.",
 )

@@ -228,3 +228,17 @@ def test_a_finished_battle_and_every_scenario_fit(window: Any) -> None:
             break
     render(window, view)
     assert_fits(view)
+
+
+def test_the_unit_under_the_mouse_is_named_in_full(window: Any) -> None:
+    s = land_state()
+    s.units["CIL"].name = "Cilician legion of Pompeius"
+    view = BattleView(s, title="Hover", side_names=NAMES)
+    render(window, view)
+    assert "Cilician" in [t.text for t in view._texts]  # the counter abbreviates by rule
+    x, y = view.square_center(s.units["CIL"].square)
+    view.on_mouse_motion(int(x), int(y), 0, 0)
+    render(window, view)
+    line = next(t.text for t in view._texts if t.text.startswith("Under the mouse: "))
+    assert line.startswith("Under the mouse: Cilician legion of Pompeius (Pompeians): legion, Recruit, 4 SP")
+    assert_fits(view)
