@@ -529,7 +529,7 @@ class BattleView(arcade.View):
             sq = ld.square if ld.aboard is None else s.units[ld.aboard].square
             if ld.status == "active" and sq is not None:
                 x, y = self.square_center(sq)
-                cv.box(x + cell * 0.41 - cell * 0.09, y + cell * 0.41 - cell * 0.09, cell * 0.18, cell * 0.18, GOLD)
+                cv.box(x + cell * 0.43 - cell * 0.09, y + cell * 0.43 - cell * 0.09, cell * 0.18, cell * 0.18, GOLD)
         if self.selected is not None and self.human_to_act():
             for a in self.unit_actions(self.selected):
                 if a.verb == "move" and a.to is not None and a.to != OFF:
@@ -623,7 +623,7 @@ class BattleView(arcade.View):
             plan = setup[self.plan % len(setup)]
             key = "allocate" if plan.verb == "allocate" else "deploy"
             verb = "Allocate" if key == "allocate" else "Set up"
-            wanted.append((key, f"{verb}: {self.words.side(plan.side)} [{'L' if key == 'allocate' else 'S'}]", plan))
+            wanted.append((key, f"{verb} [{'L' if key == 'allocate' else 'S'}]", plan))
             if len(setup) > 1:
                 wanted.append(("plan", f"Plan {self.plan % len(setup) + 1}/{len(setup)} [P]", None))
         labels = {
@@ -652,7 +652,8 @@ class BattleView(arcade.View):
         wanted = self._wanted()
         plan = next((a for k, _, a in wanted if k in ("allocate", "deploy")), None)
         if plan is not None:
-            y = y - cv.para(self._describe(s, plan), px, y, pw, DIM, 9).content_height - 4
+            whose = f"Plan for {self.words.side(plan.side)}: "
+            y = y - cv.para(whose + self._describe(s, plan), px, y, pw, DIM, 9).content_height - 4
         bw, bh = (pw - 10) / 3, 26.0
         row_y = y - bh
         for i, (key, label, action) in enumerate(wanted):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import arcade
+
 from battleboard.model import Board, State, Unit
 from battleboard.view.canvas import Canvas
 from battleboard.view.words import KIND_TAGS, STATE_MARKS, Words, passengers, short_name
@@ -55,28 +57,23 @@ def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float,
     color = pale(SIDE_COLORS[u.side]) if u.flipped else SIDE_COLORS[u.side]
     ink = DARK_INK if u.flipped else INK
     if selected:
-        cv.box(x, y, cell * 0.92, cell * 0.92, SELECT_HL)
-    cv.box(x, y, cell * 0.82, cell * 0.82, color)
+        cv.box(x, y, cell * 0.95, cell * 0.95, SELECT_HL)
+    cv.box(x, y, cell * 0.86, cell * 0.86, color)
     if u.captured:  # a captured ship flies the captor's colours over the owner's hull: a strip
         cv.box(x + cell * 0.36, y, cell * 0.08, cell * 0.5, SIDE_COLORS[u.owner])
     badge, name, below = counter_labels(u, words.name(u.id), 12)
     bs = max(10.0, cell * 0.22)
-    bx, by = x - cell * 0.41 + bs / 2, y + cell * 0.41 - bs / 2
+    bx, by = x - cell * 0.43 + bs / 2, y + cell * 0.43 - bs / 2
     cv.box(bx, by, bs, bs, BADGE)
     cv.text(badge, bx, by, DISCIPLINE_COLORS.get(u.discipline, INK), max(6.0, cell * 0.12), center=True, bold=True)
     fleet = u.kind == "fleet"
     size = max(6.0, min(10.0, cell * 0.12))
     label = cv.text(name, x, y + cell * (0.085 if fleet else 0.05), ink, size, center=True, bold=True)
-    room, limit = cell * 0.8 - 4, len(name)
-    while label.content_width > room and label.font_size > 8:  # a size smaller first…
-        label.font_size -= 0.5
-    while label.content_width > room and limit > 3:  # …then shorter by the same rule until it fits
-        limit -= 1
-        label.text = short_name(words.name(u.id), limit)
+    _fit(label, words.name(u.id), cell * 0.84 - 4)
     cv.text(below, x, y - cell * (0.095 if fleet else 0.2), ink, size, center=True)
     mark = state_mark(u)
     if mark:
-        mx, my = x + cell * 0.41 - bs / 2, y - cell * 0.41 + bs / 2
+        mx, my = x + cell * 0.43 - bs / 2, y - cell * 0.43 + bs / 2
         if not fleet:
             cv.box(mx, my, bs, bs, BADGE)
             cv.text(mark, mx, my, MARK_COLORS[mark], max(6.0, cell * 0.12), center=True, bold=True)
@@ -84,15 +81,28 @@ def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float,
         _passenger_chips(cv, s, u, x, y, cell, mark)
 
 
+def _fit(label: arcade.Text, full: str, room: float) -> None:
+    """Fit a counter's name into ``room`` pixels: a little smaller (to 8.5 points), then
+    abbreviated by rule (``short_name``) to 8 letters, then smaller still (to 7.5 points),
+    then abbreviated further."""
+    limit = len(label.text)
+    for floor_size, floor_limit in ((8.5, 8), (7.5, 3)):
+        while label.content_width > room and label.font_size > floor_size:
+            label.font_size -= 0.5
+        while label.content_width > room and limit > floor_limit:
+            limit -= 1
+            label.text = short_name(full, limit)
+
+
 def _passenger_chips(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float, mark: str) -> None:
     """A fleet's passengers as chips along its foot, the active ground unit first and in gold."""
     aboard = passengers(s, u)
     slots = max(2, len(aboard)) + (1 if mark else 0)
-    width = cell * 0.78 / slots
+    width = cell * 0.82 / slots
     first = aboard[0] if aboard and s.units[aboard[0]].kind != "impeditus" else None
     py = y - cell * 0.27
     for i, pid in enumerate(aboard):
-        px = x - cell * 0.39 + width * (i + 0.5)
+        px = x - cell * 0.41 + width * (i + 0.5)
         if pid == first:
             cv.box(px, py, width - 1, cell * 0.22, GOLD)
         p = s.units[pid]
@@ -101,7 +111,7 @@ def _passenger_chips(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: fl
             tag = KIND_TAGS.get(p.kind, p.kind[:2]) + str(p.strength)
             cv.text(tag, px, py, DARK_INK, max(6, cell * 0.1), center=True)
     if mark:
-        mx = x + cell * 0.39 - width / 2
+        mx = x + cell * 0.41 - width / 2
         cv.box(mx, py, width - 5, cell * 0.17, (30, 26, 22))
         cv.text(mark, mx, py, MARK_COLORS[mark], max(6, cell * 0.1), center=True, bold=True)
 

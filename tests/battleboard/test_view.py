@@ -183,7 +183,7 @@ def test_land_counters_show_strength_and_discipline_legibly(window: Any) -> None
     board = view.state.cfg.board
     for uid in ("X", "CIL"):
         x, y = view.square_center(view.state.units[uid].square)  # type: ignore[arg-type]
-        corner = image.getpixel((int(x - view.cell * 0.35), int(view.window.height - (y + view.cell * 0.35))))
+        corner = image.getpixel((int(x - view.cell * 0.41), int(view.window.height - (y + view.cell * 0.41))))
         assert close(corner, BADGE), (uid, corner)  # the discipline box, top left
     # the flipped counter is drawn pale and lettered in dark ink, so it stays legible
     cil = next(t for t in view._texts if t.text == "CIL")

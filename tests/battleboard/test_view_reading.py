@@ -192,6 +192,12 @@ def assert_fits(view: BattleView) -> None:
                 assert not overlaps(a, b), (ta, a, tb, b)
     if view.help:
         return
+    for button in view.buttons:  # every button's label inside its box
+        if button.key.startswith("option"):
+            continue
+        label = next(t for t in view.canvas.texts if t.text == button.label)
+        inside = button.left <= label.left and label.left + label.content_width <= button.left + button.width
+        assert inside, button.label
     for u in view.state.units.values():
         if u.square is None:
             continue
@@ -215,8 +221,16 @@ def test_no_text_is_cut_or_overlaps_at_1280x800(window: Any, name: str) -> None:
 
 
 def test_a_finished_battle_and_every_scenario_fit(window: Any) -> None:
+    from battleboard.scenario import load_scenario
     from battleboard.view.shot import shot_view
+    from battleboard.view.window import battle_view
 
+    for scenario in ("field-pharsalus", "mountain-pass", "sea-interception", "supply-battle"):
+        sc, state = load_scenario(scenario)  # the first screen: allocation or set-up
+        view = battle_view(sc, state, "none", 1)
+        render(window, view)
+        assert any(b.key in ("allocate", "deploy") for b in view.buttons)
+        assert_fits(view)
     for scenario in ("field-pharsalus", "mountain-pass", "sea-interception", "supply-battle"):
         view = shot_view(argparse.Namespace(scenario=scenario, seed=3))
         render(window, view)
