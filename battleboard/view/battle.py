@@ -160,6 +160,7 @@ class BattleView(arcade.View):
         if (w, h) == self._layout_size:
             return
         self._layout_size = (w, h)
+        self.canvas, self.top = Canvas(), Canvas()  # a new size: every text laid out afresh
         b = self.state.cfg.board
         area_w, area_h = w * BOARD_SHARE - LABEL_W - 20, h - TOP_H - LEGEND_H - 30
         self.cell = max(16.0, min(area_w / b.columns, area_h / b.rows))
@@ -510,12 +511,14 @@ class BattleView(arcade.View):
 
     # -- drawing: the board ----------------------------------------------
     def _sync(self) -> None:
-        self.canvas = Canvas()
-        self.top = Canvas()
+        self.canvas.begin()
+        self.top.begin()
         self._sync_board()
         self._sync_panel()
         if self.help:
             self._sync_help()
+        self.canvas.end()
+        self.top.end()
         self.dirty = False
 
     def _sync_board(self) -> None:
@@ -691,8 +694,7 @@ class BattleView(arcade.View):
             for line in report:
                 t = cv.para(line, px, y, pw, DIM, 9)
                 if y - t.content_height < floor:
-                    t.label.delete()
-                    cv.texts.remove(t)
+                    cv.drop(t)
                     break
                 y -= t.content_height + 1
             return
@@ -701,8 +703,7 @@ class BattleView(arcade.View):
         for line in reversed(self.log):  # the newest lines that fit
             t = cv.para(line, px, y, pw, DIM, 9)
             if t.content_height + 1 > room:
-                t.label.delete()
-                cv.texts.remove(t)
+                cv.drop(t)
                 break
             room -= t.content_height + 1
             kept.append(t)
@@ -747,8 +748,7 @@ class BattleView(arcade.View):
         for i, p in enumerate(paras[self.help_from :]):
             t = cv.para(p, x, y, rw, INK, 10)
             if y - t.content_height < 34:
-                t.label.delete()
-                cv.texts.remove(t)
+                cv.drop(t)
                 more = f"… {len(paras) - self.help_from - i} more paragraphs: Down arrow (Up goes back)"
                 cv.text(more, x, 16, GOLD, 10)
                 break
