@@ -256,3 +256,36 @@ def test_the_unit_under_the_mouse_is_named_in_full(window: Any) -> None:
     line = next(t.text for t in view._texts if t.text.startswith("Under the mouse: "))
     assert line.startswith("Under the mouse: Cilician legion of Pompeius (Pompeians): legion, Recruit, 4 SP")
     assert_fits(view)
+
+
+def test_a_fleets_active_passenger_comes_first_in_gold(window: Any) -> None:
+    """004 Passengers: the first ground unit that is not baggage fights; the counter and the
+    panel list it first (its chip edged in gold) even when baggage was loaded before it."""
+    from battleboard.view.counters import GOLD
+    from battleboard.view.words import passengers
+
+    s = naval_state()
+    view = BattleView(s, title="Cargo", side_names=NAMES)
+    view.dice = Dice(5)
+    render(window, view)
+    view.on_key_press(arcade.key.L, 0)
+    view.on_key_press(arcade.key.L, 0)
+    s = view.state
+    f1 = s.units["F1"]
+    s.units["P1"].kind = "impeditus"  # baggage loaded first, then a legion
+    f1.cargo = ["P1", "P2"]
+    s.units["P2"].aboard = "F1"
+    for f in s.units.values():
+        if f.id != "F1" and "P2" in f.cargo:
+            f.cargo.remove("P2")
+    assert passengers(s, f1) == ["P2", "P1"]
+    view.select("F1")
+    image = render(window, view).convert("RGB")
+    assert "carrying P2 (legion 5 SP), P1 (baggage 5 SP) — the first fights" in Words.of(s, NAMES).unit_line(s, f1)
+    assert f1.square is not None
+    row_y = view.square_center(f1.square)[1] - view.cell * 0.27  # the chips' row
+    chips = [t for t in view._texts if t.text in ("Lg5", "Im5") and abs(t.y - row_y) < 2]
+    assert [t.text for t in sorted(chips, key=lambda t: t.x)] == ["Lg5", "Im5"]
+    gold = chips[0] if chips[0].text == "Lg5" else chips[1]
+    edge = image.getpixel((int(gold.x), int(window.height - gold.y - view.cell * 0.1)))
+    assert close(edge, GOLD[:3]), edge
