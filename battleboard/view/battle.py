@@ -140,6 +140,7 @@ class BattleView(arcade.View):
         self.callout: Callout | None = None  # the last attack's dice and result, on the board
         self.help = False  # F1: controls, legend and the rules for what is selected
         self.help_from = 0  # the first rules paragraph the help shows (Up / Down scroll)
+        self.help_more = False  # more rules below than the help shows
         self.buttons: list[Button] = []
         self._layout_size: tuple[int, int] = (0, 0)
         self.board_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
@@ -490,7 +491,8 @@ class BattleView(arcade.View):
                 self.show_help(False)
             elif symbol in (arcade.key.DOWN, arcade.key.PAGEDOWN, arcade.key.UP, arcade.key.PAGEUP):
                 step = 1 if symbol in (arcade.key.DOWN, arcade.key.PAGEDOWN) else -1
-                self.help_from = max(0, self.help_from + step)
+                if step < 0 or self.help_more:
+                    self.help_from = max(0, self.help_from + step)
                 self.dirty = True
             return
         self._sync()
@@ -745,12 +747,14 @@ class BattleView(arcade.View):
         y = y - cv.para(head, x, y, rw, GOLD, 12, bold=True).content_height - 4
         paras = rules_help.rules_text(self.state, bool(self.options)).split("\n")
         self.help_from = min(self.help_from, max(0, len(paras) - 1))
+        self.help_more = False
         for i, p in enumerate(paras[self.help_from :]):
             t = cv.para(p, x, y, rw, INK, 10)
             if y - t.content_height < 34:
                 cv.drop(t)
                 more = f"… {len(paras) - self.help_from - i} more paragraphs: Down arrow (Up goes back)"
                 cv.text(more, x, 16, GOLD, 10)
+                self.help_more = True
                 break
             y -= t.content_height + 5
 

@@ -27,11 +27,11 @@ def _doc(name: str) -> str:
 
 
 def plain(text: str) -> str:
-    """Markdown emphasis and code marks taken out, lines joined into paragraphs."""
-    text = re.sub(r"\*\*(.+?)\*\*|\*(.+?)\*", lambda m: m.group(1) or m.group(2), text)
-    text = text.replace("`", "")
+    """Lines joined into paragraphs (a numbered paragraph or a list item starts one), then
+    Markdown emphasis and code marks taken out (a result written `-` is not a list item)."""
     paras = [" ".join(line.strip() for line in p.splitlines()) for p in re.split(r"\n(?=\d+\.\d+ |- )", text)]
-    return "\n".join(p for p in paras if p)
+    paras = [re.sub(r"\*\*(.+?)\*\*|\*(.+?)\*", lambda m: m.group(1) or m.group(2), p) for p in paras]
+    return "\n".join(p.replace("`", "") for p in paras if p)
 
 
 def section(number: str, name: str = "battleboard.md") -> str:

@@ -208,16 +208,24 @@ def assert_fits(view: BattleView) -> None:
                 assert sq[0] <= left and right <= sq[2] and sq[1] <= bottom and top <= sq[3], (text, u.id)
 
 
-@pytest.mark.parametrize("name", sorted(SCENES))
-def test_no_text_is_cut_or_overlaps_at_1280x800(window: Any, name: str) -> None:
+@pytest.mark.parametrize(
+    ("scenario", "shown"), sorted({*SCENES.values(), ("field-pharsalus", "help"), ("supply-battle", "attacked")})
+)
+def test_no_text_is_cut_or_overlaps_at_1280x800(window: Any, scenario: str, shown: str) -> None:
+    """The screens of docs/screens and two more, reached by clicks and keys."""
     assert (window.width, window.height) == (1280, 800)
-    scenario, shown = SCENES[name]
     view = scene(window, scenario, shown)
     render(window, view)
     assert view.help == (shown == "help")
     assert bool(view.options) == (shown in ("odds", "help"))
     assert (view.callout is not None) == (shown == "attacked")
     assert_fits(view)
+    if view.help:  # the rules scroll by paragraph only while some are below the window
+        more = view.help_more
+        view.on_key_press(arcade.key.DOWN, 0)
+        render(window, view)
+        assert view.help and view.help_from == (1 if more else 0)
+        assert_fits(view)
 
 
 def test_a_finished_battle_and_every_scenario_fit(window: Any) -> None:
