@@ -562,7 +562,7 @@ class BattleView(arcade.View):
         w = self.window.width * BOARD_SHARE
         if s.phase == "over":
             who = self.words.side(s.winner) if s.winner else "nobody (a draw)"
-            text, color = f"The battle is over — winner: {who}", GOLD[:3]
+            text, color = f"The battle is over — winner: {who}", (70, 56, 34)
         else:
             phase = PHASES.get(s.phase, s.phase)
             text = f"Turn {s.turn} · {self.words.side(s.side)} to play · {phase}"
@@ -598,7 +598,7 @@ class BattleView(arcade.View):
         if tail:
             y = y - cv.para(tail, px, y, pw, GOLD, 11).content_height
         y -= 4
-        if s.phase != "allocate" or s.turn > 1:
+        if s.phase != "over" and (s.phase != "allocate" or s.turn > 1):
             y = y - cv.para(self.words.superiority(s), px, y, pw, INK, 10).content_height
         for side, line in zip(("A", "B"), self.words.losses(s), strict=True):
             color = WARN if side in s.panicked else DIM

@@ -149,16 +149,18 @@ class Words:
         for side in ("A", "B"):
             lost = sp_lost(s, side)  # what the other side scores (§11.2)
             line = f"{self.side(side)} lost {lost} SP"
-            if s.naval and s.phase not in ("allocate", "deploy"):  # (no fleet is at sea before the set-up)
+            if s.naval and s.phase not in ("allocate", "deploy", "over"):  # (no fleet is at sea before the set-up)
                 orig = s.original_fleets.get(side, 0)
                 num, den = panic.naval_fraction
                 line += f"; holds {fleets_held(s, side)} of {orig} fleets, panics when down to {orig * num // den}"
             elif not s.naval:
                 orig = s.original_sp.get(side, 0)
+                line += f" of {orig}"
                 at = -(-orig * panic.land_percent // 100)
-                line += f" of {orig}; panics when {at} are lost"
-                if land_lost(s, side) != lost:  # fugitives who will return count for panic only
-                    line += f" ({land_lost(s, side)} so far)"
+                if s.phase != "over" and side not in s.panicked:
+                    line += f"; panics when {at} are lost"
+                    if land_lost(s, side) != lost:  # fugitives who will return count for panic only
+                        line += f" ({land_lost(s, side)} with the fugitives)"
             if side in s.panicked:
                 line += " — PANICKED"
             out.append(line)
