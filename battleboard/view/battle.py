@@ -238,7 +238,7 @@ class BattleView(arcade.View):
         self.events.extend(events)
         self.log.extend(self.words.event(e) for e in events)
         if action.verb == "attack":
-            self.callout = self._callout(action, self.dice.rolls[rolls:], events)
+            self.callout = self._callout(before.state, action, self.dice.rolls[rolls:], events)
         elif action.verb == "end_turn" and before.state.side not in self.ai:
             self.callout = None  # a person ends his turn: the last attack has been seen
         self.message = ""
@@ -247,12 +247,12 @@ class BattleView(arcade.View):
         self.dirty = True
         return True
 
-    def _callout(self, a: Action, rolls: list[Any], events: list[Event]) -> Callout | None:
-        """The attack just made, for the board: its mode, the d10 faces rolled and the
-        combat results read from them, and what became of the units."""
+    def _callout(self, was: State, a: Action, rolls: list[Any], events: list[Event]) -> Callout | None:
+        """The attack just made, for the board: who attacked whom (their squares before it),
+        its mode, the d10 faces rolled and the combat results read from them, and what
+        became of the units."""
         attack = next((e for e in events if e.kind == "attack"), None)
-        target = self.state.units[a.target]
-        sq = target.square if target.square is not None else self.state.units[a.unit].square
+        sq, source = _where(was, a.target), _where(was, a.unit)
         if attack is None or sq is None:
             return None
         faces = [str(r.value) for r in rolls if r.label.startswith((f"{a.mode} ", "defensive fire"))]
@@ -264,7 +264,7 @@ class BattleView(arcade.View):
         head = f"{self.words.name(a.unit)} → {self.words.name(a.target)} ({mode})"
         fates = [self.words.event(e) for e in events if e.kind not in ("attack", "turn")][:3]
         key = "(- none · A attacker hit · B defender hit · L lost)"
-        return Callout(sq, (head, f"{dice}   results: {results}", *fates, key))
+        return Callout(sq, (head, f"{dice}   results: {results}", *fates, key), source)
 
     @property
     def state(self) -> State:
@@ -551,6 +551,9 @@ class BattleView(arcade.View):
             top = top - cv.para(line, 12, top, right - 12, DIM, 9).content_height - 2
         if self.callout is not None:
             x, y = self.square_center(self.callout.square)
+            if self.callout.source is not None:  # a line from the attacker's square to the target's
+                cv.shapes.append(shape_list.create_line(*self.square_center(self.callout.source), x, y, GOLD, 4))
+            cv.frame(x, y, cell - 4, cell - 4, GOLD, 3)  # the square attacked
             pieces = [self._square_rect(u.square) for u in s.units.values() if u.square is not None]
             area = (8.0, LEGEND_H + 26, right, self.window.height - TOP_H - 4)
             draw_callout(self.top, self.callout, x, y, cell, area, pieces)
@@ -785,6 +788,12 @@ class BattleView(arcade.View):
             self.board_shapes.draw()
             self.canvas.draw()
         self.top.draw()
+
+
+def _where(s: State, uid: str) -> int | None:
+    """The square of a unit, or of the fleet it is aboard."""
+    u = s.units[uid]
+    return u.square if u.aboard is None else s.units[u.aboard].square
 
 
 def unit_line(s: State, u: Unit, side_names: dict[str, str] | None = None) -> str:

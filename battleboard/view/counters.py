@@ -129,8 +129,9 @@ def draw_labels(cv: Canvas, b: Board, origin: tuple[float, float], cell: float) 
 class Callout:
     """The last attack on the board: where, the dice faces, the combat results and what came of it."""
 
-    square: int
+    square: int  # the target's
     lines: tuple[str, ...]
+    source: int | None = None  # the attacker's (its fleet's, when boarding)
 
 
 Rect = tuple[float, float, float, float]  # left, bottom, right, top

@@ -89,7 +89,7 @@ def test_a_naval_battle_shows_the_odds_before_each_attack_and_the_dice_after(win
     g1 = view.state.units["G1"]
     assert g1.flipped and g1.status == "active"
     image = render(window, view).convert("RGB")
-    assert view.callout is not None and view.callout.square == sq("d4")
+    assert view.callout is not None and (view.callout.square, view.callout.source) == (sq("d4"), sq("d3"))
     lines = [t.text for t in view.top.texts]
     assert lines[:2] == ["F2 → G1 (Ram)", "d10: 9 3 3 3 3   results: L - - - -"]
     assert "G1 is disrupted" in lines
