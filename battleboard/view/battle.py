@@ -136,6 +136,7 @@ class BattleView(arcade.View):
         self.forced: list[str] | None = None  # test seam: combat results for the next action
         self.plan = 0  # which of the generator's allocation / set-up plans is offered
         self.ai_delay = ai_delay
+        self.paused = False  # a watch mode's pause: the AI waits while it is set
         self._ai_clock = 0.0
         self.callout: Callout | None = None  # the last attack's dice and result, on the board
         self.help = False  # F1: controls, legend and the rules for what is selected
@@ -504,7 +505,7 @@ class BattleView(arcade.View):
     def on_update(self, delta_time: float) -> None:
         self._layout()
         s = self.state
-        if s.phase == "over" or self.human_to_act() or self.help:
+        if s.phase == "over" or self.human_to_act() or self.help or self.paused:
             return
         self._ai_clock += delta_time
         if self._ai_clock >= self.ai_delay:

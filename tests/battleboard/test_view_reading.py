@@ -297,3 +297,21 @@ def test_a_fleets_active_passenger_comes_first_in_gold(window: Any) -> None:
     gold = chips[0] if chips[0].text == "Lg5" else chips[1]
     edge = image.getpixel((int(gold.x), int(window.height - gold.y - view.cell * 0.1)))
     assert close(edge, GOLD[:3]), edge
+
+
+def test_the_ai_waits_while_paused_or_while_the_help_is_open(window: Any) -> None:
+    """A watch mode's knobs: ``ai_delay`` (seconds between the AI's actions) and ``paused``."""
+    view = BattleView(naval_state(), ai=frozenset({"A", "B"}), ai_delay=0.5)
+    render(window, view)
+    view.paused = True
+    view.on_update(1.0)
+    assert view.state.phase == "allocate" and not view.state.allocations
+    view.paused = False
+    view.on_update(0.4)
+    assert not view.state.allocations  # not yet: half a second between actions
+    view.on_update(0.2)
+    assert view.state.allocations
+    view.show_help(True)
+    before = view.state
+    view.on_update(1.0)
+    assert view.state is before
