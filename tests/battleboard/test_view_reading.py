@@ -103,7 +103,8 @@ def test_a_naval_battle_shows_the_odds_before_each_attack_and_the_dice_after(win
     capture = next(i for i, a in enumerate(view.options) if a.unit == "P3" and a.mode == "phalanx" and a.capture)
     assert shown_odds(view)[capture].startswith(f"[{capture + 1}] Board (Phalanx) to capture: capture the ship ")
     view.dice.force([9])
-    view.on_key_press(getattr(arcade.key, f"KEY_{capture + 1}"), 0)
+    row = next(b for b in view.buttons if b.key == f"option{capture}")  # the mode's row, clicked
+    view.on_mouse_press(int(row.left + row.width / 2), int(row.bottom + row.height / 2), arcade.MOUSE_BUTTON_LEFT, 0)
     g1 = view.state.units["G1"]
     assert g1.side == "A" and g1.captured
     render(window, view)
