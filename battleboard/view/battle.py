@@ -15,6 +15,7 @@ action, the callout of the last attack and the help another drawn over it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,8 @@ class BattleView(arcade.View):
         self.help = False  # F1: controls, legend and the rules for what is selected
         self.help_from = 0  # the first rules paragraph the help shows (Up / Down scroll)
         self.help_more = False  # more rules below than the help shows
+        #: the computer's player (``battleboard.ai.choose``; the options screen's strength may change it)
+        self.ai_choose: Callable[[State], Action] = choose
         self.buttons: list[Button] = []
         self._layout_size: tuple[int, int] = (0, 0)
         self.board_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
@@ -149,7 +152,18 @@ class BattleView(arcade.View):
         self.top = Canvas()  # drawn over the board: the callout and the help
         self.cell = 48.0
         self.origin = (20.0, 20.0)
+        self._bottom = 0.0
         self.dirty = True
+
+    @property
+    def bottom(self) -> float:
+        """Pixels kept free at the foot of the window (a watch mode's bar draws there)."""
+        return self._bottom
+
+    @bottom.setter
+    def bottom(self, value: float) -> None:
+        self._bottom = value
+        self._layout_size = (0, 0)  # lay the board out again
 
     @property
     def _texts(self) -> list[arcade.Text]:
@@ -164,11 +178,12 @@ class BattleView(arcade.View):
         self._layout_size = (w, h)
         self.canvas, self.top = Canvas(), Canvas()  # a new size: every text laid out afresh
         b = self.state.cfg.board
-        area_w, area_h = w * BOARD_SHARE - LABEL_W - 20, h - TOP_H - LEGEND_H - 30
+        foot = self.bottom + LEGEND_H  # the legend under the board, and what the window keeps free
+        area_w, area_h = w * BOARD_SHARE - LABEL_W - 20, h - TOP_H - foot - 30
         self.cell = max(16.0, min(area_w / b.columns, area_h / b.rows))
         self.origin = (
             LABEL_W + 10 + (area_w - self.cell * b.columns) / 2,
-            LEGEND_H + 26 + (area_h - self.cell * b.rows) / 2,
+            foot + 26 + (area_h - self.cell * b.rows) / 2,
         )
         self.board_shapes = shape_list.ShapeElementList()
         for sq in range(b.columns * b.rows):
@@ -452,7 +467,7 @@ class BattleView(arcade.View):
             return
         if key == "ai":
             if s.phase != "over":
-                self.act(choose(s))
+                self.act(self.ai_choose(s))
             return
         if key == "undo":
             self.undo()
@@ -510,7 +525,7 @@ class BattleView(arcade.View):
         self._ai_clock += delta_time
         if self._ai_clock >= self.ai_delay:
             self._ai_clock = 0.0
-            self.act(choose(s))
+            self.act(self.ai_choose(s))
 
     # -- drawing: the board ----------------------------------------------
     def _sync(self) -> None:
@@ -547,7 +562,7 @@ class BattleView(arcade.View):
         draw_labels(cv, s.cfg.board, self.origin, cell)
         self._status_strip()
         right = self.window.width * BOARD_SHARE - 14
-        top = LEGEND_H - 2
+        top = self.bottom + LEGEND_H - 2
         for line in LEGEND:
             top = top - cv.para(line, 12, top, right - 12, DIM, 9).content_height - 2
         if self.callout is not None:
@@ -556,7 +571,7 @@ class BattleView(arcade.View):
                 cv.shapes.append(shape_list.create_line(*self.square_center(self.callout.source), x, y, GOLD, 4))
             cv.frame(x, y, cell - 4, cell - 4, GOLD, 3)  # the square attacked
             pieces = [self._square_rect(u.square) for u in s.units.values() if u.square is not None]
-            area = (8.0, LEGEND_H + 26, right, self.window.height - TOP_H - 4)
+            area = (8.0, self.bottom + LEGEND_H + 26, right, self.window.height - TOP_H - 4)
             draw_callout(self.top, self.callout, x, y, cell, area, pieces)
 
     def _status_strip(self) -> None:
@@ -695,7 +710,7 @@ class BattleView(arcade.View):
         cv = self.canvas
         report = self.report_lines()
         y = y - cv.text("After-action report" if report else "Log", px, y - 12, GOLD, 11, bold=True).content_height - 4
-        floor = 10.0
+        floor = self.bottom + 10.0
         if report:
             for line in report:
                 t = cv.para(line, px, y, pw, DIM, 9)
@@ -754,10 +769,10 @@ class BattleView(arcade.View):
         self.help_more = False
         for i, p in enumerate(paras[self.help_from :]):
             t = cv.para(p, x, y, rw, INK, 10)
-            if y - t.content_height < 34:
+            if y - t.content_height < self.bottom + 34:
                 cv.drop(t)
                 more = f"… {len(paras) - self.help_from - i} more paragraphs: Down arrow (Up goes back)"
-                cv.text(more, x, 16, GOLD, 10)
+                cv.text(more, x, self.bottom + 16, GOLD, 10)
                 self.help_more = True
                 break
             y -= t.content_height + 5

@@ -109,7 +109,7 @@ def _passenger_chips(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: fl
         cv.box(px, py, width - 5, cell * 0.17, (236, 222, 190) if not p.flipped else (150, 140, 130))
         if cell >= 44:
             tag = KIND_TAGS.get(p.kind, p.kind[:2]) + str(p.strength)
-            cv.text(tag, px, py, DARK_INK, max(6, cell * 0.1), center=True)
+            cv.text(tag, px, py, DARK_INK, max(6.0, min(cell * 0.1, (width - 6) / 2.2)), center=True)
     if mark:
         mx = x + cell * 0.41 - width / 2
         cv.box(mx, py, width - 5, cell * 0.17, (30, 26, 22))
