@@ -316,3 +316,23 @@ def test_the_ai_waits_while_paused_or_while_the_help_is_open(window: Any) -> Non
     before = view.state
     view.on_update(1.0)
     assert view.state is before
+
+
+def test_watching_keeps_every_text_above_the_watch_bar(window: Any) -> None:
+    """The watch mode draws its bar at the foot of the window: the battle's legend and log
+    are laid out above it (``BattleView.bottom``)."""
+    from battleboard.view.choose import BoardBattles, battle_info
+    from bellum.paths import scenario_files
+    from bellum.settings import Settings
+    from bellum.view.watch import BAR_H, WatchView
+
+    path = next(p for p in scenario_files("battleboard") if p.stem == "field-pharsalus")
+    watch = BoardBattles().open(battle_info(path), "watch", Settings(), arcade.View())
+    assert isinstance(watch, WatchView)
+    for _ in range(12):
+        watch.step()
+    render(window, watch)
+    inner = watch.inner
+    assert isinstance(inner, BattleView) and inner.bottom == BAR_H + 2
+    assert all(t.bottom >= BAR_H for t in inner._texts if t.text), "a text under the watch bar"
+    assert_fits(inner)
