@@ -54,7 +54,7 @@ def sections_for(s: State, choosing_attack: bool) -> list[str]:
     if choosing_attack:
         return ["13.7", "13.8", "8.2"] if s.naval else ["8"]
     if s.naval:
-        phase = {"allocate": ["13.2", "13.5"], "command": ["13.6"], "move": ["13.4", "5.5"]}
+        phase = {"allocate": ["13.2", "13.5"], "deploy": ["4.2"], "command": ["13.6"], "move": ["13.4", "5.5"]}
         found = phase.get(s.phase, ["13.7"])
         return found + (["13.10"] if s.panicked else [])
     phase = {"deploy": ["4"], "command": ["6"], "move": ["7", "5.5"], "combat": ["8"]}

@@ -336,3 +336,18 @@ def test_watching_keeps_every_text_above_the_watch_bar(window: Any) -> None:
     assert isinstance(inner, BattleView) and inner.bottom == BAR_H + 2
     assert all(t.bottom >= BAR_H for t in inner._texts if t.text), "a text under the watch bar"
     assert_fits(inner)
+
+
+@pytest.mark.parametrize("naval", [False, True])
+def test_every_help_section_named_is_in_the_packaged_rules(naval: bool) -> None:
+    """Each phase's help names sections of battleboard.md that exist (a renumbered rule
+    would otherwise leave the help empty)."""
+    s = naval_state() if naval else land_state()
+    for phase in ("allocate", "deploy", "command", "move", "combat", "over"):
+        s.phase = phase
+        for panicked in ([], ["A"]):
+            s.panicked = panicked
+            for choosing in (False, True):
+                numbers = rules_help.sections_for(s, choosing)
+                assert numbers and all(rules_help.section(n) for n in numbers), (phase, choosing, numbers)
+                assert rules_help.rules_text(s, choosing).startswith(numbers[0])
