@@ -41,8 +41,9 @@ from battleboard.view.counters import (
     draw_callout,
     draw_counter,
     draw_labels,
+    fit_name,
 )
-from battleboard.view.words import LEGEND, MODE_NAMES, PHASES, Words
+from battleboard.view.words import LEGEND, MODE_NAMES, PHASES, Words, short_name
 from bellum.dice import Dice
 from bellum.engagement import Engagement
 from bellum.errors import BellumError, RuleError
@@ -559,6 +560,7 @@ class BattleView(arcade.View):
                 elif a.verb == "attack" and s.units[a.target].square is not None:
                     x, y = self.square_center(s.units[a.target].square)  # type: ignore[arg-type]
                     cv.frame(x, y, cell - 4, cell - 4, TARGET_HL, 4)
+        self._ghosts()
         draw_labels(cv, s.cfg.board, self.origin, cell)
         self._status_strip()
         right = self.window.width * BOARD_SHARE - 14
@@ -636,20 +638,42 @@ class BattleView(arcade.View):
             y = y - 4 - cv.para(self.message, px, y - 4, pw, WARN, 10).content_height
         return y
 
+    def _offered_plan(self, acts: list[Action]) -> tuple[Action | None, int]:
+        """The allocation or set-up plan the panel offers (P cycles them) and how many there are."""
+        setup = [a for a in acts if a.verb in ("allocate", "deploy") and a.side not in self.ai]
+        if not setup:
+            return None, 0
+        setup = [a for a in setup if a.side == setup[0].side]
+        return setup[self.plan % len(setup)], len(setup)
+
+    def _ghosts(self) -> None:
+        """The offered set-up plan on the board: each unit pale on the square it would take."""
+        s = self.state
+        if s.phase != "deploy":
+            return
+        plan, _ = self._offered_plan(legal_actions(s))
+        if plan is None:
+            return
+        cell = self.cell
+        for uid, sq in plan.placements:
+            x, y = self.square_center(sq)
+            self.canvas.box(x, y, cell * 0.86, cell * 0.86, (*SIDE_COLORS[s.units[uid].side], 90))
+            name = self.words.name(uid)
+            label = self.canvas.text(short_name(name, 12), x, y, INK, max(6.0, min(10.0, cell * 0.12)), center=True)
+            fit_name(label, name, cell * 0.84 - 4)
+
     def _wanted(self) -> list[tuple[str, str, Action | None]]:
         """The panel's buttons: the phase's actions from the generator, then the window's own."""
         s = self.state
         acts = legal_actions(s) if s.phase != "over" else []
         wanted: list[tuple[str, str, Action | None]] = []
-        setup = [a for a in acts if a.verb in ("allocate", "deploy") and a.side not in self.ai]
-        if setup:
-            setup = [a for a in setup if a.side == setup[0].side]
-            plan = setup[self.plan % len(setup)]
+        plan, plans = self._offered_plan(acts)
+        if plan is not None:
             key = "allocate" if plan.verb == "allocate" else "deploy"
             verb = "Allocate" if key == "allocate" else "Set up"
             wanted.append((key, f"{verb} [{'L' if key == 'allocate' else 'S'}]", plan))
-            if len(setup) > 1:
-                wanted.append(("plan", f"Plan {self.plan % len(setup) + 1}/{len(setup)} [P]", None))
+            if plans > 1:
+                wanted.append(("plan", f"Plan {self.plan % plans + 1}/{plans} [P]", None))
         labels = {
             "command": "Command checks [C]",
             "double": "Double move [D]",

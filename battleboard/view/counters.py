@@ -69,7 +69,7 @@ def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float,
     fleet = u.kind == "fleet"
     size = max(6.0, min(10.0, cell * 0.12))
     label = cv.text(name, x, y + cell * (0.085 if fleet else 0.05), ink, size, center=True, bold=True)
-    _fit(label, words.name(u.id), cell * 0.84 - 4)
+    fit_name(label, words.name(u.id), cell * 0.84 - 4)
     cv.text(below, x, y - cell * (0.095 if fleet else 0.2), ink, size, center=True)
     mark = state_mark(u)
     if mark:
@@ -81,7 +81,7 @@ def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float,
         _passenger_chips(cv, s, u, x, y, cell, mark)
 
 
-def _fit(label: arcade.Text, full: str, room: float) -> None:
+def fit_name(label: arcade.Text, full: str, room: float) -> None:
     """Fit a counter's name into ``room`` pixels: a little smaller (to 8.5 points), then
     abbreviated by rule (``short_name``) to 8 letters, then smaller still (to 7.5 points),
     then abbreviated further."""

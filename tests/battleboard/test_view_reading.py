@@ -240,6 +240,10 @@ def test_a_finished_battle_and_every_scenario_fit(window: Any) -> None:
         render(window, view)
         assert any(b.key in ("allocate", "deploy") for b in view.buttons)
         assert_fits(view)
+        plan = next(b.action for b in view.buttons if b.key in ("allocate", "deploy"))
+        for _uid, sq in plan.placements:  # a set-up plan is previewed on its squares
+            x, y = view.square_center(sq)
+            assert any(abs(t.x - x) < 1 and abs(t.y - y) < 1 for t in view._texts), view.state.cfg.board.name(sq)
     for scenario in ("field-pharsalus", "mountain-pass", "sea-interception", "supply-battle"):
         view = shot_view(argparse.Namespace(scenario=scenario, seed=3))
         render(window, view)
