@@ -586,7 +586,8 @@ class BattleView(arcade.View):
             text, color = f"The battle is over — winner: {who}", (70, 56, 34)
         else:
             phase = PHASES.get(s.phase, s.phase)
-            text = f"Turn {s.turn} · {self.words.side(s.side)} to play · {phase}"
+            who = self.words.side(s.side) + (" (the computer)" if s.side in self.ai else "")
+            text = f"Turn {s.turn} · {who} to play · {phase}"
             if s.phase == "allocate":
                 text = f"Turn {s.turn} · both sides allocate their units to their fleets in secret"
             color = SIDE_COLORS[s.side]
