@@ -821,7 +821,7 @@ class PbemSession(Session[Any, Any]):
         if not sealing:
             self.sealing = None
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
         raise RuleError("In a game by e-mail the turn files are the save: open the last one again to go on.")
 
     def turn_over(self) -> bool:
