@@ -41,6 +41,7 @@ from battleboard.view.counters import (
     draw_callout,
     draw_counter,
     draw_labels,
+    faction_colors,
     fit_name,
 )
 from battleboard.view.words import LEGEND, MODE_NAMES, PHASES, Words, short_name
@@ -125,6 +126,10 @@ class BattleView(arcade.View):
                 self.save_path = SAVES / f"battleboard-{Path(session.scenario).stem}.toml"
         #: units, leaders and sides by name, for the counters, the panel and the log
         self.words = Words.of(self.state, self.side_names)
+        #: the sides' colours: Caesar's red and the Senate's purple, whichever letter they have
+        eng = engagement or battle.engagement
+        factions: dict[str, str] = {str(s): f.faction for s, f in eng.sides.items()} if eng is not None else {}
+        self.colors = faction_colors(factions or self.side_names)
         self.menu = menu
         self.menu_label = menu_label  # the Esc button's name (the campaign window: "Campaign")
         self.selected: str | None = None
@@ -201,7 +206,7 @@ class BattleView(arcade.View):
             x0 = self.origin[0] + b.columns * self.cell / 2
             y0 = self.origin[1] + row * self.cell + (0 if side == "A" else self.cell)
             self.board_shapes.append(
-                shape_list.create_rectangle_filled(x0, y0, b.columns * self.cell, 5, (*SIDE_COLORS[side], 255))
+                shape_list.create_rectangle_filled(x0, y0, b.columns * self.cell, 5, (*self.colors[side], 255))
             )
         self.dirty = True
 
@@ -546,7 +551,7 @@ class BattleView(arcade.View):
         for u in s.units.values():
             if u.square is not None:
                 x, y = self.square_center(u.square)
-                draw_counter(cv, s, u, x, y, cell, self.words, u.id == self.selected)
+                draw_counter(cv, s, u, (x, y, cell), self.words, u.id == self.selected, self.colors)
         for ld in s.leaders.values():  # the yellow corner: a leader with the unit
             sq = ld.square if ld.aboard is None else s.units[ld.aboard].square
             if ld.status == "active" and sq is not None:
@@ -590,7 +595,7 @@ class BattleView(arcade.View):
             text = f"Turn {s.turn} · {who} to play · {phase}"
             if s.phase == "allocate":
                 text = f"Turn {s.turn} · both sides allocate their units to their fleets in secret"
-            color = SIDE_COLORS[s.side]
+            color = self.colors[s.side]
         self.canvas.box(w / 2, h - TOP_H / 2, w, TOP_H, color)
         flags = []
         if s.double_now:
@@ -658,7 +663,7 @@ class BattleView(arcade.View):
         cell = self.cell
         for uid, sq in plan.placements:
             x, y = self.square_center(sq)
-            self.canvas.box(x, y, cell * 0.86, cell * 0.86, (*SIDE_COLORS[s.units[uid].side], 90))
+            self.canvas.box(x, y, cell * 0.86, cell * 0.86, (*self.colors[s.units[uid].side], 90))
             name = self.words.name(uid)
             label = self.canvas.text(short_name(name, 12), x, y, INK, max(6.0, min(10.0, cell * 0.12)), center=True)
             fit_name(label, name, cell * 0.84 - 4)

@@ -18,7 +18,33 @@ DARK_INK = (40, 30, 26)
 BADGE = (30, 26, 22)
 GOLD = (222, 184, 96, 255)
 SELECT_HL = (255, 240, 160, 255)
-SIDE_COLORS = {"A": (176, 36, 40), "B": (112, 48, 128)}  # Caesarian red, Senatorial purple
+CAESARIAN, SENATORIAL = (176, 36, 40), (112, 48, 128)  # Caesarian red, Senatorial purple
+SIDE_COLORS = {"A": CAESARIAN, "B": SENATORIAL}  # by letter, when the factions are not known
+
+
+def faction_colors(factions: dict[str, str]) -> dict[str, tuple[int, int, int]]:
+    """Each side's colour by its faction ("caesarian", "Pompeians"...): Caesar's red, the
+    Senate's purple; the letters' colours when the factions do not tell them apart."""
+
+    def color(name: str) -> tuple[int, int, int] | None:
+        low = name.lower()
+        if "caesar" in low:
+            return CAESARIAN
+        if any(w in low for w in ("senat", "pompe", "optimat")):
+            return SENATORIAL
+        return None
+
+    got = {side: color(name) for side, name in factions.items()}
+    a, b = got.get("A"), got.get("B")
+    if a is not None and b is not None and a != b:
+        return {"A": a, "B": b}
+    if a is not None and b is None:
+        return {"A": a, "B": SENATORIAL if a == CAESARIAN else CAESARIAN}
+    if b is not None and a is None:
+        return {"B": b, "A": SENATORIAL if b == CAESARIAN else CAESARIAN}
+    return dict(SIDE_COLORS)
+
+
 #: the discipline letter's colour in a counter's badge: gold Imperator to grey Mob
 DISCIPLINE_COLORS = {
     "I": (240, 200, 90),
@@ -51,16 +77,26 @@ def pale(color: tuple[int, int, int]) -> tuple[int, int, int]:
     return (r + 255) // 2, (g + 255) // 2, (b + 255) // 2
 
 
-def draw_counter(cv: Canvas, s: State, u: Unit, x: float, y: float, cell: float, words: Words, selected: bool) -> None:
-    """One counter: morale badge top left, name in the middle, type and strength below, a
-    state mark bottom right; a disrupted counter is pale and lettered in dark ink."""
-    color = pale(SIDE_COLORS[u.side]) if u.flipped else SIDE_COLORS[u.side]
+def draw_counter(
+    cv: Canvas,
+    s: State,
+    u: Unit,
+    at: tuple[float, float, float],
+    words: Words,
+    selected: bool,
+    colors: dict[str, tuple[int, int, int]] = SIDE_COLORS,
+) -> None:
+    """One counter centred at ``at`` (x, y, the square's size): morale badge top left, name
+    in the middle, type and strength below, a state mark bottom right; a disrupted counter
+    is pale and lettered in dark ink; ``colors`` the sides' colours."""
+    x, y, cell = at
+    color = pale(colors[u.side]) if u.flipped else colors[u.side]
     ink = DARK_INK if u.flipped else INK
     if selected:
         cv.box(x, y, cell * 0.95, cell * 0.95, SELECT_HL)
     cv.box(x, y, cell * 0.86, cell * 0.86, color)
     if u.captured:  # a captured ship flies the captor's colours over the owner's hull: a strip
-        cv.box(x + cell * 0.36, y, cell * 0.08, cell * 0.5, SIDE_COLORS[u.owner])
+        cv.box(x + cell * 0.36, y, cell * 0.08, cell * 0.5, colors[u.owner])
     badge, name, below = counter_labels(u, words.name(u.id), 12)
     bs = max(10.0, cell * 0.22)
     bx, by = x - cell * 0.43 + bs / 2, y + cell * 0.43 - bs / 2

@@ -355,3 +355,17 @@ def test_every_help_section_named_is_in_the_packaged_rules(naval: bool) -> None:
                 numbers = rules_help.sections_for(s, choosing)
                 assert numbers and all(rules_help.section(n) for n in numbers), (phase, choosing, numbers)
                 assert rules_help.rules_text(s, choosing).startswith(numbers[0])
+
+
+def test_sides_wear_their_factions_colours_whatever_their_letter(window: Any) -> None:
+    """Caesar's side is red and the Senate's purple, as on the campaign map, even when the
+    Senatorials are side A (the campaign's active side is always A)."""
+    from battleboard.view.counters import CAESARIAN, SENATORIAL, SIDE_COLORS, faction_colors
+
+    assert faction_colors({"A": "senatorial", "B": "caesarian"}) == {"A": SENATORIAL, "B": CAESARIAN}
+    assert faction_colors({"A": "Pompeians", "B": "Antonius"}) == {"A": SENATORIAL, "B": CAESARIAN}
+    assert faction_colors({"A": "Afranius (moving)", "B": "Antonius (intercepting)"}) == SIDE_COLORS
+    view = BattleView(land_state(), title="Colours", side_names={"A": "Pompeians", "B": "Caesarians"})
+    image = render(window, view).convert("RGB")
+    x, y = view.square_center(view.state.units["X"].square)  # type: ignore[arg-type]
+    assert close(image.getpixel((int(x - view.cell * 0.32), int(window.height - (y + view.cell * 0.05)))), SENATORIAL)
