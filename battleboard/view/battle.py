@@ -591,8 +591,9 @@ class BattleView(arcade.View):
             text, color = f"The battle is over — winner: {who}", (70, 56, 34)
         else:
             phase = PHASES.get(s.phase, s.phase)
-            who = self.words.side(s.side) + (" (the computer)" if s.side in self.ai else "")
-            text = f"Turn {s.turn} · {who} to play · {phase}"
+            who = self.words.side(s.side)
+            plays = f"the computer plays {who}" if s.side in self.ai else f"{who} to play"
+            text = f"Turn {s.turn} · {plays} · {phase}"
             if s.phase == "allocate":
                 text = f"Turn {s.turn} · both sides allocate their units to their fleets in secret"
             color = self.colors[s.side]
