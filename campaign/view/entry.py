@@ -30,11 +30,10 @@ class CampaignPicker(ScenarioPicker):
         from campaign.view.game import CampaignGame
         from campaign.view.loadscreen import LoadScreen
         from campaign.view.mapview import MapView
-        from campaign.view.model import PlainMapModel
         from campaign.view.play import CampaignView
 
         if key == "map":
-            return MapView(PlainMapModel(), menu=self.menu)
+            return MapView(CampaignGame.new(), menu=self.menu)
         if key == "load":  # every save in the player's folder (issue 15 item 5)
             return LoadScreen(CampaignView, back=self, menu=self.menu)
         humans = frozenset(SIDES) if hotseat else frozenset({key})
