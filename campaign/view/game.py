@@ -916,7 +916,20 @@ class CampaignGame:
 
     # ------------------------------------------------------------------ undo, save, load
     def can_undo(self) -> bool:
-        return self.human_to_act() and self.session.can_undo()
+        return not self.undo_refusal()
+
+    def undo_refusal(self) -> str:
+        """Why Undo cannot take the last step back, in words ('' when it can): a die was
+        rolled for it, the enemy has moved since, or it is not this player's decision."""
+        if self.battle is not None:
+            return "Choose how to fight the battle first."
+        if not self.human_to_act():
+            return "It is not your decision now."
+        explain = getattr(self.session, "undo_refusal", None)
+        if explain is None:  # a session that only says yes or no (a game by e-mail)
+            return "" if self.session.can_undo() else "That step cannot be taken back."
+        why: str = explain()
+        return why
 
     def undo(self) -> bool:
         try:
