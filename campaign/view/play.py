@@ -447,7 +447,7 @@ class CampaignView(MapView):
         g = self.game
         why = g.undo_refusal()
         tips = {
-            "undo": "Take back your last step (Ctrl+Z)" if not why else why,
+            "undo": why or "Take back your last step (Ctrl+Z)",
             "save": f"Save the game (Ctrl+S) to {g.save_path.name}",
             "load": f"Load the game saved in {g.save_path.name} (Ctrl+L)",
             "report": "Write the war's illustrated after-action report, as a web page",
