@@ -43,33 +43,35 @@ CONTROLS: tuple[tuple[str, str], ...] = (
     ("− and + on a panel", "fold it to its title or open it again; ⇄ moves it to the other side"),
 )
 
-#: the legend: (what is drawn, what it means) — counters described by what they show, so
-#: any symbol set the map draws on them reads the same way
-LEGEND: tuple[tuple[str, str], ...] = (
-    ("Red land", "held by the Caesarians"),
-    ("Purple land", "held by the Senatorials"),
-    ("Sand land", "a client state (Egypt, Judea, Numidia, Pontus, Parthia)"),
-    ("Grey land", "neutral, or nobody's yet"),
-    ("Dark red line", "a named Roman road; a thinner line: a road"),
-    ("Dashed line", "a cross-country link (a roll on the March Table)"),
-    ("Blue dashes", "a strait or a sea lane"),
-    ("Dotted line", "a province border"),
-    ("White disc", "a city, ringed in its owner's ink; larger with a double ring: a provincial capital"),
-    ("Gold ring", "a city that pays income"),
-    ("Anchor", "a port (fleets are raised, sail and supply from here)"),
-    ("Pennant", "a colony site"),
-    ("Diamond", "a region"),
-    (")(", "a mountain pass"),
+#: the legend: (its sample on the map, what is drawn, what it means) — counters described by
+#: what they show, so any symbol set the map draws on them reads the same way
+LEGEND: tuple[tuple[str, str, str], ...] = (
+    ("fill:caesarian", "Red land", "held by the Caesarians"),
+    ("fill:senatorial", "Purple land", "held by the Senatorials"),
+    ("fill:client", "Sand land", "a client state (Egypt, Judea, Numidia, Pontus, Parthia)"),
+    ("fill:neutral", "Grey land", "neutral, or nobody's yet"),
+    ("line:road", "Dark red line", "a named Roman road; a thinner line: a road"),
+    ("line:cross", "Dashed line", "a cross-country link (a roll on the March Table)"),
+    ("line:strait", "Blue dashes", "a strait or a sea lane"),
+    ("line:border", "Dotted line", "a province border"),
+    ("city", "White disc", "a city, ringed in its owner's ink"),
+    ("capital", "Double ring", "a provincial capital"),
+    ("income", "Gold ring", "a city that pays income"),
+    ("anchor", "Anchor", "a port (fleets are raised, sail and supply from here)"),
+    ("colony", "Pennant", "a colony site"),
+    ("region", "Diamond", "a region"),
+    ("pass", ")(", "a mountain pass"),
     (
+        "counter",
         "Counter",
-        "a force in its side's colour: its symbol says what it is (legion, cavalry, auxilia, "
-        "fleet, leader, garrison, client army); the number is its strength in SP",
+        "a force in its side's colour: its symbol says what it is (legion, cavalry, auxilia, fleet, leader, "
+        "garrison, client army); the number is its strength in SP",
     ),
-    ("Name by a counter", "the force's commander, with his rating"),
-    ("Hover a counter", "the force's leaders, units, strength and movement"),
-    ("Gold ring (place)", "something can be done there now: click it"),
-    ("Green ring", "a sure march; amber or red: the March Table's risk; blue: by sea"),
-    ("Number under a ring", "the chance that the march arrives"),
+    ("counter-leader", "Counter with a leader", "a force led by a leader; his name and rating beside it"),
+    ("", "Hover a counter", "the force's leaders, units, strength and movement"),
+    ("ring:gold", "Gold ring (place)", "something can be done there now: click it"),
+    ("ring:green", "Green ring", "a sure march; amber or red: the March Table's risk; blue: by sea"),
+    ("", "Number under a ring", "the chance that the march arrives"),
 )
 
 
@@ -140,7 +142,7 @@ def search(sections: tuple[Section, ...] | list[Section], query: str) -> list[Se
 
 def plain(text: str) -> str:
     """Markdown made readable as plain text in a panel (emphasis and code marks dropped)."""
-    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text, flags=re.DOTALL)
     text = re.sub(r"(?<!\w)\*(.+?)\*(?!\w)", r"\1", text)
     return text.replace("`", "")
 

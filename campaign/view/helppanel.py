@@ -12,9 +12,21 @@ from typing import TYPE_CHECKING, Any
 import arcade
 from arcade import shape_list
 
+from campaign.view import markers
 from campaign.view.help import CONTROLS, LEGEND, plain, rule_sections, search, sequence_of_play
 from campaign.view.mapview import SANS, SERIF, TOP_BAR, rgba
-from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, PARCHMENT
+from campaign.view.palette import (
+    BG_TOP,
+    CROSS_COUNTRY,
+    GOLD,
+    LABEL_INK,
+    OWNER_FILL,
+    PARCHMENT,
+    PROVINCE_BORDER,
+    ROAD_NAMED,
+    STRAIT,
+    OwnerKind,
+)
 
 if TYPE_CHECKING:
     from campaign.view.play import CampaignView
@@ -40,6 +52,7 @@ def build_help(view: CampaignView) -> None:
     """The whole panel: its box, the tabs and the chosen tab's page."""
     left, bottom, right, top = help_box(view)
     shapes = view.help_shapes
+    view.help_sprites = arcade.SpriteList()
     w, h = view.window.width, view.window.height
     shapes.append(shape_list.create_rectangle_filled(w / 2, h / 2, w, h, (20, 10, 12, 90)))
     cx, cy = (left + right) / 2, (bottom + top) / 2
@@ -53,8 +66,9 @@ def build_help(view: CampaignView) -> None:
     for key, label in TABS:
         chosen = view.help_tab == key
         tip = f"Show the {label.lower()}" + (" (shown)" if chosen else "")
-        b = view._add_button(f"help:tab:{key}", label, x, top - 38, 150, partial(_tab, view, key), tip=tip)
-        b.enabled = not chosen
+        view._add_button(
+            f"help:tab:{key}", label, x, top - 38, 150, partial(_tab, view, key), tip=tip, enabled=not chosen
+        )
         x += 156
     view._add_button(
         "help:close", "Close (F1)", right - 126, top - 38, 110, view.toggle_help, tip="Close the help (F1 or Esc)"
@@ -113,7 +127,69 @@ def _controls(view: CampaignView, left: float, bottom: float, right: float, top:
 
 
 def _legend(view: CampaignView, left: float, bottom: float, right: float, top: float) -> None:
-    _pairs(view, LEGEND, left, bottom, right, top)
+    """Each symbol drawn as the map draws it, then its name and meaning."""
+    half = (right - left - 20) / 2
+    x, y = left, top
+    for sample, what, means in LEGEND:
+        if y < bottom + 30 and x == left:
+            x, y = left + half + 20, top
+        if sample:
+            _sample(view, sample, x + 14, y - 9)
+        a = _text(view, what, x + 36, y, 184, bold=True)
+        b = _text(view, means, x + 226, y, half - 230)
+        y = min(a, b, y - 24) - 2
+
+
+def _sample(view: CampaignView, sample: str, cx: float, cy: float) -> None:
+    """A legend's sample: a swatch or a line in the map's colours, or the map's own marker."""
+    kind, _, arg = sample.partition(":")
+    shapes = view.help_shapes
+    if kind == "fill":
+        shapes.append(shape_list.create_rectangle_filled(cx, cy, 26, 14, rgba(OWNER_FILL[owner_of(arg)])))
+        shapes.append(shape_list.create_rectangle_outline(cx, cy, 26, 14, rgba(BG_TOP), 1))
+    elif kind == "line":
+        color, width, dashed = {
+            "road": (ROAD_NAMED, 3.0, False),
+            "cross": (CROSS_COUNTRY, 1.4, True),
+            "strait": (STRAIT, 3.0, True),
+            "border": (PROVINCE_BORDER, 1.6, True),
+        }[arg]
+        steps = 3 if dashed else 1
+        for k in range(steps):
+            a = cx - 13 + k * 26 / steps
+            shapes.append(
+                shape_list.create_line(a, cy, a + 26 / steps * (0.6 if dashed else 1), cy, rgba(color), width)
+            )
+    else:
+        texture, tint = _marker(kind, arg)
+        sprite = arcade.Sprite(texture, center_x=cx, center_y=cy)
+        sprite.scale = 22 / markers.SIZE
+        if tint is not None:
+            sprite.color = tint
+        view.help_sprites.append(sprite)
+
+
+def _marker(kind: str, arg: str) -> tuple[arcade.Texture, tuple[int, int, int, int] | None]:
+    """The map's own marker texture for a legend row (``campaign.view.markers``)."""
+    makers: dict[str, Callable[[], arcade.Texture]] = {
+        "city": lambda: markers.city_texture("neutral", False, False),
+        "capital": lambda: markers.city_texture("neutral", True, False),
+        "income": lambda: markers.city_texture("neutral", True, True),
+        "anchor": markers.anchor_texture,
+        "colony": markers.colony_texture,
+        "region": lambda: markers.region_texture("neutral"),
+        "pass": markers.pass_texture,
+        "counter": lambda: markers.counter_texture("caesarian", False),
+        "counter-leader": lambda: markers.counter_texture("caesarian", True),
+        "ring": markers.select_ring_texture,
+    }
+    color = {"gold": rgba(GOLD), "green": rgba((40, 120, 60))}.get(arg) if kind == "ring" else None
+    return makers[kind](), color
+
+
+def owner_of(name: str) -> OwnerKind:
+    kinds: dict[str, OwnerKind] = {"caesarian": "caesarian", "senatorial": "senatorial", "client": "client"}
+    return kinds.get(name, "neutral")
 
 
 def _sequence(view: CampaignView, left: float, bottom: float, right: float, top: float) -> None:
@@ -148,7 +224,7 @@ def _rules(view: CampaignView, left: float, bottom: float, right: float, top: fl
         index = sections.index(sec)
         b = view._add_button(
             f"help:section:{index}",
-            f"{sec.doc} §{sec.number}  {sec.title}" if sec.number else f"{sec.doc}  {sec.title}",
+            plain(f"{sec.doc} §{sec.number}  {sec.title}" if sec.number else f"{sec.doc}  {sec.title}"),
             left,
             y - 26,
             LIST_W,

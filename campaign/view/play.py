@@ -91,6 +91,9 @@ WARN = (150, 40, 30, 255)
 BUTTON = (92, 60, 48, 255)
 BUTTON_OFF = (160, 150, 136, 255)
 BUTTON_INK = rgba(PARCHMENT)
+#: a disabled button's words, and the panels' headings (dark enough to read on parchment)
+OFF_INK = (70, 58, 48, 255)
+HEAD_INK = (128, 78, 18, 255)
 DEST_SURE = (40, 120, 60)
 DEST_RISK = (200, 140, 30)
 DEST_BAD = (170, 40, 30)
@@ -183,6 +186,7 @@ class CampaignView(MapView):
         self.dialog_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.help_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.help_batch = Batch()
+        self.help_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         #: the help panel (F1): open, its tab, the rules search and the section shown
         self.help_open = False
         self.help_tab = "controls"
@@ -371,7 +375,7 @@ class CampaignView(MapView):
         title = TITLES[name]
         if name == "chronicle" and state.collapsed and self.game.chronicle:
             title += f" ({len(self.game.chronicle)})"
-        self._line(title, x + 8, top - 4, GOLD, 10.5, bold=True)
+        self._line(title, x + 8, top - 4, HEAD_INK, 10.5, bold=True)
         side = "right" if state.dock == "left" else "left"
         fold_tip = (
             f"Open the {TITLES[name].lower()} panel"
@@ -479,7 +483,7 @@ class CampaignView(MapView):
         at a time), then a line of help."""
         g = self.game
         y = self._toolbar(x + 8, y - 4, width - 16)
-        y = self._line(self._status(), x + 8, y, GOLD, 11, bold=True)
+        y = self._line(self._status(), x + 8, y, HEAD_INK, 11, bold=True)
         if g.state.pending is not None:
             y = self._wrapped(g.pending_question(), x + 8, y, INK, 9.5, width - 16)
         options = [(o, partial(self.choose_phase, o), f"phase:{o.label}") for o in g.phase_options()]
@@ -586,7 +590,7 @@ class CampaignView(MapView):
     def _place_body(self, x: float, y: float, width: float) -> float:
         """What can be done at the selected place (recruiting, colonies, tribute, bribes…)."""
         place = self.model.selected or ""
-        y = self._wrapped(f"At {place_name(place)}", x + 8, y - 4, GOLD, 11, width - 16, bold=True)
+        y = self._wrapped(f"At {place_name(place)}", x + 8, y - 4, HEAD_INK, 11, width - 16, bold=True)
         here = self.game.place_options(place)
         options = [(o, partial(self.game.play, o.action), f"here{i}") for i, o in enumerate(here)]
         return self._option_list("place", options, x + 8, y, width - 16, self._rows())
@@ -732,7 +736,7 @@ class CampaignView(MapView):
             label,
             left + width / 2,
             top,
-            BUTTON_INK if enabled else (236, 230, 220, 255),
+            BUTTON_INK if enabled else OFF_INK,
             size,
             font_name=SANS,
             multiline=True,
@@ -872,6 +876,7 @@ class CampaignView(MapView):
             self.dialog_batch.draw()
         if self.help_open:
             self.help_shapes.draw()
+            self.help_sprites.draw()
             self.help_batch.draw()
 
     def _draw_tooltip(self) -> None:
