@@ -61,12 +61,12 @@ from campaign.view.panels import PANELS, TITLES, load_settings, map_share, save_
 
 #: the columns of docked panels (campaign.view.panels): their widths and the space around them
 LEFT_W = 292
-RIGHT_W = 360
+RIGHT_W = 340
 PANEL_MARGIN = 8
 PANEL_GAP = 6
 HEADER_H = 24
 #: the chronicle panel's height for its lines (more in a taller window), and the lines it may show
-CHRONICLE_H = 100
+CHRONICLE_H = 90
 CHRONICLE_LINES = 12
 #: the message's fixed place: the bottom of the window, right of the map's legend
 MESSAGE_LEFT = 246.0
