@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import arcade
 from arcade import shape_list
@@ -28,8 +28,9 @@ from campaign.view.palette import (
     OwnerKind,
 )
 
-if TYPE_CHECKING:
-    from campaign.view.play import CampaignView
+#: the campaign window the help is drawn into (``campaign.view.play.CampaignView``; not
+#: imported here, so the window may import this module without a loop)
+CampaignView = Any
 
 TABS = (("controls", "Controls"), ("legend", "Legend"), ("sequence", "Sequence of play"), ("rules", "Rules"))
 INK = rgba(LABEL_INK)

@@ -351,3 +351,37 @@ def test_a_resized_window_relays_out_everything(window: Any, monkeypatch: pytest
     monkeypatch.undo()
     view.on_resize(1280, 800)
     render(window, view)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"panels = 3\n",
+        b'[panels.orders]\ncollapsed = "yes"\n',
+        b'[panels.orders]\ndock = "top"\n',
+        b"\x00\xff\xfe not toml at all",
+        b"[panels]\n" + b"x" * 3_000_000,
+        b"[[[[",
+        b"unknown = 1\n",
+    ],
+)
+def test_a_hostile_settings_file_gives_the_defaults_and_one_sentence(tmp_path: Path, content: bytes) -> None:
+    from campaign.view.panels import WindowSettings, load_settings
+
+    path = tmp_path / "campaign-window.toml"
+    path.write_bytes(content)
+    settings, problem = load_settings(path)
+    assert settings == WindowSettings()
+    assert problem.startswith("The window's settings were not read (") and "\n" not in problem
+    assert str(path) in problem
+
+
+def test_settings_round_trip_through_the_file(tmp_path: Path) -> None:
+    from campaign.view.panels import load_settings, save_settings
+
+    settings, _ = load_settings(tmp_path / "none.toml")
+    settings.panel("war").dock = "left"
+    settings.panel("chronicle").collapsed = True
+    path = save_settings(settings, tmp_path / "deep" / "campaign-window.toml")
+    again, problem = load_settings(path)
+    assert not problem and again == settings
