@@ -333,8 +333,9 @@ class CampaignView(MapView):
         self.panel_at: dict[str, tuple[float, float, float, float]] = {}
         w, h = self.window.width, self.window.height
         top = h - TOP_BAR - 8
-        self._build_column("left", PANEL_MARGIN, top, LEFT_W)
-        right = self._build_column("right", w - RIGHT_W - PANEL_MARGIN, top, RIGHT_W)
+        bodies = self._panel_bodies()
+        self._build_column("left", PANEL_MARGIN, top, LEFT_W, bodies)
+        right = self._build_column("right", w - RIGHT_W - PANEL_MARGIN, top, RIGHT_W, bodies)
         self.panel_drop = top - right + 4 if right < top else 0.0  # the map's place panel goes below
         self._build_message()
         if self.dialog is not None:
@@ -343,12 +344,14 @@ class CampaignView(MapView):
             build_help(self)
         self._layer_buttons()
 
-    def _build_column(self, dock: str, x: float, top: float, width: float) -> float:
+    def _build_column(
+        self, dock: str, x: float, top: float, width: float, bodies: dict[str, Callable[[float, float, float], float]]
+    ) -> float:
         """The panels docked on one side, stacked from the top; the bottom reached."""
         y = top
         for name in PANELS:
             state = self.settings.panel(name)
-            body = self._panel_bodies().get(name)
+            body = bodies.get(name)
             if state.dock != dock or body is None:
                 continue
             y = self._panel(name, x, y, width, body) - PANEL_GAP
@@ -792,9 +795,24 @@ class CampaignView(MapView):
         for i, (label, run, why) in enumerate(opts):
             key = "cancel" if label == "Cancel" and d.cancel and i == len(opts) - 1 else f"option{i}"
             b = self._add_button(key, label, 0, 0, dw - 32, run, enabled=run is not None, tip=why or label)
-            made.append((b, why))
+            note = None
+            if why:  # why it is disabled, or what it risks: wrapped under the button
+                note = arcade.Text(
+                    why,
+                    0,
+                    0,
+                    DIM,
+                    8.5,
+                    font_name=SANS,
+                    italic=True,
+                    multiline=True,
+                    width=dw - 44,
+                    anchor_y="top",
+                    batch=batch,
+                )
+            made.append((b, note))
         height: float = 20 + title.content_height + 10 + sum(t.content_height + 4 for t in body) + 10
-        height += sum(b.height + 6 + (14 if why else 0) for b, why in made) + 10
+        height += sum(b.height + 6 + (note.content_height + 4 if note else 0) for b, note in made) + 10
         left, top = (w - dw) / 2, min(h - TOP_BAR - 20, h / 2 + height / 2)
         bottom = top - height
         shapes = self.dialog_shapes
@@ -810,16 +828,13 @@ class CampaignView(MapView):
             y -= t.content_height + (10 if t is title else 4)
             texts.append(t)
         y -= 6
-        for b, why in made:
+        for b, note in made:
             self._move_button(b, left + 16, y - b.height)
             y -= b.height + 6
-            if why:
-                texts.append(
-                    arcade.Text(
-                        why, left + 22, y + 2, DIM, 8.5, font_name=SANS, italic=True, anchor_y="top", batch=batch
-                    )
-                )
-                y -= 14
+            if note is not None:
+                note.x, note.y = left + 22, y + 2
+                texts.append(note)
+                y -= note.content_height + 4
         self.dialog_texts = texts
         self.dialog_box = (left, bottom, left + dw, top)
 

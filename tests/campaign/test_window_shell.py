@@ -385,3 +385,15 @@ def test_settings_round_trip_through_the_file(tmp_path: Path) -> None:
     path = save_settings(settings, tmp_path / "deep" / "campaign-window.toml")
     again, problem = load_settings(path)
     assert not problem and again == settings
+
+
+def test_the_help_reads_every_rules_document_through_game_data() -> None:
+    from bellum.paths import game_data
+    from campaign.view.help import RULES_DOCS, rule_sections, search
+
+    for name, _ in RULES_DOCS:
+        assert game_data("rules", name).is_file(), name
+    docs = {s.doc for s in rule_sections()}
+    assert docs == {name for name, _ in RULES_DOCS}
+    assert search(rule_sections(), "MARCH table")[0].cite() == "campaign.md §8.2"
+    assert search(rule_sections(), "no such words anywhere zzz") == []
