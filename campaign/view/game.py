@@ -967,12 +967,17 @@ class CampaignGame:
         return why
 
     def undo(self) -> bool:
+        """Take the last step back, or say why not (the message)."""
+        why = self.undo_refusal()
         try:
+            if why:
+                raise RuleError(why)
             self.session.undo()
         except RuleError as no:
             self.message = str(no)
             self.version += 1
             return False
+        self.message = ""
         self.chronicle = []
         self._chronicle_from(self.session.log)
         self._after([])
