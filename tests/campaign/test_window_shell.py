@@ -397,3 +397,100 @@ def test_the_help_reads_every_rules_document_through_game_data() -> None:
     assert docs == {name for name, _ in RULES_DOCS}
     assert search(rule_sections(), "MARCH table")[0].cite() == "campaign.md §8.2"
     assert search(rule_sections(), "no such words anywhere zzz") == []
+
+
+def _answer_dialogs(view: Any) -> None:
+    """Each dialog answered with its first choice that can be taken (a click on it); the
+    computer's side played meanwhile."""
+    for _ in range(200):
+        view.on_update(1.0)
+        if view.dialog is None and not view.game.ai_to_act():
+            return
+        if view.dialog is not None:
+            view.refresh_hud()
+            first = next(b for b in view.buttons if b.key.startswith("option") and b.enabled)
+            click_button(view, first.key)
+    raise AssertionError("the dialogs did not end")
+
+
+def _click_label(view: Any, start: str) -> bool:
+    view.refresh_hud()
+    hit = [b for b in view.buttons if b.label.startswith(start) and b.enabled and b.key.startswith(("phase", "here"))]
+    if not hit:
+        return False
+    click_button(view, hit[0].key)
+    _answer_dialogs(view)
+    return True
+
+
+def _march_somewhere(view: Any, fid: str) -> None:
+    """Click the force's counter, then the first place lit for it (a dialog asks if risky)."""
+    game = view.game
+    if fid not in game.state.forces:
+        return
+    view.fit()
+    x, y = view.world_to_screen(*view.geo.pos(game.state.forces[fid].location))
+    view.zoom_at(x, y, 2.5)  # close enough that places and counters stand apart
+    view.pan(view.window.width / 2 - x, view.window.height / 2 - y)
+    sprite = view.force_sprites[view._force_ids.index(fid)]
+    click(view, *view.world_to_screen(sprite.center_x, sprite.center_y))
+    assert game.selected_force == fid
+    spots = [view.world_to_screen(*view.geo.pos(p)) for p in sorted(game.moves()) if p in view.geo.positions]
+    spots = [
+        xy
+        for xy in spots
+        if not view.on_panel(*xy) and view.force_at(*xy) is None and view.place_at(*xy) in game.moves()
+    ]
+    if spots:
+        before = game.state.forces[fid].location
+        click(view, *spots[0])
+        _answer_dialogs(view)
+        assert fid not in game.state.forces or game.state.forces[fid].location != before or game.message
+
+
+@pytest.mark.window
+@pytest.mark.parametrize(("side", "leader"), [(CAESAR, "caesar"), (POMPEIANS, "pompeius")])
+def test_a_whole_turn_for_each_side_played_by_clicks(window: Any, side: str, leader: str) -> None:
+    """A person plays a whole half-turn of ``side`` with the mouse only — stratagems, the Res
+    Publica, recruiting, a march, combat, supply — the computer the other; then undo and the
+    buttons' words are checked once more at the end."""
+    from campaign.view.play import CampaignView
+
+    game = CampaignGame.new(seed=1, humans=frozenset({side}))
+    view = CampaignView(game)
+    render(window, view)
+    _answer_dialogs(view)
+    turn = game.state.turn
+    played: list[str] = []
+    for _ in range(80):
+        if game.state.turn != turn and game.human_to_act():
+            break
+        phase = game.state.phase
+        if not game.human_to_act():
+            _answer_dialogs(view)
+            continue
+        if phase == "stratagems" and _click_label(view, "Take a Military"):
+            played.append("stratagem")
+        elif phase == "res_publica" and "politics" not in played and _click_label(view, "Play a Political"):
+            played.append("politics")
+        elif phase == "recruiting" and not any(p.startswith("recruit") for p in played) and game.action_places():
+            view.fit()
+            spots = [view.world_to_screen(*view.geo.pos(p)) for p in sorted(game.action_places())]
+            click(view, *next(xy for xy in spots if not view.on_panel(*xy)))
+            if _click_label(view, "Raise"):
+                played.append("recruit")
+            else:
+                played.append("recruit-none")
+        elif phase == "movement" and "march" not in played:
+            _march_somewhere(view, leader)
+            played.append("march")
+        elif not any(_click_label(view, word) for word in ("Pass", "End", "Resolve supply", "Attack")):
+            raise AssertionError(f"nothing to click in the {phase} phase: {[b.label for b in view.buttons]}")
+        view.refresh_hud()
+        assert not texts_fit(view), texts_fit(view)
+    assert game.state.turn != turn, (
+        f"the turn did not end ({game.state.phase}, {played}, {game.message}, {[b.label for b in view.buttons]})"
+    )
+    assert {"stratagem", "politics", "march"} <= set(played), played
+    assert any(p.startswith("recruit") for p in played)
+    render(window, view)
