@@ -66,7 +66,7 @@ PANEL_MARGIN = 8
 PANEL_GAP = 6
 HEADER_H = 24
 #: the chronicle panel's height for its lines (more in a taller window), and the lines it may show
-CHRONICLE_H = 90
+CHRONICLE_H = 64
 CHRONICLE_LINES = 12
 #: the message's fixed place: the bottom of the window, right of the map's legend
 MESSAGE_LEFT = 246.0
