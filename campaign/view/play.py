@@ -2,18 +2,26 @@
 (docs/rules/campaign.md §14, "Playing").
 
 ``CampaignView`` is a ``MapView`` over a ``CampaignGame`` (``campaign.view.game``).  On
-top of the map it shows, under a fixed HUD camera:
+top of the map it shows, under a fixed HUD camera, panels docked in two columns (left and
+right), each folding to its title bar and moving to the other side, remembered in the
+player's settings (``campaign.view.panels``):
 
-* the **phase panel** (left): who is to act, the phase's actions from the legal-action
-  generator (end or pass the phase, supply, attacks, storms with their chance, offers of
-  battle at sea), undo, save and load;
-* the **force panel** (left, below): the selected force's leaders and units, and the
-  forces it may join;
-* the **chronicle** (bottom right): the last lines of the campaign's chronicle;
+* the **orders** (left): Undo, Save, Load, Report and Help first (they never move), who is
+  to act, the phase's actions from the legal-action generator (end or pass the phase,
+  supply, attacks, storms with their chance, stratagems, the Res Publica with its odds and
+  cost), a page at a time;
+* the **force** (left, below): the selected force's leaders and units, the forces it may join;
+* **here** (left, below): what can be done at the selected place (recruiting with its cost…);
+* **the war** (right, folded by default) and the **chronicle** (right): the hands of
+  stratagems, the Res Publica, clients at war; the latest lines of the chronicle;
+* the **message** in one fixed place at the bottom (a refusal, why Undo cannot, a save);
 * **dialogs** (centre): the choice of march (plain or with a Military stratagem, or by
   sea) with the exact March Table odds, the reactive decisions (intercept, cut supply,
   accept battle at sea, commit stratagems), and the **battle dialog** — auto-resolve
-  with the odds shown first, the battleboard, or the tactical engine.
+  with the odds shown first, the battleboard, or the tactical engine;
+* the **help** (F1, ``campaign.view.helppanel``): controls, legend, sequence of play, rules.
+
+Every button has a tooltip (what it does, or why it is disabled); long labels wrap.
 
 A click on a force selects it and lights its legal destinations on the map, each with
 the chance that the march arrives; a click on a lit place moves it there (a sure march
@@ -22,10 +30,10 @@ at once, otherwise through the march dialog).  The battleboard choice opens
 player leaves it and lets the generals finish it), its ``Outcome`` comes back to the map
 and is applied through the engine.
 
-Controls besides the map's: Enter ends or passes the phase, C shows or hides the
-chronicle, R lists the war's battles and opens their after-action reports (campaign.md
-§14.4), Ctrl+Z undo, Ctrl+S save, Ctrl+L load, Esc closes a dialog, clears the selection
-or returns to the menu.
+Controls besides the map's: Enter ends or passes the phase, C folds or opens the
+chronicle, L shows or hides the map's legend, F1 the help, R lists the war's battles and
+opens their after-action reports (campaign.md §14.4), Ctrl+Z undo, Ctrl+S save, Ctrl+L
+load, Esc closes a dialog, clears the selection or returns to the menu.
 """
 
 from __future__ import annotations
