@@ -802,7 +802,8 @@ class CampaignView(MapView):
         made = []
         for i, (label, run, why) in enumerate(opts):
             key = "cancel" if label == "Cancel" and d.cancel and i == len(opts) - 1 else f"option{i}"
-            b = self._add_button(key, label, 0, 0, dw - 32, run, enabled=run is not None, tip=why or label)
+            tip = why or ("Close this dialog without choosing (Esc)" if key == "cancel" else f"{label} ({d.title})")
+            b = self._add_button(key, label, 0, 0, dw - 32, run, enabled=run is not None, tip=tip)
             note = None
             if why:  # why it is disabled, or what it risks: wrapped under the button
                 note = arcade.Text(
