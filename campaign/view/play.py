@@ -32,8 +32,9 @@ and is applied through the engine.
 
 Controls besides the map's: Enter ends or passes the phase, C folds or opens the
 chronicle, L shows or hides the map's legend, F1 the help, R lists the war's battles and
-opens their after-action reports (campaign.md §14.4), Ctrl+Z undo, Ctrl+S save, Ctrl+L
-load, Esc closes a dialog, clears the selection or returns to the menu.
+opens their after-action reports (campaign.md §14.4), Ctrl+Z undo, Ctrl+S save (a named
+slot: ``loadscreen``), Ctrl+L load (the load screen), V the end of the war once it is over
+(``victory``), Esc closes a dialog, clears the selection or returns to the menu.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from campaign.rules.common import force_name, place_name
 from campaign.state import SIDE_NAMES as SIDE_TITLES_LOWER
 from campaign.state import SIDES, side_title
 from campaign.units import catalogue
-from campaign.view import markers
+from campaign.view import loadscreen, markers, victory
 from campaign.view.game import ODDS_BATTLES, CampaignGame, Option, tactical_refusal
 from campaign.view.helppanel import build_help
 from campaign.view.mapview import SANS, SERIF, TOP_BAR, MapView, rgba
@@ -463,8 +464,8 @@ class CampaignView(MapView):
         why = g.undo_refusal()
         tips = {
             "undo": why or "Take back your last step (Ctrl+Z)",
-            "save": f"Save the game (Ctrl+S) to {g.save_path.name}",
-            "load": f"Load the game saved in {g.save_path.name} (Ctrl+L)",
+            "save": "Save the game in a named slot (Ctrl+S)",
+            "load": "Load a saved game: every save, the newest first (Ctrl+L)",
             "report": "Write the war's illustrated after-action report, as a web page",
             "help": "Controls, the legend, the sequence of play and the rules (F1)",
         }
@@ -1010,10 +1011,10 @@ class CampaignView(MapView):
         self.game.undo()
 
     def save(self) -> None:
-        self.game.save()
+        loadscreen.open_save_dialog(self)  # a named slot (issue 15 item 5)
 
     def load(self) -> None:
-        self.game.load()
+        loadscreen.open_load_screen(self)
 
     def _take_over(self) -> None:
         self.close_dialog()
@@ -1452,6 +1453,8 @@ class CampaignView(MapView):
             self.save()
         elif ctrl and symbol == arcade.key.L:
             self.load()
+        elif symbol == arcade.key.V and not ctrl and self.game.state.result and self.dialog is None:
+            victory.show(self)  # the end of the war again (issue 15 item 7)
         elif symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.dialog is None:
             opts = [o for o in self.game.phase_options() if isinstance(o.action, A.EndPhase | A.Pass | A.Supply)]
             if opts:
@@ -1474,6 +1477,9 @@ class CampaignView(MapView):
             self._ai_clock = 0.0
             self._refresh_dialogs()
         super().on_update(delta_time)
+        # issue 15 items 5 and 7: the autosave of each turn, the end-of-war screen
+        loadscreen.autosave_tick(self.game)
+        victory.offer(self)
 
 
 # ---------------------------------------------------------------------- starting a game
@@ -1553,10 +1559,3 @@ def tactical_folder() -> Path:
     import tempfile
 
     return Path(tempfile.gettempdir()) / "bellum-campaign-battles"
-
-
-def default_save() -> Path:
-    """Where the window's Save button writes unless ``--save`` says otherwise."""
-    from bellum.paths import SAVES
-
-    return SAVES / "campaign-window.toml"
