@@ -141,11 +141,13 @@ def state_checksum(state: Any) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
 
 
-def schema_line() -> str:
-    """The first line of a save: the shipped save schema, for editors (``#:schema``, docs/MODDING.md)."""
+def schema_line(name: str = "save") -> str:
+    """The first line of a TOML file the game writes: its shipped schema
+    (``schemas/<name>.schema.json``) for editors (``#:schema``, docs/MODDING.md); '' when the
+    schema is not shipped.  Saves use ``"save"``, the settings ``"settings"``."""
     from bellum.paths import game_data
 
-    schema = game_data("schemas", "save.schema.json")
+    schema = game_data("schemas", f"{name}.schema.json")
     return f"#:schema {schema.resolve().as_uri()}\n" if schema.is_file() else ""
 
 

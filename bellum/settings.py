@@ -116,16 +116,12 @@ def load_settings(path: Path | None = None) -> Settings:
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write the settings atomically (the previous file is replaced whole or not at all)."""
-    from bellum.saves import write_atomic
+    from bellum.saves import schema_line, write_atomic
 
     p = path or settings_path()
     p.parent.mkdir(parents=True, exist_ok=True)
     doc = settings.model_dump()
-    from bellum.paths import game_data
-
-    schema = game_data("schemas", "settings.schema.json")
-    head = f"#:schema {schema.resolve().as_uri()}\n" if schema.is_file() else ""
-    text = head + "# Bellum Civile settings (the options screen writes this file)\n" + tomli_w.dumps(doc)
+    text = schema_line("settings") + "# Bellum Civile settings (the options screen writes this file)\n" + tomli_w.dumps(doc)
     try:
         write_atomic(p, text.encode("utf-8"))
     except OSError as exc:
