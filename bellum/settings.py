@@ -121,7 +121,8 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     p = path or settings_path()
     p.parent.mkdir(parents=True, exist_ok=True)
     doc = settings.model_dump()
-    text = schema_line("settings") + "# Bellum Civile settings (the options screen writes this file)\n" + tomli_w.dumps(doc)
+    head = schema_line("settings") + "# Bellum Civile settings (the options screen writes this file)\n"
+    text = head + tomli_w.dumps(doc)
     try:
         write_atomic(p, text.encode("utf-8"))
     except OSError as exc:
