@@ -5,11 +5,8 @@ boarding rules at sea, the command rules in the command phase, and so on."""
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from battleboard.model import State
-from bellum.paths import game_data
+from bellum.view import rulestext
 
 CONTROLS = (
     "Click one of your units to select it: yellow squares are where it may move, red frames "
@@ -21,30 +18,18 @@ CONTROLS = (
 )
 
 
-@lru_cache(maxsize=4)
-def _doc(name: str) -> str:
-    return game_data("rules", name).read_text("utf-8")
+DOC = "battleboard.md"
 
 
-def plain(text: str) -> str:
-    """Lines joined into paragraphs (a numbered paragraph or a list item starts one), then
-    Markdown emphasis and code marks taken out (a result written `-` is not a list item)."""
-    paras = [" ".join(line.strip() for line in p.splitlines()) for p in re.split(r"\n(?=\d+\.\d+ |- )", text)]
-    paras = [re.sub(r"\*\*(.+?)\*\*|\*(.+?)\*", lambda m: m.group(1) or m.group(2), p) for p in paras]
-    return "\n".join(p.replace("`", "") for p in paras if p)
-
-
-def section(number: str, name: str = "battleboard.md") -> str:
-    """One section of a rules document: ``"8"`` a whole chapter (its ``## 8.`` heading and
-    text), ``"13.7"`` one numbered paragraph; '' when there is none."""
-    doc = _doc(name)
-    if "." not in number:
-        m = re.search(rf"^## {re.escape(number)}\. .*?(?=^## |\Z)", doc, re.M | re.S)
-    else:
-        m = re.search(rf"^{re.escape(number)} .*?(?=^\d+\.\d+ |^## |\Z)", doc, re.M | re.S)
-    if m is None:
+def section(number: str, name: str = DOC) -> str:
+    """One section of a rules document as plain paragraphs, one a line, headed by its number:
+    ``"8"`` a whole chapter (``8. Combat`` and its text), ``"13.7"`` one numbered paragraph;
+    '' when there is none (``bellum.view.rulestext``)."""
+    sec = rulestext.section(name, number)
+    if sec is None:
         return ""
-    return plain(m.group(0).removeprefix("## ").strip())
+    head = [f"{sec.number}. {sec.title}"] if sec.title else []
+    return "\n".join(rulestext.plain("\n".join(head)) + rulestext.plain(sec.text))
 
 
 def sections_for(s: State, choosing_attack: bool) -> list[str]:

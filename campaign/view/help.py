@@ -3,17 +3,16 @@ symbols and markers, the sequence of play, and the rules from ``docs/rules/`` sp
 sections and searchable (issue 15 item 6).  No arcade here: the panel in ``campaign.view
 .play`` draws it, tests read it without a window.
 
-The rules are read through ``bellum.paths.game_data("rules", ...)`` (they ship in the wheel as
+The rules are read and split by ``bellum.view.rulestext`` (through ``game_data``; they ship as
 ``bellum/data/rules``), so the help works installed, in the bundle and in a checkout.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass
 
-from bellum.paths import game_data
+from bellum.view import rulestext
+from bellum.view.rulestext import Section
 from campaign.state import SIDE_PHASES, SIDES, side_title
 
 #: the rules documents the help reads, in the order it lists them, with their titles
@@ -76,59 +75,10 @@ LEGEND: tuple[tuple[str, str, str], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
-    """One section of a rules document: its heading and its text."""
-
-    doc: str
-    number: str
-    title: str
-    text: str
-
-    @property
-    def heading(self) -> str:
-        return f"{self.number} {self.title}".strip()
-
-    def cite(self) -> str:
-        """How a rule is cited ("campaign.md §8.2")."""
-        return f"{self.doc} §{self.number}" if self.number else self.doc
-
-
-_HEADING = re.compile(r"^(#{2,3})\s+(?:(\d+(?:\.\d+)*)\.?\s+)?(.*)$")
-
-
-def split_sections(doc: str, text: str) -> list[Section]:
-    """A rules document split at its ``##`` and ``###`` headings (the text before the first
-    is its introduction); code fences are kept as text."""
-    out: list[Section] = []
-    number, title, lines = "", "Introduction", []
-    fence = False
-    for line in text.splitlines():
-        if line.startswith("```"):
-            fence = not fence
-        m = None if fence else _HEADING.match(line)
-        if m is None:
-            lines.append(line)
-            continue
-        body = "\n".join(lines).strip()
-        if body:
-            out.append(Section(doc, number, title, body))
-        number, title, lines = m.group(2) or "", m.group(3).strip(), []
-    body = "\n".join(lines).strip()
-    if body:
-        out.append(Section(doc, number, title, body))
-    return out
-
-
 @functools.cache
 def rule_sections() -> tuple[Section, ...]:
     """Every section of the rules the help shows (read through ``game_data``)."""
-    out: list[Section] = []
-    for name, _ in RULES_DOCS:
-        path = game_data("rules", name)
-        if path.is_file():
-            out.extend(split_sections(name, path.read_text(encoding="utf-8")))
-    return tuple(out)
+    return tuple(s for name, _ in RULES_DOCS for s in rulestext.sections(name) if s.text)
 
 
 def search(sections: tuple[Section, ...] | list[Section], query: str) -> list[Section]:
@@ -139,13 +89,6 @@ def search(sections: tuple[Section, ...] | list[Section], query: str) -> list[Se
         return list(sections)
     hits = [s for s in sections if all(w in (s.heading + " " + s.text).lower() for w in words)]
     return sorted(hits, key=lambda s: not all(w in s.heading.lower() for w in words))
-
-
-def plain(text: str) -> str:
-    """Markdown made readable as plain text in a panel (emphasis and code marks dropped)."""
-    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text, flags=re.DOTALL)
-    text = re.sub(r"(?<!\w)\*(.+?)\*(?!\w)", r"\1", text)
-    return text.replace("`", "")
 
 
 def sequence_of_play(side: str, phase: str) -> list[tuple[str, bool]]:

@@ -12,8 +12,9 @@ from typing import Any
 import arcade
 from arcade import shape_list
 
+from bellum.view.rulestext import plain
 from campaign.view import markers
-from campaign.view.help import CONTROLS, LEGEND, plain, rule_sections, search, sequence_of_play
+from campaign.view.help import CONTROLS, LEGEND, rule_sections, search, sequence_of_play
 from campaign.view.mapview import SANS, SERIF, TOP_BAR, rgba
 from campaign.view.palette import (
     BG_TOP,
@@ -225,7 +226,7 @@ def _rules(view: CampaignView, left: float, bottom: float, right: float, top: fl
         index = sections.index(sec)
         b = view._add_button(
             f"help:section:{index}",
-            plain(f"{sec.doc} §{sec.number}  {sec.title}" if sec.number else f"{sec.doc}  {sec.title}"),
+            plain(f"{sec.doc} §{sec.number}  {sec.title}" if sec.number else f"{sec.doc}  {sec.title}")[0],
             left,
             y - 26,
             LIST_W,
@@ -264,12 +265,12 @@ def _section(view: CampaignView, index: int, left: float, bottom: float, right: 
     scrolls it by paragraphs)."""
     sec = rule_sections()[index]
     y = _text(view, f"{sec.cite()} — {sec.title}", left, top, right - left, color=rgba(GOLD), size=12, bold=True)
-    paragraphs = [p for p in plain(sec.text).split("\n\n") if p.strip()]
+    paragraphs = plain(sec.text)
     view.help_scroll = min(view.help_scroll, max(0, len(paragraphs) - 1))
     start = view.help_scroll
     for i, para in enumerate(paragraphs[start:], start):
         t = arcade.Text(
-            " ".join(para.split()) if not para.lstrip().startswith(("|", "-", "1.")) else para,
+            para,
             left,
             y,
             INK,

@@ -9,10 +9,7 @@ No arcade here: the window lays these out (``BattleView._update_help``).
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
-from bellum.paths import game_data
+from bellum.view import rulestext
 from tactical.actions import Action, Designate, Fire, Move, Shock
 from tactical.state import State
 
@@ -57,18 +54,7 @@ ABBREVIATION_WORDS = (
     "(Leg.R, Trib.B1); two leaders of a side that would read the same take a letter more each.",
 )
 
-
-@cache
-def rules_sections() -> dict[str, tuple[str, str]]:
-    """The tactical rules' sections by number ("8.2", "4"): (heading, text)."""
-    text = game_data("rules", "tactical.md").read_text(encoding="utf-8")
-    out: dict[str, tuple[str, str]] = {}
-    parts = re.split(r"^(#{2,3} .*)$", text, flags=re.MULTILINE)
-    for head, body in zip(parts[1::2], parts[2::2], strict=True):
-        title = head.lstrip("#").strip()
-        number = title.split(" ", 1)[0].rstrip(".")
-        out.setdefault(number, (title, body))
-    return out
+DOC = "tactical.md"
 
 
 def section_for(state: State, pending: Action | None, selected: str | None) -> str:
@@ -84,26 +70,15 @@ def section_for(state: State, pending: Action | None, selected: str | None) -> s
     return "2"
 
 
-def plain(markdown: str) -> list[str]:
-    """Markdown as plain paragraphs (code marks, emphasis and table rules dropped)."""
-    out: list[str] = []
-    # a blank line ends a paragraph; so does a list item's start
-    for para in re.split(r"\n\s*\n|\n(?=\s*(?:[-*]|\d+\.) )", markdown.strip()):
-        line = " ".join(p.strip() for p in para.splitlines())
-        line = re.sub(r"[`*]", "", line).replace("|", " ").strip()
-        if line and not set(line) <= set("-: "):
-            out.append(line)
-    return out
-
-
 def rules_text(number: str) -> tuple[str, list[str]]:
     """The heading and paragraphs of rules section ``number`` (and its subsections for a
-    chapter), from docs/rules/tactical.md."""
-    sections = rules_sections()
-    title, body = sections.get(number, (f"Section {number}", "(not found in docs/rules/tactical.md)"))
-    paras = plain(body)
-    if "." not in number:  # a chapter: its subsections follow
-        for key, (sub, text) in sections.items():
-            if key.startswith(number + "."):
-                paras += [sub, *plain(text)]
-    return f"docs/rules/tactical.md §{title.replace('`', '')}", paras
+    chapter), from docs/rules/tactical.md (``bellum.view.rulestext``)."""
+    found = rulestext.chapter(DOC, number) if "." not in number else []
+    sec = found[0] if found else rulestext.section(DOC, number)
+    if sec is None:
+        return f"docs/rules/{DOC} §{number}", [f"(section {number} is not in docs/rules/{DOC})"]
+    paras = rulestext.plain(sec.text)
+    for sub in found[1:]:
+        paras += [rulestext.plain(sub.heading)[0], *rulestext.plain(sub.text)]
+    heading = f"{sec.number}. {sec.title}" if "." not in number else sec.heading
+    return f"docs/rules/{DOC} §{rulestext.plain(heading)[0]}", paras
