@@ -11,6 +11,7 @@ import arcade
 from battleboard.model import Board, State, Unit
 from battleboard.view.canvas import Canvas
 from battleboard.view.words import KIND_TAGS, STATE_MARKS, Words, passengers, short_name
+from bellum.view import textfit
 
 INK = (236, 222, 190)
 DIM = (170, 150, 130)
@@ -123,8 +124,7 @@ def fit_name(label: arcade.Text, full: str, room: float) -> None:
     then abbreviated further."""
     limit = len(label.text)
     for floor_size, floor_limit in ((8.5, 8), (7.5, 3)):
-        while label.content_width > room and label.font_size > floor_size:
-            label.font_size -= 0.5
+        textfit.shrink(label, room, floor_size, step=0.5)
         while label.content_width > room and limit > floor_limit:
             limit -= 1
             label.text = short_name(full, limit)

@@ -21,6 +21,7 @@ import arcade
 
 from bellum.errors import InputError
 from bellum.settings import Settings, load_settings
+from bellum.view import textfit
 
 GOLD = (222, 184, 96)
 INK = (236, 222, 190)
@@ -150,13 +151,6 @@ def option_label(engine: str, option: str) -> str:
     return option
 
 
-def fit(text: arcade.Text, width: float, size: int) -> None:
-    """Set ``text``'s font size to ``size``, or smaller (down to 9 points) until it fits ``width``."""
-    text.font_size = size
-    while text.content_width > width and text.font_size > 9:
-        text.font_size -= 1
-
-
 def commanders_line(side: SideInfo, limit: int = 6) -> str:
     names = list(side.commanders[:limit]) + (["…"] if len(side.commanders) > limit else [])
     return f"{side.name} (side {side.side})" + (f" — commanders: {', '.join(names)}" if names else "")
@@ -241,7 +235,7 @@ class BattlePicker(arcade.View):
             left, bottom, right, _ = self.row_box(i)
             name.position = (left + 12, bottom + 13)
             year.position = (right - 10, bottom + 14)
-            fit(name, right - left - 34 - year.content_width, 15)
+            textfit.fit(name, right - left - 34 - year.content_width, 15, floor=9)
         self.err.position = (PANEL_L + 24, 110)  # above the buttons
 
     def layout(self, info: BattleInfo) -> None:
@@ -265,7 +259,7 @@ class BattlePicker(arcade.View):
             left = x + k * (seat_w + 12)
             self.seat_boxes.append((left, y, left + seat_w, y + 36))
             self.seat_texts[k].text = self.seat_label(seat, info)
-            fit(self.seat_texts[k], seat_w - 12, 13)
+            textfit.fit(self.seat_texts[k], seat_w - 12, 13, floor=9)
             self.seat_texts[k].position = (left + seat_w / 2, y + 12)
         self.hint.text = SEAT_HINTS[SEATS[self.seat]]
         self.hint.position = (x, y - 16)

@@ -31,6 +31,7 @@ import arcade
 from bellum import slots
 from bellum.errors import BellumError
 from bellum.saves import backup_path
+from bellum.view import textfit
 from campaign import saveslots
 from campaign.view.mapview import rgba
 from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
@@ -111,8 +112,8 @@ class SaveDialog(Screen):
         y -= 22
         self.slot_rows: list[tuple[float, float, slots.Slot]] = []
         for s in self.existing:
-            self.text(_fit(s.name, 24), x + 8, y, size=10, bold=True)
-            self.text(describe(s), left + dw - 20, y, DIM, 9.5, anchor_x="right")
+            said = self.text(describe(s), left + dw - 20, y, DIM, 9.5, anchor_x="right")
+            textfit.ellipsize(self.text(s.name, x + 8, y, size=10, bold=True), said.left - x - 20)
             self.slot_rows.append((y - 22, y + 4, s))
             y -= 26
         if not self.existing:
@@ -301,7 +302,8 @@ class LoadScreen(Screen):
             self.box(left - 8, y - ROW_H + 2, left + tw + 8, y, AUTO_TINT)
         m = s.meta
         ink = (48, 30, 24, 255)
-        self.text(_fit(s.name, 34), left, y - 8, ink, 11, bold=not s.autosave, italic=s.autosave)
+        name = self.text(s.name, left, y - 8, ink, 11, bold=not s.autosave, italic=s.autosave)
+        textfit.ellipsize(name, (COLUMNS[1][1] - 14) * scale)
         if m is not None and m.over:
             self.text("war over", left + 380 * scale, y - 10, WARN, 9, anchor_x="right", bold=True)
         if m is None:
@@ -455,10 +457,6 @@ class LoadScreen(Screen):
                     self.select(i)
                     return None
         return super().on_mouse_press(x, y, button, modifiers)
-
-
-def _fit(text: str, most: int) -> str:
-    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 # ---------------------------------------------------------------------- the window's hooks

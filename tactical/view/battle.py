@@ -69,6 +69,7 @@ from pyglet.graphics import Batch
 from bellum.errors import BellumError
 from bellum.paths import SAVES
 from bellum.session import Session
+from bellum.view import textfit
 from tactical.actions import (
     Action,
     Designate,
@@ -856,7 +857,7 @@ class BattleView(arcade.View):
         self.t_info.text = self._info_text()
         # the Choices panel starts under the info, at least INFO_H under its top (a long
         # question to the defender pushes it down, up to INFO_MAX)
-        _fit_lines(self.t_info, INFO_MAX, keep="head")
+        textfit.fit_lines(self.t_info, INFO_MAX, keep="head")
         x, top = self.window.width - PANEL_W + 12, self.t_info.y
         self.choice_top = top - max(INFO_H, self.t_info.content_height + 10)
         self.t_odds_head.position = (x, self.choice_top)
@@ -871,9 +872,9 @@ class BattleView(arcade.View):
         self.button_shapes = bs
         rolls = self.session.dice.rolls[-3:]
         self.t_dice.text = "Dice: " + ("  ".join(f"{r.value} ({r.label})" for r in rolls) if rolls else "none yet")
-        _fit_width(self.t_dice, PANEL_W - 24)
+        textfit.ellipsize(self.t_dice, PANEL_W - 24)
         self.t_log.text = "\n".join(log_tail([e.text for e in self.session.log], LOG_LINES, LOG_WIDTH))
-        _fit_lines(self.t_log, LOG_H - 2, keep="tail")
+        textfit.fit_lines(self.t_log, LOG_H - 2, keep="tail")
         self.t_msg.text = self.message
         self._update_help()
 
@@ -891,7 +892,7 @@ class BattleView(arcade.View):
         self.t_top.text = f"{self.title}   ·   {side}{ai}: {phase}" + (f"  ·  {who}" if who else "")
         if state.winner:
             self.t_top.text = f"{self.title}   ·   {self.side_names.get(state.winner, state.winner)} wins"
-        _fit_width(self.t_top, self.window.width - 120)
+        textfit.ellipsize(self.t_top, self.window.width - 120)
 
     def _update_bars(self) -> None:
         """Each side's rout points against its withdrawal level (docs/rules/tactical.md §7.4)."""
@@ -900,7 +901,7 @@ class BattleView(arcade.View):
             level = state.withdrawal.get(side)
             name = self.side_names.get(side, side)
             t.text = f"{name}: {state.rout_points[side]}" + (f"/{level} rout pts" if level else " rout pts")
-            _fit_width(t, BAR_X - 16)
+            textfit.ellipsize(t, BAR_X - 16)
 
     def _bar_shapes(self, bs: shape_list.ShapeElementList[Any]) -> None:
         state = self.state
@@ -924,7 +925,7 @@ class BattleView(arcade.View):
         self.t_odds_head.text = "Exact odds"
         self.t_map_head.text = ""
         self.t_odds.text = "\n".join(self.pending.lines)
-        _fit_lines(self.t_odds, self.t_odds.y - self.confirm_box[3] - 8, keep="head")
+        textfit.fit_lines(self.t_odds, self.t_odds.y - self.confirm_box[3] - 8, keep="head")
         for t in (*self.t_choices, *self.t_details):
             t.text = ""
         for c in self.choices:
@@ -979,7 +980,7 @@ class BattleView(arcade.View):
         more = f"  ({self.choice_first + 1}-{index} of {n}, PgUp/PgDn)" if index < n or self.choice_first else ""
         whose = f" of {self.selected}" if self.selected is not None else ""
         self.t_odds_head.text = (f"Choices{whose}{more}") if self.choices else ""
-        _fit_width(self.t_odds_head, PANEL_W - 24)
+        textfit.ellipsize(self.t_odds_head, PANEL_W - 24)
 
     def _info_text(self) -> str:
         state = self.state
@@ -1100,7 +1101,7 @@ class BattleView(arcade.View):
         self.help_scroll = max(0, min(self.help_scroll, len(paras) - 1))
         self.h_rules.text = "\n\n".join(paras[self.help_scroll :])
         self.h_rules.position = (rx, t - 20 - self.h_title.content_height)
-        _fit_lines(self.h_rules, self.h_rules.y - b - 30, keep="head")
+        textfit.fit_lines(self.h_rules, self.h_rules.y - b - 30, keep="head")
         self.h_foot.position = (r - 14, b + 10)
 
     # -- arcade -------------------------------------------------------------------------------
@@ -1291,7 +1292,7 @@ class BattleView(arcade.View):
             return
         self._hover = h
         self.t_hex.text = hex_words(self.state, h, names=False) if h >= 0 else ""
-        _fit_width(self.t_hex, right - left - self.t_keys.content_width - 40)
+        textfit.ellipsize(self.t_hex, right - left - self.t_keys.content_width - 40)
         self.hovered = self.piece_at(h) if h >= 0 else None
         self._update_tip()
         self._version += 1
@@ -1420,28 +1421,6 @@ def _put(text: arcade.Text, words: str) -> None:
     """Set a text's words only when they change (each change lays the text out again)."""
     if text.text != words:
         text.text = words
-
-
-def _fit_width(text: arcade.Text, width: float) -> None:
-    """Shorten a one-line text to ``width`` pixels, ending it with an ellipsis (a whole word
-    at a time where it can)."""
-    if text.content_width <= width:
-        return
-    words = text.text.split(" ")
-    while len(words) > 1 and text.content_width > width:
-        words.pop()
-        text.text = " ".join(words) + " …"
-    while len(text.text) > 2 and text.content_width > width:
-        text.text = text.text[:-2] + "…"
-
-
-def _fit_lines(text: arcade.Text, height: float, keep: str = "head") -> None:
-    """Drop whole lines of a multiline text (the last ones for ``keep="head"``, the first for
-    ``"tail"``) until it fits ``height`` pixels."""
-    lines = text.text.split("\n")
-    while len(lines) > 1 and text.content_height > height:
-        lines = lines[:-1] if keep == "head" else lines[1:]
-        text.text = "\n".join(lines)
 
 
 def _box(text: arcade.Text) -> Box:
