@@ -44,7 +44,7 @@ from battleboard.view.counters import (
     faction_colors,
     fit_name,
 )
-from battleboard.view.words import LEGEND, MODE_NAMES, PHASES, Words, short_name
+from battleboard.view.words import LEGEND, MODE_NAMES, PHASES, Words
 from bellum.dice import Dice
 from bellum.engagement import Engagement
 from bellum.errors import BellumError, RuleError
@@ -52,6 +52,7 @@ from bellum.events import Event
 from bellum.paths import SAVES
 from bellum.report import AfterAction, name_sides
 from bellum.session import Session
+from bellum.view.names import short_name
 from bellum.view.widgets import Button
 
 __all__ = ["BADGE", "DARK_INK", "GOLD", "SIDE_COLORS", "BattleView", "counter_labels"]

@@ -10,8 +10,9 @@ import arcade
 
 from battleboard.model import Board, State, Unit
 from battleboard.view.canvas import Canvas
-from battleboard.view.words import KIND_TAGS, STATE_MARKS, Words, passengers, short_name
+from battleboard.view.words import KIND_TAGS, STATE_MARKS, Words, passengers
 from bellum.view import textfit
+from bellum.view.names import short_name
 
 INK = (236, 222, 190)
 DIM = (170, 150, 130)

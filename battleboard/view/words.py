@@ -66,37 +66,6 @@ def kind_words(kind: str) -> str:
     return {"impeditus": "baggage", "civis": "citizens", "auxiliary": "auxiliaries"}.get(kind, kind.replace("_", " "))
 
 
-MINOR_WORDS = frozenset({"and", "of", "the", "de", "from", "with"})
-
-
-def short_name(name: str, limit: int = 10) -> str:
-    """A counter's name abbreviated by rule to ``limit`` characters: the whole name; else,
-    when it ends in a short word such as a numeral, its first and last words ("Spanish
-    legion III" → "Spanish III"); else its first words if two or more fit ("Legio X
-    Equestris" → "Legio X"); else the first word cut to three letters and a full stop before
-    a short rest ("Legio VIII" → "Leg. VIII"); else the first word ("Archers and slingers" →
-    "Archers"); else cut with a full stop."""
-    if len(name) <= limit:
-        return name
-    parts = name.split()
-    if len(parts) > 2 and len(parts[-1]) <= 4 and len(f"{parts[0]} {parts[-1]}") <= limit:
-        return f"{parts[0]} {parts[-1]}"
-    kept: list[str] = []
-    for word in parts:
-        if len(" ".join([*kept, word])) > limit:
-            break
-        kept.append(word)
-    while kept and kept[-1].lower() in MINOR_WORDS:  # never end on "and", "of"…
-        kept.pop()
-    if len(kept) >= 2:
-        return " ".join(kept)
-    if len(parts) > 1 and len(parts[0]) > 4 and len(parts[-1]) <= 4:
-        abbr = f"{parts[0][:3]}. {parts[-1]}"
-        if len(abbr) <= limit:
-            return abbr
-    return kept[0] if kept else name[: max(1, limit - 1)] + "."
-
-
 @dataclass(frozen=True)
 class Words:
     """Names for a battle's pieces and sides (a unit without a name is called by its id)."""

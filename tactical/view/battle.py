@@ -37,7 +37,7 @@ rest, a Move row per piece with the count of hexes it can reach) — or, while a
 is looked at, its odds with Confirm / Cancel; the minimap (click to go there; the gold
 rectangle is the map area's view); the dice and the log.  The camera opens on both battle
 lines (``tactical.view.camera``); a leader's token writes his name by the abbreviation rule
-(``words.abbreviate``), the hover card the full name; F1 opens the help (controls, legend, and
+(``bellum.view.names.abbreviate``), the hover card the full name; F1 opens the help (controls, legend, and
 the rules section for what is selected: ``tactical.view.helptext``).  ``text_boxes`` lists
 every text on screen with the place it must stay inside (the tests check none is cut or
 overlaps another).

@@ -46,7 +46,7 @@ COUNTER_WORDS = (
     "gold ring: overall commander; glowing: activated. Bars: rout points / withdrawal level.",
 )
 
-#: the leaders' names on their tokens (``tactical.view.words.abbreviate``)
+#: the leaders' names on their tokens (``bellum.view.names``)
 ABBREVIATION_WORDS = (
     "The abbreviation rule: a name of five letters or fewer is written whole; a longer one is cut",
     "after the consonants that follow its first vowels (Ant., Caes., Pomp.; Alex. when that leaves",

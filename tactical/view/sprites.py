@@ -22,10 +22,10 @@ from typing import Any
 import arcade
 from PIL import Image, ImageDraw, ImageFont
 
+from bellum.view.names import distinct_tokens
 from tactical.state import State
 from tactical.view.geometry import HexLayout
 from tactical.view.palette import SIDE_DARK, SIDE_FILL, SIDE_INK
-from tactical.view.words import token_names
 
 PX = 80  # texture pixels per counter height (drawn scaled to the hex)
 #: counter height in hex circumradii, and the facing notch's distance from the centre
@@ -130,7 +130,7 @@ def counter_texture(
 
 @cache
 def leader_texture(name: str, side: str, initiative: int, rng: int, overall: bool, active: bool) -> arcade.Texture:
-    """A round leader token: the name as ``words.abbreviate`` writes it (whole, in the
+    """A round leader token: the name as ``bellum.view.names.abbreviate`` writes it (whole, in the
     largest font that fits the disc), Initiative · command range."""
     s = 56
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
@@ -192,7 +192,7 @@ class CounterLayer:
             tex = (u.type, u.side, u.status, u.size, u.tq, u.ma, u.double, min(u.missile_hits, 9), u.reduced)
             wanted["u:" + u.id] = ("unit", tex, u.hex, u.hex2, u.facing, k)
         activated = state.seq.leader
-        names = token_names(state.leaders)
+        names = distinct_tokens(state.leaders)
         leaders_in: dict[int, int] = {}
         for ld in sorted(state.leaders.values(), key=lambda ld: ld.id):
             if ld.on_map:

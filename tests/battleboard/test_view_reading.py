@@ -17,10 +17,11 @@ from battleboard.view import help as rules_help
 from battleboard.view.battle import BOARD_SHARE, BattleView
 from battleboard.view.counters import CALLOUT
 from battleboard.view.shot import SCENES, scene
-from battleboard.view.words import Words, short_name
+from battleboard.view.words import Words
 from bellum.dice import Dice
 from bellum.events import Event
 from bellum.paths import game_data
+from bellum.view.names import short_name
 from tests.battleboard.test_view import click, close, land_state, naval_state
 from tests.conftest import render
 

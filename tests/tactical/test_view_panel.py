@@ -171,14 +171,14 @@ def test_a_move_row_shows_the_pieces_hexes_and_the_minimap_moves_the_camera(wind
 
 
 def test_bars_names_and_the_hover_card(window: Any) -> None:
-    from tactical.view.words import abbreviate, token_names
+    from bellum.view.names import abbreviate, distinct_tokens
 
     view = _view(str(ROOT / "scenarios" / "tactical" / "thapsus.toml"))
     render(window, view)
     state = view.state
     for side, t in view.t_sides.items():  # rout points against the withdrawal level, per side
         assert t.text.startswith(view.side_names[side]) and f"/{state.withdrawal[side]} rout pts" in t.text
-    names = token_names(state.leaders)
+    names = distinct_tokens(state.leaders)
     for side in ("A", "B"):
         mine = [names[lid] for lid, ld in state.leaders.items() if ld.side == side]
         assert len(set(mine)) == len(mine)  # the rule keeps a side's leaders apart
