@@ -8,6 +8,8 @@ auto-resolve), asking the generator one unit at a time so it stays fast.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from battleboard.model import OFF, Action, State, Unit, other
 from battleboard.odds import expectations
 from battleboard.rules import (
@@ -16,6 +18,7 @@ from battleboard.rules import (
     attack_setup,
     legal_actions,
     may_withdraw,
+    move_destinations,
     on_board,
     play,
     scores,
@@ -75,11 +78,30 @@ def _enemy_reach(s: State, side: str) -> int:
     return max((kinds[e.kind].movement for e in s.units.values() if e.side != side and on_board(e)), default=0)
 
 
+class Mood(NamedTuple):
+    """What a side's moves hang on that changes only when units leave the board: whether it
+    runs for the enemy edge (``_running``), has panicked, and is behind on the score."""
+
+    running: bool
+    panicked: bool
+    behind: bool
+
+    def leaving(self, u: Unit) -> bool:
+        """Does ``u`` want to leave the field (a panicked side, the unit disrupted or the side behind)?"""
+        return self.panicked and (u.flipped or self.behind)
+
+
+def mood(s: State, side: str) -> Mood:
+    panicked = side in s.panicked
+    behind = False
+    if panicked:
+        sc = scores(s)
+        behind = sc[side] < sc[other(side)]
+    return Mood(_running(s, side), panicked, behind)
+
+
 def _wants_to_leave(s: State, u: Unit) -> bool:
-    if u.side not in s.panicked:
-        return False
-    sc = scores(s)
-    return u.flipped or sc[u.side] < sc[other(u.side)]
+    return mood(s, u.side).leaving(u)
 
 
 def _fleet_power(s: State, side: str) -> float:
@@ -111,70 +133,57 @@ def should_withdraw(s: State) -> bool:
     return sc[s.side] < sc[other(s.side)]
 
 
-def _pick_move(s: State, u: Unit, dist: list[int], reach: int) -> Action | None:
+def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None = None) -> Action | None:
+    """The move ``u`` wants (or None to stay), from the generator's moves (``move_destinations``)."""
+    if md is None:
+        md = mood(s, u.side)
     board = s.cfg.board
+    cols = board.columns
     sq0 = u.square
-    if (
-        sq0 is not None
-        and board.row(sq0) != board.home_row(other(u.side))
-        and not _running(s, u.side)
-        and not _wants_to_leave(s, u)
-    ):
+    leaving = md.leaving(u)
+    enemy_home = board.home_row(other(u.side))
+    kinds = s.cfg.tables.units.kinds
+    want = 2 if ("fire" in kinds[u.kind].modes and u.kind != "fleet") else 1
+    superior_waits = s.side == s.superior and not s.double_used and not s.double_now
+    if sq0 is not None and sq0 // cols != enemy_home and not md.running and not leaving:
         # cheap reasons to stay put, before asking the generator for the unit's moves
-        spec0 = s.cfg.tables.units.kinds[u.kind]
-        want0 = 2 if ("fire" in spec0.modes and u.kind != "fleet") else 1
         cur0 = dist[sq0]
-        if cur0 == want0 or (cur0 <= 1 and want0 == 1) or (u.flipped and cur0 > 1 and s.turn > 1):
+        if cur0 == want or (cur0 <= 1 and want == 1) or (u.flipped and cur0 > 1 and s.turn > 1):
             return None
-        if s.side == s.superior and not s.double_used and not s.double_now and cur0 == reach + 2:
+        if superior_waits and cur0 == reach + 2:
             return None
-    acts = legal_actions(s, u.id, "move")
-    moves = [a for a in acts if a.verb == "move"]
-    if not moves:
-        return None
-    leave = [a for a in moves if a.to == OFF]
-    if leave:
-        a = leave[0]
-        sq = u.square
-        assert sq is not None
-        if board.row(sq) == board.home_row(other(u.side)) and _running(s, u.side):
-            return a  # break through (004 Escape) when it cannot expect to win
-        if _wants_to_leave(s, u):
-            return a
-    squares = [a for a in moves if a.to != OFF]
+    squares, can_leave = move_destinations(s, u)
+    if can_leave:
+        assert sq0 is not None
+        if (sq0 // cols == enemy_home and md.running) or leaving:
+            return Action("move", u.id, OFF)  # break through (004 Escape) when it cannot expect to win
     if not squares:
         return None
-    if _running(s, u.side):
-        goal = board.home_row(other(u.side))
-        cur = abs(board.row(u.square) - goal) if u.square is not None else 99
-        best = min(squares, key=lambda a: (abs(board.row(a.to or 0) - goal), dist[a.to or 0] <= 1, a.to))
-        return best if abs(board.row(best.to or 0) - goal) < cur else None
-    spec = s.cfg.tables.units.kinds[u.kind]
-    want = 2 if ("fire" in spec.modes and u.kind != "fleet") else 1
-    cur = dist[u.square] if u.square is not None else 99
-    if u.square is not None and (cur == want or (cur <= 1 and want == 1)):
+    if md.running:
+        cur = abs(sq0 // cols - enemy_home) if sq0 is not None else 99
+        to = min(squares, key=lambda q: (abs(q // cols - enemy_home), dist[q] <= 1, q))
+        return Action("move", u.id, to) if abs(to // cols - enemy_home) < cur else None
+    cur = dist[sq0] if sq0 is not None else 99
+    if sq0 is not None and (cur == want or (cur <= 1 and want == 1)):
         return None  # already where it wants to be
-    if u.flipped and u.square is not None and cur > 1 and s.turn > 1:
+    if u.flipped and sq0 is not None and cur > 1 and s.turn > 1:
         return None  # a disrupted unit holds back
-    if _wants_to_leave(s, u):
+    if leaving:
         home = board.home_row(u.side)
-        return min(squares, key=lambda a: (abs(board.row(a.to or 0) - home), a.to))
-
-    if s.side == s.superior and not s.double_used and not s.double_now and u.square is not None:
+        return Action("move", u.id, min(squares, key=lambda q: (abs(q // cols - home), q)))
+    if superior_waits and sq0 is not None:
         # hold just outside the enemy's reach until the double move can strike first (§5.5)
         safe = reach + 2
         if cur == safe:
             return None
         if cur > safe:
             want = safe
-
-    cols = board.columns
-    col = (u.square if u.square is not None else 0) % cols
+    col = (sq0 if sq0 is not None else 0) % cols
     # nearest to the wanted distance, then keeping to its own file so the line holds together
-    best = min(squares, key=lambda a: (abs(dist[a.to or 0] - want), abs((a.to or 0) % cols - col), a.to or 0))
-    if u.square is not None and abs(dist[best.to or 0] - want) >= abs(cur - want):
+    to = min(squares, key=lambda q: (abs(dist[q] - want), abs(q % cols - col), q))
+    if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
-    return best
+    return Action("move", u.id, to)
 
 
 def _unit_order(s: State, side: str) -> list[Unit]:
@@ -247,6 +256,7 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
         play(s, Action("double"), chance, ev)
     if s.phase == "move":
         reach = _enemy_reach(s, side)
+        md = mood(s, side)
         for u in _unit_order(s, side):
             if s.phase != "move":
                 break
@@ -254,11 +264,13 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
                 continue
             if u.square is not None and dist[u.square] <= 1 and side not in s.panicked and not s.naval:
                 continue  # in contact: it stays and fights (what _pick_move would decide)
-            a = _pick_move(s, u, dist, reach)
+            a = _pick_move(s, u, dist, reach, md)
             if a is not None:
                 play(s, a, chance, ev)
                 if s.phase == "over":
                     return
+                if a.to == OFF:
+                    md = mood(s, side)  # a unit gone changes the score, the fleets and panic
     _stratagems(s, side, chance, ev)
     for u in _unit_order(s, side):
         if s.phase == "over":
