@@ -8,6 +8,7 @@ auto-resolve), asking the generator one unit at a time so it stays fast.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from battleboard.model import OFF, Action, State, Unit, other
@@ -52,25 +53,26 @@ def attack_value(s: State, a: Action) -> float:
 
 
 def _distance_map(s: State, side: str) -> list[int]:
-    """Steps (Manhattan) from every square to the nearest enemy unit: a breadth-first sweep."""
-    board = s.cfg.board
-    n = board.columns * board.rows
-    out = [99] * n
-    frontier = [sq for sq, uid in s.grid.items() if s.units[uid].side != side]
-    for sq in frontier:
-        out[sq] = 0
-    nbs = board.neighbors
-    d = 0
-    while frontier:
-        d += 1
-        nxt = []
-        for sq in frontier:
-            for q in nbs[sq]:
-                if out[q] > d:
-                    out[q] = d
-                    nxt.append(q)
-        frontier = nxt
-    return out
+    """Steps (Manhattan) from every square to the nearest enemy unit (99 with none): the
+    least, square by square, of each enemy's row of the board's distance table."""
+    units = s.units
+    b = s.cfg.board
+    table = _distances(b.columns, b.rows)
+    rows = [table[sq] for sq, uid in s.grid.items() if units[uid].side != side]
+    if not rows:
+        return [99] * (b.columns * b.rows)
+    if len(rows) == 1:
+        return list(rows[0])
+    return list(map(min, *rows))
+
+
+@lru_cache(maxsize=64)
+def _distances(columns: int, rows: int) -> tuple[tuple[int, ...], ...]:
+    """Steps (Manhattan) between every two squares of a board of this size."""
+    n = columns * rows
+    return tuple(
+        tuple(abs(a // columns - q // columns) + abs(a % columns - q % columns) for q in range(n)) for a in range(n)
+    )
 
 
 def _enemy_reach(s: State, side: str) -> int:
@@ -187,13 +189,21 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
 
 
 def _unit_order(s: State, side: str) -> list[Unit]:
-    """Front units first, so the line advances without blocking itself."""
-    board = s.cfg.board
-    mine = [u for u in s.units.values() if u.side == side and (on_board(u) or u.status == "reserve")]
+    """Front units first, so the line advances without blocking itself (units in reserve last;
+    a stable sort: the order listed among equals)."""
+    cols = s.cfg.board.columns
     sign = -1 if side == "A" else 1
-    return sorted(
-        mine, key=lambda u: (u.status == "reserve", sign * board.row(u.square) if u.square is not None else 0)
-    )
+    keyed = []
+    for i, u in enumerate(s.units.values()):
+        if u.side != side:
+            continue
+        sq = u.square
+        if u.status == "active" and sq is not None:
+            keyed.append((False, sign * (sq // cols), i, u))
+        elif u.status == "reserve":
+            keyed.append((True, sign * (sq // cols) if sq is not None else 0, i, u))
+    keyed.sort()
+    return [k[3] for k in keyed]
 
 
 def _best_attack(s: State, u: Unit) -> tuple[Action | None, float]:
