@@ -77,7 +77,8 @@ def _distances(columns: int, rows: int) -> tuple[tuple[int, ...], ...]:
 
 def _enemy_reach(s: State, side: str) -> int:
     kinds = s.cfg.tables.units.kinds
-    return max((kinds[e.kind].movement for e in s.units.values() if e.side != side and on_board(e)), default=0)
+    units = s.units  # every unit on the grid is on the board
+    return max((kinds[units[uid].kind].movement for uid in s.grid.values() if units[uid].side != side), default=0)
 
 
 class Mood(NamedTuple):
