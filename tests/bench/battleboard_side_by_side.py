@@ -1,84 +1,88 @@
-"""Battleboard auto-resolve, old code against new in one run (issue 20 item 2).
+"""Battleboard auto-resolve, old code against new in one process (issue 20 item 2).
 
     git archive aad44e6 battleboard | tar -x -C /tmp/old     # the code before the change
-    .venv/bin/python tests/bench/battleboard_side_by_side.py --old /tmp/old --pairs 3
+    .venv/bin/python tests/bench/battleboard_side_by_side.py --old /tmp/old
 
-Each side runs in its own process (the old package first on ``PYTHONPATH``; everything else
-from this checkout), old and new alternating, each timing what ``tests/bench/
-test_bench_battleboard.py`` times: 30 warm-up battles, then the median of 300 AI-vs-AI
-battles, in CPU time since the machine is shared (land 12 units a side, naval 12 fleets and
-12 troops a side).  Prints each run and the medians of the runs, with the ratio.
+The old ``battleboard`` package is copied under another name (``battleboard_old``, its
+imports renamed) into a temporary folder, so both are imported into one process; the
+battles then alternate old, new, old, new ... on the same seeds, each timed in CPU time,
+so both see the same load on a shared machine.  What is timed is what
+``tests/bench/test_bench_battleboard.py`` times: one AI-vs-AI auto-resolve of an engagement
+(land 12 units a side; naval 12 fleets and 12 troops a side), after 30 warm-up battles each.
+Prints the medians, the rates and the median of the per-seed ratios old/new.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import importlib
+import shutil
 import statistics
-import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from bellum.engagement import Engagement
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = ("land 12 v 12", "naval 12+12")
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 
-def _child(rounds: int) -> None:
-    from battleboard.resolve import resolve_engagement
-    from tests.battleboard.helpers import land_engagement, naval_engagement
-
-    out: dict[str, float] = {}
-    for name, eng in zip(CASES, (land_engagement(12, "field"), naval_engagement(12, "mutual")), strict=True):
-        for seed in range(30):
-            resolve_engagement(eng, seed)
-        times = []
-        for seed in range(1000, 1000 + rounds):
-            t0 = time.process_time()
-            resolve_engagement(eng, seed)
-            times.append(time.process_time() - t0)
-        out[name] = statistics.median(times) * 1000
-    print(json.dumps(out))
+def _copy_old(src: Path, dest: Path) -> None:
+    """``src``/battleboard copied to ``dest``/battleboard_old with its imports renamed."""
+    target = dest / "battleboard_old"
+    shutil.copytree(src / "battleboard", target, ignore=shutil.ignore_patterns("view", "__pycache__"))
+    for f in target.rglob("*.py"):
+        text = f.read_text(encoding="utf-8")
+        text = text.replace("from battleboard.", "from battleboard_old.").replace(
+            "import battleboard.", "import battleboard_old."
+        )
+        text = text.replace("from battleboard import", "from battleboard_old import")
+        f.write_text(text, encoding="utf-8")
 
 
-def _run(path: str, rounds: int) -> dict[str, float]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (path, str(ROOT)) if p))
-    res = subprocess.run(
-        [sys.executable, __file__, "--child", "--rounds", str(rounds)],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found: dict[str, float] = json.loads(res.stdout.strip().splitlines()[-1])
-    return found
+def _timed(fn: Callable[[Engagement, int], Any], eng: Engagement, seed: int) -> float:
+    t0 = time.process_time()
+    fn(eng, seed)
+    return time.process_time() - t0
+
+
+def compare(
+    old: Callable[[Engagement, int], Any], new: Callable[[Engagement, int], Any], eng: Engagement, rounds: int
+) -> tuple[float, float, float]:
+    """(old median ms, new median ms, median of the per-seed ratios old/new)."""
+    for seed in range(30):  # warm the odds caches, as a running game would have
+        old(eng, seed)
+        new(eng, seed)
+    t_old: list[float] = []
+    t_new: list[float] = []
+    for seed in range(1000, 1000 + rounds):
+        t_old.append(_timed(old, eng, seed))
+        t_new.append(_timed(new, eng, seed))
+    ratios = [a / b for a, b in zip(t_old, t_new, strict=True) if b > 0]
+    return statistics.median(t_old) * 1000, statistics.median(t_new) * 1000, statistics.median(ratios)
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--old", help="a folder holding the old battleboard package")
-    p.add_argument("--pairs", type=int, default=3, help="old/new runs, alternated (default 3)")
-    p.add_argument("--rounds", type=int, default=300)
-    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--old", required=True, type=Path, help="a folder holding the old battleboard package")
+    p.add_argument("--rounds", type=int, default=300, help="battles of each (default 300)")
     args = p.parse_args()
-    if args.child:
-        _child(args.rounds)
-        return 0
-    runs: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
-    for i in range(args.pairs):
-        for label, path in (("old", args.old or ""), ("new", "")):
-            if label == "old" and not args.old:
-                continue
-            runs[label].append(_run(path, args.rounds))
-            print(f"pair {i + 1} {label}: " + ", ".join(f"{k} {v:.3f} ms" for k, v in runs[label][-1].items()))
-    for case in CASES:
-        med = {k: statistics.median(r[case] for r in v) for k, v in runs.items() if v}
-        line = f"{case}: " + ", ".join(f"{k} {m:.3f} ms ({1000 / m:.0f}/s)" for k, m in med.items())
-        if len(med) == 2:
-            line += f", ×{med['old'] / med['new']:.2f}"
-        print(line)
+    from battleboard.resolve import resolve_engagement
+    from tests.battleboard.helpers import land_engagement, naval_engagement
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _copy_old(args.old, Path(tmp))
+        sys.path.insert(0, tmp)
+        old = importlib.import_module("battleboard_old.resolve").resolve_engagement
+        cases = (("land 12 v 12", land_engagement(12, "field")), ("naval 12+12", naval_engagement(12, "mutual")))
+        for name, eng in cases:
+            a, b, r = compare(old, resolve_engagement, eng, args.rounds)
+            print(f"{name}: old {a:.3f} ms ({1000 / a:.0f}/s), new {b:.3f} ms ({1000 / b:.0f}/s), old/new ×{r:.2f}")
     return 0
 
 
