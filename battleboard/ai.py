@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from battleboard.model import OFF, Action, State, Unit, other
 from battleboard.odds import expectations
+from battleboard.queries import fire_targets
 from battleboard.rules import (
     Chance,
     active_ground,
@@ -28,6 +29,10 @@ from bellum.events import Event
 
 FLIP_WEIGHT = 0.45  # a disrupted unit is most of the way to being lost
 CAPTURE_BONUS = 1.0  # a captured ship is also a ship gained
+#: the share of what an enemy unit threatens to take next turn that destroying it is worth
+#: (issue 19: 0.3-0.5 measured best over 100 seeds a side; the sea-interception's moving side
+#: won 71 of 100 battles against random instead of 61, the supply battle's B 91 instead of 86)
+THREAT_WEIGHT = 0.5
 
 
 def unit_value(s: State, u: Unit) -> float:
@@ -116,7 +121,7 @@ def _running(s: State, side: str) -> bool:
     """Under interception the moving (active) side makes for the enemy edge (004 Escape) — but
     a ship broken through counts as lost for victory (docs/rules/battleboard.md §13.11-13.12)
     while a won battle lets the whole force sail on: so it runs only when it cannot expect to
-    win — outmatched at sea, or panicked."""
+    win — clearly outmatched at sea (``RUN_RATIO``), or panicked."""
     if not (s.naval and s.cfg.trigger == "interception" and side == s.active_side):
         return False
     if side in s.panicked:
@@ -124,8 +129,11 @@ def _running(s: State, side: str) -> bool:
     return _fleet_power(s, side) < RUN_RATIO * _fleet_power(s, other(side))
 
 
-#: an intercepted force stands and fights unless the enemy is this much stronger at sea
-RUN_RATIO = 1.0
+#: an intercepted force stands and fights unless its fleets with all aboard fall under this
+#: share of the enemy's (issue 19: at 1.0 it ran as soon as it fell behind, and every ship
+#: broken through is a ship lost for victory; at 0.7 the moving side of sea-interception won
+#: 76 of 100 battles against random instead of 71)
+RUN_RATIO = 0.7
 
 
 def should_withdraw(s: State) -> bool:
@@ -207,7 +215,9 @@ def _unit_order(s: State, side: str) -> list[Unit]:
     return [k[3] for k in keyed]
 
 
-def _best_attack(s: State, u: Unit) -> tuple[Action | None, float]:
+def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:
+    """``u``'s attack worth most by ``_value`` (if above 0.05), or None; ``threats`` keeps
+    ``_threat`` by unit while the position stands."""
     acts: list[Action] = []
     if s.naval and u.kind == "fleet":
         acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
@@ -218,11 +228,74 @@ def _best_attack(s: State, u: Unit) -> tuple[Action | None, float]:
         acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
     best: Action | None = None
     best_v = 0.05
+    if threats is None:
+        threats = {}
     for a in acts:
-        v = attack_value(s, a)
+        v = _value(s, a, threats)
         if v > best_v:
             best, best_v = a, v
     return best, best_v
+
+
+def _threat(s: State, e: Unit) -> float:
+    """The SP enemy unit ``e`` can expect to take from ``e``'s enemies with its best attack
+    from where it stands (one ply: what removing it spares them): at sea a ship's ram,
+    its troops' boarding of an adjacent ship, or its fire at troops aboard within range; on
+    land its best mode against an adjacent unit (§8, 004 Combat)."""
+    units = s.units
+    grid = s.grid
+    kinds = s.cfg.tables.units.kinds
+    sq = e.square
+    if sq is None or e.status != "active":
+        return 0.0
+    acts: list[Action] = []
+    for n in s.cfg.board.neighbors[sq]:
+        tid = grid.get(n)
+        if tid is None or units[tid].side == e.side:
+            continue
+        if s.naval:
+            acts.append(Action("attack", e.id, None, tid, "ram"))
+            g = active_ground(s, e)
+            if g is not None and kinds[g.kind].rolls > 0:
+                acts.append(Action("attack", g.id, None, tid, "phalanx", True))
+        else:
+            acts.extend(Action("attack", e.id, None, tid, m) for m in kinds[e.kind].modes if m not in ("ram", "fire"))
+    if s.naval or "fire" in kinds[e.kind].modes:
+        for q in fire_targets(s, sq, e.side):
+            t = units[grid[q]]
+            if not s.naval or active_ground(s, t) is not None:
+                acts.append(Action("attack", e.id, None, t.id, "fire"))
+    best = 0.0
+    for a in acts:
+        setup, uids = attack_setup(s, a)
+        _, _, defs = expectations(setup)
+        lost = sum(d * unit_value(s, units[uid]) for uid, (d, _) in zip(uids[1:], defs, strict=True))
+        if lost > best:
+            best = lost
+    return best
+
+
+def _value(s: State, a: Action, threats: dict[str, float]) -> float:
+    """What the AI weighs an attack by: ``attack_value`` (the exchange by the exact odds) plus,
+    for each defender it may destroy, ``THREAT_WEIGHT`` of what that defender threatens to
+    take next turn (``_threat``: one ply of the enemy's answer) — a ship that would fire again
+    at the legions aboard is worth more than its own 2 SP."""
+    setup, uids = attack_setup(s, a)
+    att_dead, att_flip, defs = expectations(setup)
+    units = s.units
+    total = 0.0
+    for uid, (dead, flip) in zip(uids[1:], defs, strict=True):
+        d = units[uid]
+        val = unit_value(s, d)
+        threat = 0.0
+        if dead > 0:
+            found = threats.get(uid)
+            threat = threats[uid] = _threat(s, d) if found is None else found
+        total += dead * (val + THREAT_WEIGHT * threat) + flip * FLIP_WEIGHT * val
+    if a.capture and s.naval and a.mode not in ("ram", "fire"):  # a ship taken is also a ship gained
+        total += defs[-1][0] * CAPTURE_BONUS * units[uids[-1]].strength
+    cost = unit_value(s, units[uids[0]])  # a ship risks all aboard; a boarding unit only itself
+    return total - att_dead * cost - att_flip * FLIP_WEIGHT * cost
 
 
 def _should_double(s: State, side: str, dist: list[int] | None = None) -> bool:
@@ -283,21 +356,36 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
                 if a.to == OFF:
                     md = mood(s, side)  # a unit gone changes the score, the fleets and panic
     _stratagems(s, side, chance, ev)
-    for u in _unit_order(s, side):
-        if s.phase == "over":
+    _attack_focused(s, side, dist, chance, ev)
+    if s.phase != "over":
+        play(s, Action("end_turn"), chance, ev)
+
+
+def _attack_focused(s: State, side: str, dist: list[int], chance: Chance, ev: list[Event] | None) -> None:
+    """Attack best first: of every unit's best attack, the best is made, then the rest are
+    weighed again (a target disrupted or gone changes them), until none is worth making."""
+    done: set[str] = set()  # units that attacked, or had nothing worth attacking
+    while s.phase != "over":
+        best: tuple[Action, float, Unit] | None = None
+        threats: dict[str, float] = {}
+        for u in _unit_order(s, side):
+            if u.id in done or not on_board(u) or (s.naval and u.kind != "fleet"):
+                continue
+            if u.square is not None and dist[u.square] > 2:
+                continue  # nothing within reach of any attack (enemies only leave during one's own turn)
+            a, v = _best_attack(s, u, threats)
+            if a is None:
+                done.add(u.id)
+                continue
+            if best is None or v > best[1]:
+                best = (a, v, u)
+        if best is None:
             return
-        if not on_board(u) or (s.naval and u.kind != "fleet"):
-            continue
-        if u.square is not None and dist[u.square] > 2:
-            continue  # nothing within reach of any attack (enemies only leave during one's own turn)
-        a, v = _best_attack(s, u)
-        if a is None:
-            continue
+        a, v, u = best
+        done.add(u.id)
         if v > 1.0:
             _inspire(s, u, chance, ev)
         play(s, a, chance, ev)
-    if s.phase != "over":
-        play(s, Action("end_turn"), chance, ev)
 
 
 def _inspire(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
@@ -335,9 +423,10 @@ def choose(s: State) -> Action:
             return a
     best: Action | None = None
     best_v = 0.05
+    threats: dict[str, float] = {}
     for u in _unit_order(s, side):
         if on_board(u) and not (s.naval and u.kind != "fleet"):
-            a, v = _best_attack(s, u)
+            a, v = _best_attack(s, u, threats)
             if a is not None and v > best_v:
                 best, best_v = a, v
     return best if best is not None else Action("end_turn")

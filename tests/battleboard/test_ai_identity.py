@@ -4,9 +4,13 @@ step by step, and the AI against the random and greedy baselines — are played 
 each action log, every die rolled and every unit's fate is compared with the digest the
 reference code gave.
 
-The digests were recorded with the code of main at aad44e6 (before the AI was made
-incremental); a deliberate change of the AI's play records them again (see ``record``) and
-says so in its commit.
+The digests were first recorded with the code of main at aad44e6, before the AI was made
+faster (issue 20 item 2), and that faster code played every pinned battle identically.  A
+deliberate change of the AI's play records them again (``python -m
+tests.battleboard.test_ai_identity``) and says so here and in its commit:
+
+- issue 19 item 4 (attacks best first across units, a defender's threat weighed, the
+  intercepted side running only when clearly outmatched): recorded again.
 """
 
 from __future__ import annotations
@@ -108,7 +112,7 @@ def combined(found: dict[str, str]) -> str:
 
 
 #: recorded with ``python -m tests.battleboard.test_ai_identity`` (see the module docstring)
-EXPECTED = "10b737d4f2c8d357"
+EXPECTED = "fc60ae2972e9a5c1"
 
 
 def test_the_ai_plays_the_pinned_battles() -> None:
