@@ -238,38 +238,37 @@ def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> 
 
 
 def _threat(s: State, e: Unit) -> float:
-    """The SP enemy unit ``e`` can expect to take from ``e``'s enemies with its best attack
-    from where it stands (one ply: what removing it spares them): at sea a ship's ram,
-    its troops' boarding of an adjacent ship, or its fire at troops aboard within range; on
-    land its best mode against an adjacent unit (§8, 004 Combat)."""
-    units = s.units
-    grid = s.grid
-    kinds = s.cfg.tables.units.kinds
+    """The SP enemy ship ``e`` can expect to take with its best attack from where it lies (one
+    ply: what sinking or taking it spares its enemies): its ram or its troops' boarding of an
+    adjacent ship, or its fire at the troops aboard a ship in range (004 Combat)."""
     sq = e.square
     if sq is None or e.status != "active":
         return 0.0
+    units = s.units
+    grid = s.grid
+    side = e.side
+    g = active_ground(s, e)
+    boards = g is not None and s.cfg.tables.units.kinds[g.kind].rolls > 0
     acts: list[Action] = []
     for n in s.cfg.board.neighbors[sq]:
         tid = grid.get(n)
-        if tid is None or units[tid].side == e.side:
+        if tid is None or units[tid].side == side:
             continue
-        if s.naval:
-            acts.append(Action("attack", e.id, None, tid, "ram"))
-            g = active_ground(s, e)
-            if g is not None and kinds[g.kind].rolls > 0:
-                acts.append(Action("attack", g.id, None, tid, "phalanx", True))
-        else:
-            acts.extend(Action("attack", e.id, None, tid, m) for m in kinds[e.kind].modes if m not in ("ram", "fire"))
-    if s.naval or "fire" in kinds[e.kind].modes:
-        for q in fire_targets(s, sq, e.side):
-            t = units[grid[q]]
-            if not s.naval or active_ground(s, t) is not None:
-                acts.append(Action("attack", e.id, None, t.id, "fire"))
+        acts.append(Action("attack", e.id, None, tid, "ram"))
+        if boards and g is not None:
+            acts.append(Action("attack", g.id, None, tid, "phalanx", True))
+    for q in fire_targets(s, sq, side):
+        tid = grid[q]
+        if active_ground(s, units[tid]) is not None:
+            acts.append(Action("attack", e.id, None, tid, "fire"))
     best = 0.0
     for a in acts:
         setup, uids = attack_setup(s, a)
-        _, _, defs = expectations(setup)
-        lost = sum(d * unit_value(s, units[uid]) for uid, (d, _) in zip(uids[1:], defs, strict=True))
+        defs = expectations(setup)[2]
+        lost = 0.0
+        for uid, (dead, _) in zip(uids[1:], defs, strict=True):
+            if dead:
+                lost += dead * unit_value(s, units[uid])
         if lost > best:
             best = lost
     return best
@@ -288,7 +287,7 @@ def _value(s: State, a: Action, threats: dict[str, float]) -> float:
         d = units[uid]
         val = unit_value(s, d)
         threat = 0.0
-        if dead > 0:
+        if dead > 0 and s.naval:  # on land it changed nothing measured (issue 19)
             found = threats.get(uid)
             threat = threats[uid] = _threat(s, d) if found is None else found
         total += dead * (val + THREAT_WEIGHT * threat) + flip * FLIP_WEIGHT * val
@@ -356,36 +355,23 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
                 if a.to == OFF:
                     md = mood(s, side)  # a unit gone changes the score, the fleets and panic
     _stratagems(s, side, chance, ev)
-    _attack_focused(s, side, dist, chance, ev)
-    if s.phase != "over":
-        play(s, Action("end_turn"), chance, ev)
-
-
-def _attack_focused(s: State, side: str, dist: list[int], chance: Chance, ev: list[Event] | None) -> None:
-    """Attack best first: of every unit's best attack, the best is made, then the rest are
-    weighed again (a target disrupted or gone changes them), until none is worth making."""
-    done: set[str] = set()  # units that attacked, or had nothing worth attacking
-    while s.phase != "over":
-        best: tuple[Action, float, Unit] | None = None
-        threats: dict[str, float] = {}
-        for u in _unit_order(s, side):
-            if u.id in done or not on_board(u) or (s.naval and u.kind != "fleet"):
-                continue
-            if u.square is not None and dist[u.square] > 2:
-                continue  # nothing within reach of any attack (enemies only leave during one's own turn)
-            a, v = _best_attack(s, u, threats)
-            if a is None:
-                done.add(u.id)
-                continue
-            if best is None or v > best[1]:
-                best = (a, v, u)
-        if best is None:
+    threats: dict[str, float] = {}  # what each enemy threatens, until an attack changes it
+    for u in _unit_order(s, side):
+        if s.phase == "over":
             return
-        a, v, u = best
-        done.add(u.id)
+        if not on_board(u) or (s.naval and u.kind != "fleet"):
+            continue
+        if u.square is not None and dist[u.square] > 2:
+            continue  # nothing within reach of any attack (enemies only leave during one's own turn)
+        a, v = _best_attack(s, u, threats)
+        if a is None:
+            continue
         if v > 1.0:
             _inspire(s, u, chance, ev)
         play(s, a, chance, ev)
+        threats = {}
+    if s.phase != "over":
+        play(s, Action("end_turn"), chance, ev)
 
 
 def _inspire(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
