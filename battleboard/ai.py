@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from battleboard.actions import Attack, Command, Double, EndTurn, Move, Withdraw
 from battleboard.model import OFF, Action, State, Unit, other
 from battleboard.odds import expectations
 from battleboard.queries import fire_targets
@@ -167,13 +168,13 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
     if can_leave:
         assert sq0 is not None
         if (sq0 // cols == enemy_home and md.running) or leaving:
-            return Action("move", u.id, OFF)  # break through (004 Escape) when it cannot expect to win
+            return Move(u.id, OFF)  # break through (004 Escape) when it cannot expect to win
     if not squares:
         return None
     if md.running:
         cur = abs(sq0 // cols - enemy_home) if sq0 is not None else 99
         to = min(squares, key=lambda q: (abs(q // cols - enemy_home), dist[q] <= 1, q))
-        return Action("move", u.id, to) if abs(to // cols - enemy_home) < cur else None
+        return Move(u.id, to) if abs(to // cols - enemy_home) < cur else None
     cur = dist[sq0] if sq0 is not None else 99
     if sq0 is not None and (cur == want or (cur <= 1 and want == 1)):
         return None  # already where it wants to be
@@ -181,7 +182,7 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
         return None  # a disrupted unit holds back
     if leaving:
         home = board.home_row(u.side)
-        return Action("move", u.id, min(squares, key=lambda q: (abs(q // cols - home), q)))
+        return Move(u.id, min(squares, key=lambda q: (abs(q // cols - home), q)))
     if superior_waits and sq0 is not None:
         # hold just outside the enemy's reach until the double move can strike first (§5.5)
         safe = reach + 2
@@ -194,7 +195,7 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
     to = min(squares, key=lambda q: (abs(dist[q] - want), abs(q % cols - col), q))
     if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
-    return Action("move", u.id, to)
+    return Move(u.id, to)
 
 
 def _unit_order(s: State, side: str) -> list[Unit]:
@@ -254,13 +255,13 @@ def _threat(s: State, e: Unit) -> float:
         tid = grid.get(n)
         if tid is None or units[tid].side == side:
             continue
-        acts.append(Action("attack", e.id, None, tid, "ram"))
+        acts.append(Attack(e.id, tid, "ram"))
         if boards and g is not None:
-            acts.append(Action("attack", g.id, None, tid, "phalanx", True))
+            acts.append(Attack(g.id, tid, "phalanx", True))
     for q in fire_targets(s, sq, side):
         tid = grid[q]
         if active_ground(s, units[tid]) is not None:
-            acts.append(Action("attack", e.id, None, tid, "fire"))
+            acts.append(Attack(e.id, tid, "fire"))
     best = 0.0
     for a in acts:
         setup, uids = attack_setup(s, a)
@@ -326,17 +327,17 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
         return
     side = s.side
     if s.phase == "command":
-        play(s, Action("command"), chance, ev)
+        play(s, Command(), chance, ev)
         if s.phase == "over":
             return
     # distances to the enemy stay valid all turn: enemies never move in one's own turn
     if should_withdraw(s):
-        play(s, Action("withdraw"), chance, ev)
+        play(s, Withdraw(), chance, ev)
         if s.phase == "over":
             return
     dist = _distance_map(s, side)
     if _should_double(s, side, dist):
-        play(s, Action("double"), chance, ev)
+        play(s, Double(), chance, ev)
     if s.phase == "move":
         reach = _enemy_reach(s, side)
         md = mood(s, side)
@@ -371,7 +372,7 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
         play(s, a, chance, ev)
         threats = {}
     if s.phase != "over":
-        play(s, Action("end_turn"), chance, ev)
+        play(s, EndTurn(), chance, ev)
 
 
 def _inspire(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
@@ -392,9 +393,9 @@ def choose(s: State) -> Action:
         return acts[0]
     side = s.side
     if should_withdraw(s):
-        return Action("withdraw")
+        return Withdraw()
     if _should_double(s, side):
-        return Action("double")
+        return Double()
     if s.phase == "move":
         dist = _distance_map(s, side)
         reach = _enemy_reach(s, side)
@@ -415,4 +416,4 @@ def choose(s: State) -> Action:
             a, v = _best_attack(s, u, threats)
             if a is not None and v > best_v:
                 best, best_v = a, v
-    return best if best is not None else Action("end_turn")
+    return best if best is not None else EndTurn()
