@@ -1,6 +1,6 @@
 """Battleboard auto-resolve, old code against new in one process (issue 20 item 2).
 
-    git archive aad44e6 battleboard | tar -x -C /tmp/old     # the code before the change
+    mkdir -p /tmp/old && git archive aad44e6 battleboard | tar -x -C /tmp/old   # the code before
     .venv/bin/python tests/bench/battleboard_side_by_side.py --old /tmp/old
 
 The old ``battleboard`` package is copied under another name (``battleboard_old``, its
