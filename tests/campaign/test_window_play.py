@@ -666,7 +666,7 @@ def test_hovering_a_counter_shows_its_force(view: Any, window: Any) -> None:
     assert view.hover == "force:caesar"
     before = render(window, view)
     assert view.tooltip.text.startswith("Caesar") and "legion" in view.tooltip.text
-    view.on_mouse_motion(20, window.height - 80, 0, 0)  # over the phase panel: no tooltip
+    view.on_mouse_motion(20, window.height - 52, 0, 0)  # over the orders panel's title: no tooltip
     assert view.hover is None
     after = render(window, view)
     assert difference(before, after) > 500
