@@ -10,7 +10,7 @@ import pytest
 
 from battleboard.view.choose import BoardBattles
 from tactical.view.choose import TacticalBattles
-from tests.view.test_picker_options_watch import press, picker_on
+from tests.view.test_picker_options_watch import picker_on, press
 
 
 @pytest.mark.parametrize("source", [TacticalBattles(), BoardBattles()], ids=["tactical", "battleboard"])
