@@ -137,4 +137,3 @@ def _style(ax: Any, title: str, ticks: tuple[list[int], list[str]]) -> None:
     ax.grid(axis="y", color="#dddddd", linewidth=0.6)
     ax.set_ylim(bottom=0)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: whole numbers
-
