@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from bellum.events import Event
-from campaign.engine import initial_state, load
+from campaign.engine import load
+from campaign.state import initial_state
 from campaign.rules.clients import world_tables
 from campaign.warstats import condition, war_stats
 from tests.conftest import keep_screen, render
