@@ -4,9 +4,13 @@ the cities each side held and its strength on the map, turn by turn (matplotlib)
 
 It opens by itself in the campaign window when the rules end the war (``offer``, called each
 frame; it takes the place of the "The war is over" pop-up), again with V, and from the load
-screen for a save of a finished war.  In the window the chart needs the war's states, so the
-game's actions are replayed in a background thread (``campaign.warstats.months``) while the
-numbers are already shown; from a save, the load's own replay counted them.
+screen for a save of a finished war.  The chart (``campaign.aar_charts.chart_image``, the
+report's charts at the panel's size) is drawn in a worker thread while the numbers are
+already shown, and redrawn when the window's size changes; in the window it needs the war's
+states first, so the game's actions are replayed there too (``campaign.warstats.months``,
+with the game's rule options); from a save, the load's own replay counted them.  Only the
+texture is made on the main thread; a panel too small for a chart, or a chart that fails,
+is said in one sentence.
 """
 
 from __future__ import annotations
@@ -59,13 +63,13 @@ class VictoryView(Screen):
     # ------------------------------------------------------------------ the chart
     def _want_chart(self, width: int, height: int) -> None:
         """Draw the chart at ``width`` × ``height`` in a worker thread (counting the war's
-        months first when they are not counted yet), unless it is drawn or being drawn."""
+        months first when they are not counted yet), unless it is drawn or being drawn; the
+        chart of the last size stays, stretched, until the new one is ready."""
         if self._future is not None or self._chart_size == (width, height):
             return
         self._chart_size = (width, height)
-        self.chart = None
         if width < CHART_MIN[0] or height < CHART_MIN[1]:
-            self.chart_problem = TOO_SMALL
+            self.chart, self.chart_problem = None, TOO_SMALL
             return
         if self.chart_problem == TOO_SMALL:
             self.chart_problem = ""
