@@ -11,8 +11,8 @@ import pytest
 
 from bellum.events import Event
 from campaign.engine import load
-from campaign.state import initial_state
 from campaign.rules.clients import world_tables
+from campaign.state import initial_state
 from campaign.warstats import condition, war_stats
 from tests.conftest import keep_screen, render
 
