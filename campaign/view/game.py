@@ -48,9 +48,8 @@ from bellum.report import AfterAction
 from bellum.session import Session
 from campaign import actions as A
 from campaign.ai import CampaignAI
-from campaign.chronicle import battle_reports
+from campaign.chronicle import Chronicler, battle_reports
 from campaign.chronicle import line as chronicle_line
-from campaign.chronicle import lines as chronicle_lines
 from campaign.engine import CampaignEngine, describe_pending
 from campaign.map import CampaignMap, roman_world
 from campaign.odds import BattleAhead, decision_odds, odds_text, stop_at_battle
@@ -451,11 +450,11 @@ class CampaignGame:
         self.popups.append(("Your turn is done", [f"The next turn file is written: {out}", f"Send it to {who}."]))
 
     def _chronicle_from(self, events: Sequence[Event] | Any) -> None:
-        evs = list(events)
-        for e in evs:
-            if e.kind == "turn":
-                self.chronicle.append(e.text)
-        self.chronicle.extend(chronicle_lines(evs))
+        # issue 15 (wt15a): lines under their own turn's and half-turn's header, in order; a
+        # fresh Chronicler when the chronicle was emptied (a new game, undo, load)
+        if not self.chronicle or not hasattr(self, "_chronicler"):
+            self._chronicler = Chronicler()
+        self.chronicle.extend(self._chronicler.feed(events))
         del self.chronicle[:-CHRONICLE_KEEP]
 
     def _news(self, events: Sequence[Event]) -> None:
