@@ -61,6 +61,7 @@ from campaign.rules.stratagems import commit_limit
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy, side_title
 from campaign.units import Force, catalogue
 from campaign.view.model import ForceMarker
+from campaign.view.stacks import force_markers
 
 #: battles auto-resolved to show the odds of one (the battleboard AI on both sides)
 ODDS_BATTLES = 40
@@ -361,18 +362,8 @@ class CampaignGame:
         return markers
 
     def _force_markers(self) -> tuple[ForceMarker, ...]:
-        out = []
-        cat = catalogue()
-        for f in sorted(self.state.forces.values(), key=lambda f: (f.location, f.commander is None, f.id)):
-            if not f.units and not f.leaders:
-                continue
-            kinds = [cat.kind(u.kind) for u in f.units]
-            fleets = sum(1 for k in kinds if k.is_fleet)
-            ground = sum(u.strength for u, k in zip(f.units, kinds, strict=True) if not k.is_fleet)
-            detail = f"{ground}" + (f" · {fleets}F" if fleets else "")
-            label = leader_name(f.commander) if f.commander else ""
-            out.append(ForceMarker(f.id, f.location, f.side, label, detail, leader=f.commander is not None))
-        return tuple(out)
+        # issue 15 (wt15a): each counter with its symbol and stack card (campaign.view.stacks)
+        return force_markers(self.state)
 
     def select(self, place: str | None) -> None:
         if place is not None and place not in self.world:

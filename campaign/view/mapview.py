@@ -54,6 +54,8 @@ from pyglet.graphics import Batch
 from campaign.map import CampaignMap, Link
 from campaign.view import markers
 from campaign.view.geometry import MapGeometry, Point, build_geometry, roman_world_geometry
+from campaign.view.labels import Box, Wish, beside
+from campaign.view.labels import place as place_labels
 from campaign.view.model import ForceMarker, MapModel, PlainMapModel
 from campaign.view.palette import (
     BG_TOP,
@@ -113,6 +115,9 @@ REFERENCE_ZOOM = 0.6
 
 #: label tiers: the zoom (relative to the whole map) from which a label shows
 TIER_ZOOM = (0.0, 1.7, 2.8)
+
+#: which name wins where two would overlap (lower first): off-map regions always show
+PRIORITY = {"off_map": 0, "income": 10, "leader": 15, "capital": 20, "sea": 30, "force": 35, "city": 40, "region": 50}
 
 LINK_COLOR = LINK_INK
 LINK_WORD = {"road": "road", "cross_country": "cross-country", "strait": "strait", "sea_lane": "sea lane"}
@@ -202,6 +207,8 @@ class MapLabel:
     halo: arcade.Text | None
     priority: int = 0  # lower wins where labels would overlap
     shown: bool = True  # not hidden by a label of higher priority
+    #: where the declutter put it (left, bottom, right, top; pixels at the zoom from the world's origin)
+    box: Box | None = None
 
 
 class MapView(arcade.View):
@@ -604,12 +611,14 @@ class MapView(arcade.View):
                     9 if tier == 0 else 8,
                     bold=tier == 0,
                 )
-                lab.priority = 1 if s.income else 2 if s.capital else 4
+                lab.priority = (
+                    PRIORITY["income"] if s.income else PRIORITY["capital"] if s.capital else PRIORITY["city"]
+                )
             else:
                 lab = self._label(
                     self.label_batch, s.id, s.name, (x, y), 0, -9, 2, (92, 72, 56), 7.5, anchor_x="center", italic=True
                 )
-                lab.priority = 5
+                lab.priority = PRIORITY["region"]
             self.labels.append(lab)
         for z in world.data.sea:
             lab = self._label(
@@ -626,7 +635,7 @@ class MapView(arcade.View):
                 italic=True,
                 halo=False,
             )
-            lab.priority = 3
+            lab.priority = PRIORITY["sea"]
             self.labels.append(lab)
         self.labels.sort(key=lambda lab: lab.priority)
 
@@ -766,7 +775,7 @@ class MapView(arcade.View):
             n = stack.get(f.place, 0)
             stack[f.place] = n + 1
             kind = owner_kind(self.world, f.owner)
-            sprite = arcade.Sprite(markers.counter_texture(kind, f.leader))
+            sprite = arcade.Sprite(markers.symbol_counter_texture(kind, f.symbol, f.leader))
             self.force_sprites.append(sprite)
             self._force_slots.append((f.place, n))
             text = f"{f.label} {f.detail}".strip()
@@ -785,6 +794,7 @@ class MapView(arcade.View):
                     font=SANS,
                 )
             )
+            self.force_labels[-1].priority = PRIORITY["leader" if f.leader else "force"]
         self._layout_forces()
         self._dynamic_dirty = True
         self._world_valid = False
@@ -938,6 +948,10 @@ class MapView(arcade.View):
             sx, sy = (lab.world[0] - fx) * z + w / 2, (lab.world[1] - fy) * z + h / 2
             show = lab.shown and factor >= TIER_ZOOM[lab.tier] and -80 <= sx <= w + 80 and -20 <= sy <= h + 20
             x, y = sx + lab.dx, sy + lab.dy
+            if lab.box is not None:  # where the declutter put it
+                b = lab.box
+                x = (b[0] + b[2]) / 2 if lab.text.anchor_x == "center" else b[0] + 1
+                x, y = x - fx * z + w / 2, (b[1] + b[3]) / 2 - fy * z + h / 2
             if lab.text.visible != show:
                 lab.text.visible = show
                 if lab.halo is not None:
@@ -954,33 +968,46 @@ class MapView(arcade.View):
         self._layout_forces()
 
     def _declutter(self, factor: float) -> None:
-        """Decide which labels show at this zoom: in priority order, a label that would
-        overlap one already placed stays hidden (panning does not change the answer)."""
+        """Decide where each name shows at this zoom and which stay hidden (``labels.place``):
+        places' and forces' names by priority, each beside its marker (right, left, above,
+        below), none over another nor over a force counter.  Panning does not change it."""
         z = float(self.camera.zoom)
-        cell = 64.0
-        grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
-        for lab in self.labels:  # sorted by priority
+        wishes: list[Wish] = []
+        candidates = [lab for lab in self.labels if factor >= TIER_ZOOM[lab.tier]] + self.force_labels
+        for lab in self.labels:
             if factor < TIER_ZOOM[lab.tier]:
-                lab.shown = False
-                continue
-            w, h = float(lab.text.content_width), float(lab.text.content_height) * 0.8
-            x, y = lab.world[0] * z + lab.dx, lab.world[1] * z + lab.dy
-            x0 = x - w / 2 if lab.text.anchor_x == "center" else x
-            rect = (x0 - 2, y - h / 2, x0 + w + 2, y + h / 2)
-            keys = [
-                (i, j)
-                for i in range(math.floor(rect[0] / cell), math.floor(rect[2] / cell) + 1)
-                for j in range(math.floor(rect[1] / cell), math.floor(rect[3] / cell) + 1)
-            ]
-            clash = lab.priority > 0 and any(
-                r[0] < rect[2] and rect[0] < r[2] and r[1] < rect[3] and rect[1] < r[3]
-                for k in keys
-                for r in grid.get(k, ())
-            )
-            lab.shown = not clash
-            if lab.shown:
-                for k in keys:
-                    grid.setdefault(k, []).append(rect)
+                lab.shown, lab.box = False, None
+        for k, lab in enumerate(candidates):
+            w, h = float(lab.text.content_width) + 2, float(lab.text.content_height) * 0.8
+            x, y = lab.world[0] * z, lab.world[1] * z
+            if lab.text.anchor_x == "center":
+                x, y = x + lab.dx, y + lab.dy
+                boxes: list[Box] = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2)]
+            else:
+                boxes = beside(x, y + lab.dy, w, h, lab.dx)
+            wishes.append(Wish(k, lab.priority, boxes, must=lab.priority == PRIORITY["off_map"]))
+        half = COUNTER_PX / 2
+        counters = [
+            (s.center_x * z - half, s.center_y * z - half, s.center_x * z + half, s.center_y * z + half)
+            for s in self.force_sprites
+        ]
+        placed = place_labels(wishes, counters)
+        for k, lab in enumerate(candidates):
+            lab.box = placed[k]
+            lab.shown = lab.box is not None
+
+    def label_boxes(self) -> list[tuple[str, Box]]:
+        """The names shown now with their boxes on the screen (left, bottom, right, top;
+        pixels): what the declutter placed, within the window."""
+        z = float(self.camera.zoom)
+        cx, cy = (float(v) for v in self.camera.position)
+        ox, oy = cx * z - self.window.width / 2, cy * z - self.window.height / 2
+        out = []
+        for lab in [*self.labels, *self.force_labels]:
+            if lab.shown and lab.box is not None and lab.text.visible:
+                b = lab.box
+                out.append((lab.text.text, (b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy)))
+        return out
 
     def _relayout(self) -> bool:
         """Note what changed since the last frame: the zoom (the world must be drawn again)
@@ -1014,6 +1041,7 @@ class MapView(arcade.View):
             self._declutter(self.zoom_factor())
         if self._dynamic_dirty:
             self._size_screen_sprites()
+            self._declutter(self.zoom_factor())
             self._dynamic_dirty = False
 
     def _world_offset(self) -> tuple[int, int] | None:
