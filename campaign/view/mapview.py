@@ -53,9 +53,11 @@ from pyglet.graphics import Batch
 
 from campaign.map import CampaignMap, Link
 from campaign.view import markers
+from campaign.view.enemy_turn import EnemyTurn
 from campaign.view.geometry import MapGeometry, Point, build_geometry, roman_world_geometry
 from campaign.view.labels import Box, Wish, beside
 from campaign.view.labels import place as place_labels
+from campaign.view.minimap import Minimap
 from campaign.view.model import ForceMarker, MapModel, PlainMapModel
 from campaign.view.palette import (
     BG_TOP,
@@ -82,6 +84,7 @@ from campaign.view.palette import (
     owner_kind,
 )
 from campaign.view.raster import image_size, render_ground
+from campaign.view.stackcard import StackCard
 
 SERIF = ("DejaVu Serif", "Georgia", "Times New Roman", "serif")
 SANS = ("DejaVu Sans", "Arial", "sans-serif")
@@ -265,7 +268,22 @@ class MapView(arcade.View):
         self._quad: Any = None
         self._quad_buffer: Any = None
         self._hover_drawn: str | None = "-"
+        self._init_layers()
+        self._build_labels()
+        self.bounds = self._bounds()
+        self.minimap = Minimap(self)
+        self.enemy = EnemyTurn(self)
+        self.card = StackCard()
+        #: the place of the force counter under the cursor (its stack card shows)
+        self.hover_stack: str | None = None
+        self._build_network()
+        self._build_markers()
+        self._build_hud()
+        self._sync_model(force=True)
+        self.fit()
 
+    def _init_layers(self) -> None:
+        """The world's layers and the HUD's texts, empty until built."""
         self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.network: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.boxes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
@@ -300,13 +318,6 @@ class MapView(arcade.View):
         )
         self._tooltip_for: tuple[str, str | None] | None = None
         self.scale_text = arcade.Text("", 0, 0, rgba(LABEL_INK), 9, font_name=SERIF, italic=True, anchor_x="right")
-        self._build_labels()
-        self.bounds = self._bounds()
-        self._build_network()
-        self._build_markers()
-        self._build_hud()
-        self._sync_model(force=True)
-        self.fit()
 
     # ------------------------------------------------------------------ geometry helpers
     @property
@@ -388,6 +399,7 @@ class MapView(arcade.View):
         key = abs(hash(tuple(sorted(self._owners.items()))))
         texels = self.texels_per_unit
         image = ground_image(self.geo, self._owners, key, texels)
+        self.minimap.set_ground(image, key)
         atlas = arcade.DefaultTextureAtlas((2048, 2048))
         self.ground = arcade.SpriteList(atlas=atlas)
         self.ground.blend = False  # the ground is opaque: no blending halves its cost on llvmpipe
@@ -736,6 +748,8 @@ class MapView(arcade.View):
         rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), (9.0, 9.0, 237.0, 161.0), self._help_rect()]
         if self.panel.text:
             rects.append(self._panel_rect)
+        if self.enemy.shown:
+            rects.append(self.enemy.rect)
         return rects
 
     def hud_opaque(self) -> bool:
@@ -762,6 +776,7 @@ class MapView(arcade.View):
             self._build_forces()
         if self.model.selected != self._selected_drawn:
             self._build_selection()
+        self.enemy.follow(self.model)
 
     def _build_forces(self) -> None:
         self.force_sprites = arcade.SpriteList()
@@ -1104,6 +1119,7 @@ class MapView(arcade.View):
         self._cache_valid = False
 
     def on_update(self, delta_time: float) -> None:
+        self.enemy.update(delta_time)
         self._zoom_settle = max(0.0, self._zoom_settle - delta_time)
         step = PAN_SPEED * min(delta_time, 0.1)
         dx = (arcade.key.LEFT in self.keys or arcade.key.A in self.keys) - (
@@ -1134,7 +1150,7 @@ class MapView(arcade.View):
             self._cache_valid = False
         ctx = self.window.ctx
         w, h = self.window.width, self.window.height
-        hud_key = (date, self.panel.text, self.panel_drop, extra, w, h)
+        hud_key = (date, self.panel.text, self.panel_drop, extra, w, h, self.enemy.key(), self.minimap.shown)
         offset = self._world_offset()
         fast = self._cache is not None and self._cache_hud == hud_key and self.hud_opaque()
         if offset is None and fast and self._zoom_settle > 0 and self._world is not None:
@@ -1153,7 +1169,10 @@ class MapView(arcade.View):
             blit_to_screen(ctx, self._cache)
         elif moved and fast:
             blit_region(ctx, self._world, offset[0], offset[1], w, h, ctx.screen)
+            self._draw_world_overlay(ctx.screen)
             self._copy_hud_boxes()
+            with self.hud.activate():
+                self.minimap.draw()
             self._cache_valid = False
         else:
             if self._cache is None or self._cache.size != ctx.screen.size:
@@ -1223,6 +1242,7 @@ class MapView(arcade.View):
         ctx = self.window.ctx
         w, h = self.window.width, self.window.height
         blit_region(ctx, self._world, offset[0], offset[1], w, h, target)
+        self._draw_world_overlay(target)
         with target.activate():
             hud = arcade.camera.Camera2D(
                 viewport=arcade.LBWH(0, 0, w, h), position=(w / 2, h / 2), render_target=target
@@ -1232,7 +1252,25 @@ class MapView(arcade.View):
                 self.hud_batch.draw()
                 self._draw_loose_hud()
                 self._draw_panel()
+                self.minimap.draw()
+                self.enemy.draw_hud()
                 self._draw_hud_extra()
+
+    def _draw_world_overlay(self, target: Any) -> None:
+        """What is drawn over the world on every frame rather than into its framebuffer: the
+        enemy's turn played back (nothing when it is not shown)."""
+        if not self.enemy.shown:
+            return
+        w, h = self.window.width, self.window.height
+        with target.activate():
+            cam = arcade.camera.Camera2D(
+                viewport=arcade.LBWH(0, 0, w, h),
+                position=self.camera.position,
+                zoom=self.camera.zoom,
+                render_target=target,
+            )
+            with cam.activate():
+                self.enemy.draw_world()
 
     def _hud_extra_key(self) -> Any:
         """What a subclass's own HUD shows (a change redraws the still frame)."""
@@ -1296,6 +1334,11 @@ class MapView(arcade.View):
     def _draw_tooltip(self) -> None:
         """The hover tooltip by the cursor (HUD camera)."""
         w = self.window.width
+        if self.hover is not None and self.hover_stack is not None:
+            here = [f for f in self._forces if f.place == self.hover_stack]
+            self.card.build(self.world, here, self.mouse[0], self.mouse[1], w)
+            self.card.draw()
+            return
         if self.hover is not None and self.hover != self.model.selected:
             if self._tooltip_for != (self.hover, self._owners.get(self.hover)):
                 self._tooltip_for = (self.hover, self._owners.get(self.hover))
@@ -1339,12 +1382,33 @@ class MapView(arcade.View):
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
         self.mouse = (x, y)
         self.hover = None if y > self.window.height - TOP_BAR else self.place_at(x, y)
+        self.hover_stack = None if self.hover is None else self.stack_at(x, y)
+        return None
+
+    def stack_at(self, sx: float, sy: float) -> str | None:
+        """The place of the force counter under a screen point."""
+        wx, wy = self.screen_to_world(sx, sy)
+        for sprite, (place, _) in zip(self.force_sprites, self._force_slots, strict=True):
+            half = sprite.width / 2
+            if abs(sprite.center_x - wx) <= half and abs(sprite.center_y - wy) <= half:
+                return place
         return None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if self.map_press(x, y):
+            return None
         self._pressed = True
         self._dragged = 0.0
         return None
+
+    def map_press(self, x: float, y: float) -> bool:
+        """A press on the map's own controls (the enemy's turn card, the minimap): True
+        when one took it."""
+        if self.enemy.press(x, y) or self.minimap.click(x, y):
+            self._pressed = False
+            self._cache_valid = False
+            return True
+        return False
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool | None:
         self._dragged += abs(dx) + abs(dy)
@@ -1361,7 +1425,12 @@ class MapView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         self.keys.add(symbol)
-        if symbol in (arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD):
+        if self.enemy.key_press(symbol):
+            return None
+        if symbol == arcade.key.M:
+            self.minimap.shown = not self.minimap.shown
+            self._cache_valid = False
+        elif symbol in (arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD):
             self.zoom_at(self.window.width / 2, self.window.height / 2, 1.4)
         elif symbol in (arcade.key.MINUS, arcade.key.NUM_SUBTRACT):
             self.zoom_at(self.window.width / 2, self.window.height / 2, 1 / 1.4)
