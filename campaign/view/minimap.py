@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import arcade
-from arcade import shape_list
 from PIL import Image
 
 from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
@@ -32,7 +31,7 @@ class Minimap:
         self.shown = True
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._ground: Any = None
-        self._frame: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self._view_bars: list[arcade.SpriteSolidColor] = []
         self._view_key: tuple[float, ...] | None = None
 
     def rect(self) -> tuple[float, float, float, float]:
@@ -42,23 +41,32 @@ class Minimap:
         return LEFT, BOTTOM, LEFT + WIDTH, BOTTOM + h
 
     def set_ground(self, image: Image.Image, key: int) -> None:
-        """The ground picture (the map's owners): shrunk once per change of owners."""
+        """The ground picture (the map's owners): shrunk once per change of owners.  The
+        whole minimap is one sprite list (its paper, the ground, its frame and the view's
+        rectangle as thin bars), drawn in one call."""
         if self._ground == key:
             return
         self._ground = key
-        x0, y0, x1, _ = self.rect()
+        x0, y0, x1, y1 = self.rect()
         left, right, bottom, _ = self.view.bounds
         gl, gr, gb, gt = self.view.geo.bounds
         sx = (x1 - x0) / (right - left)
         w, h = (gr - gl) * sx, (gt - gb) * sx
         small = image.resize((max(1, round(w * 2)), max(1, round(h * 2))), Image.Resampling.BOX)
         tex = arcade.Texture(small.convert("RGBA"), hash=f"campaign-minimap-{key}")
-        sprite = arcade.Sprite(tex)
-        sprite.width, sprite.height = (gr - gl) * sx, (gt - gb) * sx
-        sprite.center_x = x0 + ((gl + gr) / 2 - left) * sx
-        sprite.center_y = y0 + ((gb + gt) / 2 - bottom) * sx
+        ground = arcade.Sprite(tex)
+        ground.width, ground.height = w, h
+        ground.center_x = x0 + ((gl + gr) / 2 - left) * sx
+        ground.center_y = y0 + ((gb + gt) / 2 - bottom) * sx
         self.sprites = arcade.SpriteList()
-        self.sprites.append(sprite)
+        self.sprites.append(_bar(x0 - 2, y0 - 2, x1 + 2, y1 + 2, PARCHMENT))
+        self.sprites.append(ground)
+        for edge in _frame(x0 - 2, y0 - 2, x1 + 2, y1 + 2, 1.5):
+            self.sprites.append(_bar(*edge, BG_TOP))
+        self._view_bars = [_bar(0, 0, 1, 1, GOLD) for _ in range(4)]
+        for bar in self._view_bars:
+            self.sprites.append(bar)
+        self._view_key = None
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
         x0, y0, x1, y1 = self.rect()
@@ -91,14 +99,27 @@ class Minimap:
         return max(x0, a[0]), max(y0, a[1]), min(x1, b[0]), min(y1, b[1])
 
     def draw(self) -> None:
-        """The minimap and the view's rectangle (HUD camera)."""
+        """The minimap and the view's rectangle (HUD camera): one sprite list."""
         if not self.shown:
             return
-        x0, y0, x1, y1 = self.rect()
-        arcade.draw_lrbt_rectangle_filled(x0 - 2, x1 + 2, y0 - 2, y1 + 2, (*PARCHMENT, 255))
-        self.sprites.draw()
         r = self.view_rect()
-        if r[2] > r[0] and r[3] > r[1]:
-            arcade.draw_lrbt_rectangle_outline(r[0], r[2], r[1], r[3], (*GOLD, 255), 2)
-            arcade.draw_lrbt_rectangle_outline(r[0] - 1, r[2] + 1, r[1] - 1, r[3] + 1, (*BG_TOP, 200), 1)
-        arcade.draw_lrbt_rectangle_outline(x0 - 2, x1 + 2, y0 - 2, y1 + 2, (*BG_TOP, 255), 1.5)
+        if r != self._view_key:
+            self._view_key = r
+            visible = r[2] > r[0] and r[3] > r[1]
+            for bar, edge in zip(self._view_bars, _frame(*r, 2.0), strict=True):
+                bar.visible = visible
+                if visible:
+                    bar.width, bar.height = max(1.0, edge[2] - edge[0]), max(1.0, edge[3] - edge[1])
+                    bar.position = ((edge[0] + edge[2]) / 2, (edge[1] + edge[3]) / 2)
+        self.sprites.draw()
+
+
+def _frame(x0: float, y0: float, x1: float, y1: float, t: float) -> list[tuple[float, float, float, float]]:
+    """The four bars (left, bottom, right, top) of a rectangle's outline ``t`` thick."""
+    return [(x0, y0, x1, y0 + t), (x0, y1 - t, x1, y1), (x0, y0, x0 + t, y1), (x1 - t, y0, x1, y1)]
+
+
+def _bar(x0: float, y0: float, x1: float, y1: float, color: tuple[int, int, int]) -> arcade.SpriteSolidColor:
+    bar = arcade.SpriteSolidColor(max(1, round(x1 - x0)), max(1, round(y1 - y0)), color=(*color, 255))
+    bar.position = ((x0 + x1) / 2, (y0 + y1) / 2)
+    return bar
