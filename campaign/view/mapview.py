@@ -1171,8 +1171,7 @@ class MapView(arcade.View):
             blit_region(ctx, self._world, offset[0], offset[1], w, h, ctx.screen)
             self._draw_world_overlay(ctx.screen)
             self._copy_hud_boxes()
-            with self.hud.activate():
-                self.minimap.draw()
+            self.minimap.draw(ctx.screen)
             self._cache_valid = False
         else:
             if self._cache is None or self._cache.size != ctx.screen.size:
@@ -1252,9 +1251,9 @@ class MapView(arcade.View):
                 self.hud_batch.draw()
                 self._draw_loose_hud()
                 self._draw_panel()
-                self.minimap.draw()
                 self.enemy.draw_hud()
                 self._draw_hud_extra()
+        self.minimap.draw(target)
 
     def _draw_world_overlay(self, target: Any) -> None:
         """What is drawn over the world on every frame rather than into its framebuffer: the

@@ -2,9 +2,9 @@
 click on it moves the camera there, ``M`` hides or shows it.
 
 It sits at the bottom of the window right of the legend, over the Sahara at the
-whole-map zoom (no space of the game there).  It is drawn into the still frame with the
-HUD and again on each panning frame (its rectangle moves with the camera); it is not one
-of the HUD's copied boxes.
+whole-map zoom (no space of the game there).  It is drawn once into a framebuffer of its
+own; a frame copies it (the still frame, and each panning frame since its rectangle moves
+with the camera) and clears four thin bars for the view's rectangle.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import arcade
 from PIL import Image
+from pyglet import gl
 
 from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
 
@@ -30,9 +31,9 @@ class Minimap:
         self.view = view
         self.shown = True
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        self._ground: Any = None
-        self._view_bars: list[arcade.SpriteSolidColor] = []
-        self._view_key: tuple[float, ...] | None = None
+        self._ground: int | None = None
+        self._fbo: Any = None
+        self._drawn: int | None = None
 
     def rect(self) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) on the screen."""
@@ -63,10 +64,6 @@ class Minimap:
         self.sprites.append(ground)
         for edge in _frame(x0 - 2, y0 - 2, x1 + 2, y1 + 2, 1.5):
             self.sprites.append(_bar(*edge, BG_TOP))
-        self._view_bars = [_bar(0, 0, 1, 1, GOLD) for _ in range(4)]
-        for bar in self._view_bars:
-            self.sprites.append(bar)
-        self._view_key = None
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
         x0, y0, x1, y1 = self.rect()
@@ -98,20 +95,42 @@ class Minimap:
         x0, y0, x1, y1 = self.rect()
         return max(x0, a[0]), max(y0, a[1]), min(x1, b[0]), min(y1, b[1])
 
-    def draw(self) -> None:
-        """The minimap and the view's rectangle (HUD camera): one sprite list."""
-        if not self.shown:
+    def _render(self) -> None:
+        """The minimap without the view's rectangle into its own framebuffer (once per ground)."""
+        ctx = self.view.window.ctx
+        x0, y0, x1, y1 = self.rect()
+        fw, fh = round(x1 - x0) + 4, round(y1 - y0) + 4
+        if self._fbo is None or self._fbo.size != (fw, fh):
+            self._fbo = ctx.framebuffer(color_attachments=[ctx.texture((fw, fh), components=4)])
+        cam = arcade.camera.Camera2D(
+            viewport=arcade.LBWH(0, 0, fw, fh), position=(x0 - 2 + fw / 2, y0 - 2 + fh / 2), render_target=self._fbo
+        )
+        with self._fbo.activate(), cam.activate():
+            self._fbo.clear(color=(*PARCHMENT, 255))
+            self.sprites.draw()
+        self._drawn = self._ground
+
+    def draw(self, target: Any) -> None:
+        """The minimap copied from its framebuffer onto ``target`` (the screen or the still
+        frame), then the view's rectangle as four scissored clears: no shader runs."""
+        if not self.shown or self._ground is None:
             return
+        if self._fbo is None or self._drawn != self._ground:
+            self._render()
+        x0, y0, _, _ = self.rect()
+        fw, fh = self._fbo.size
+        dx, dy = round(x0) - 2, round(y0) - 2
+        dst = target.glo.value if hasattr(target.glo, "value") else int(target.glo)
+        src = self._fbo.glo.value if hasattr(self._fbo.glo, "value") else int(self._fbo.glo)
+        gl.glBindFramebuffer(gl.GL_DRAW_FRAMEBUFFER, dst)
+        gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, src)
+        gl.glBlitFramebuffer(0, 0, fw, fh, dx, dy, dx + fw, dy + fh, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)
+        gl.glBindFramebuffer(gl.GL_FRAMEBUFFER, dst)
         r = self.view_rect()
-        if r != self._view_key:
-            self._view_key = r
-            visible = r[2] > r[0] and r[3] > r[1]
-            for bar, edge in zip(self._view_bars, _frame(*r, 2.0), strict=True):
-                bar.visible = visible
-                if visible:
-                    bar.width, bar.height = max(1.0, edge[2] - edge[0]), max(1.0, edge[3] - edge[1])
-                    bar.position = ((edge[0] + edge[2]) / 2, (edge[1] + edge[3]) / 2)
-        self.sprites.draw()
+        if r[2] > r[0] and r[3] > r[1]:
+            for e in _frame(*r, 2.0):
+                x, y = round(e[0]), round(e[1])
+                target.clear(color=(*GOLD, 255), viewport=(x, y, max(1, round(e[2]) - x), max(1, round(e[3]) - y)))
 
 
 def _frame(x0: float, y0: float, x1: float, y1: float, t: float) -> list[tuple[float, float, float, float]]:
