@@ -27,10 +27,19 @@ boxes from the last still frame (``hud_rects``) — no layer is drawn again unti
 the world changes, the zoom changes or the view pans out of the framebuffer.
 While the wheel turns, the last world is drawn scaled through the camera.
 
+Forces are counters whose symbol says what they are (``campaign.view.stacks``); the
+names of places and forces are placed together by priority beside their markers and
+never over one another (``campaign.view.labels``; ``label_boxes`` gives the placed
+boxes); hovering a counter shows its stack's card (``stackcard``); the minimap sits at
+the bottom (``minimap``); after another side's half-turn its moves are played back on
+the map with a step card (``enemy_turn``).
+
 Controls: mouse wheel zooms on the cursor, drag (any button) or the arrow keys
 and WASD pan, ``+``/``-`` zoom, ``Home`` (or ``F``) shows the whole map, a click
 selects a place, ``Esc`` clears the selection (or, with nothing selected,
-returns to the menu).
+returns to the menu); ``M`` hides or shows the minimap and a click on it moves the
+view there; the enemy's turn: ``N`` next step, ``B`` back, ``P`` play or pause, ``X``
+close, ``V`` shows it again.
 
 The view reads a ``MapModel`` (``campaign.view.model``) and tells it what the
 player selects; it never changes the game state.
@@ -652,17 +661,23 @@ class MapView(arcade.View):
         self.labels.sort(key=lambda lab: lab.priority)
 
     def _build_hud(self) -> None:
+        """The top bar, the legend and the HUD's texts (again on a resize)."""
         w, h = self.window.width, self.window.height
         sl = shape_list
         self.hud_shapes = sl.ShapeElementList()
         self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR / 2, w, TOP_BAR, rgba(BG_TOP)))
         self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR - 1.5, w, 3, rgba(GOLD)))
-        # the legend, bottom left
+        self.hud_batch = Batch()
+        self.hud_texts: dict[str, arcade.Text] = {}
+        self._build_legend()
+        self._build_hud_texts(w, h)
+
+    def _build_legend(self) -> None:
+        """The legend, bottom left: the owners' colours and the network's lines."""
+        sl = shape_list
         lx, ly, lw, lh = 10, 10, 226, 150
         self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT)))
         self.hud_shapes.append(sl.create_rectangle_outline(lx + lw / 2, ly + lh / 2, lw, lh, rgba(BG_TOP), 1.5))
-        self.hud_batch = Batch()
-        self.hud_texts: dict[str, arcade.Text] = {}
         self.legend_texts: list[arcade.Text] = []
         rows: list[tuple[str, str, Color]] = [
             ("fill", "Caesarians", OWNER_FILL["caesarian"]),
@@ -697,6 +712,9 @@ class MapView(arcade.View):
                     text, x0 + 34, y, rgba(LABEL_INK), 9, font_name=SANS, anchor_y="center", batch=self.hud_batch
                 )
             )
+
+    def _build_hud_texts(self, w: int, h: int) -> None:
+        """The top bar's title, map name and date, and the help line."""
         self.hud_texts["title"] = arcade.Text(
             "BELLVM CIVILE",
             14,
