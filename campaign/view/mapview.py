@@ -94,6 +94,7 @@ from campaign.view.palette import (
 )
 from campaign.view.raster import image_size, render_ground
 from campaign.view.stackcard import StackCard
+from campaign.view.stacks import SYMBOLS
 
 SERIF = ("DejaVu Serif", "Georgia", "Times New Roman", "serif")
 SANS = ("DejaVu Sans", "Arial", "sans-serif")
@@ -127,6 +128,9 @@ REFERENCE_ZOOM = 0.6
 
 #: label tiers: the zoom (relative to the whole map) from which a label shows
 TIER_ZOOM = (0.0, 1.7, 2.8)
+
+#: the legend's box on the screen (left, bottom, right, top): colours, lines, counters
+LEGEND_RECT = (10.0, 10.0, 236.0, 232.0)
 
 #: which name wins where two would overlap (lower first): off-map regions always show
 PRIORITY = {"off_map": 0, "income": 10, "leader": 15, "capital": 20, "sea": 30, "force": 35, "city": 40, "region": 50}
@@ -675,7 +679,12 @@ class MapView(arcade.View):
     def _build_legend(self) -> None:
         """The legend, bottom left: the owners' colours and the network's lines."""
         sl = shape_list
-        lx, ly, lw, lh = 10, 10, 226, 150
+        lx, ly, lw, lh = (
+            LEGEND_RECT[0],
+            LEGEND_RECT[1],
+            LEGEND_RECT[2] - LEGEND_RECT[0],
+            LEGEND_RECT[3] - LEGEND_RECT[1],
+        )
         self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT)))
         self.hud_shapes.append(sl.create_rectangle_outline(lx + lw / 2, ly + lh / 2, lw, lh, rgba(BG_TOP), 1.5))
         self.legend_texts: list[arcade.Text] = []
@@ -710,6 +719,33 @@ class MapView(arcade.View):
             self.legend_texts.append(
                 arcade.Text(
                     text, x0 + 34, y, rgba(LABEL_INK), 9, font_name=SANS, anchor_y="center", batch=self.hud_batch
+                )
+            )
+        self._build_symbol_legend(lx + 10, ly + lh - 14 - len(rows) * 17.5 - 4)
+
+    def _build_symbol_legend(self, x0: float, top: float) -> None:
+        """The counters' symbols in two columns under the colours and lines (a gold corner
+        marks a force under a named commander)."""
+        self.legend_icons: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        words = {"legion": "Legions", "cavalry": "Cavalry", "auxilia": "Auxilia", "fleet": "Fleet"}
+        words |= {"leader": "Leader alone", "garrison": "Garrison", "client": "Client force"}
+        for i, symbol in enumerate(SYMBOLS):
+            x = x0 + (i % 2) * 108
+            y = top - (i // 2) * 17.5
+            icon = arcade.Sprite(markers.symbol_counter_texture("caesarian", symbol, False))
+            icon.scale = 17 / markers.SIZE
+            icon.position = (x + 10, y)
+            self.legend_icons.append(icon)
+            self.legend_texts.append(
+                arcade.Text(
+                    words[symbol],
+                    x + 24,
+                    y,
+                    rgba(LABEL_INK),
+                    9,
+                    font_name=SANS,
+                    anchor_y="center",
+                    batch=self.hud_batch,
                 )
             )
 
@@ -763,7 +799,12 @@ class MapView(arcade.View):
         """The HUD's opaque boxes (left, bottom, right, top; screen pixels): while the camera
         pans they are copied from the last composed frame instead of drawn again."""
         w, h = self.window.width, self.window.height
-        rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), (9.0, 9.0, 237.0, 161.0), self._help_rect()]
+        legend = (LEGEND_RECT[0] - 1, LEGEND_RECT[1] - 1, LEGEND_RECT[2] + 1, LEGEND_RECT[3] + 1)
+        rects = [
+            (0.0, h - TOP_BAR - 3.0, float(w), float(h)),
+            legend,
+            self._help_rect(),
+        ]
         if self.panel.text:
             rects.append(self._panel_rect)
         if self.enemy.shown:
@@ -1266,6 +1307,7 @@ class MapView(arcade.View):
             )
             with hud.activate():
                 self.hud_shapes.draw()
+                self.legend_icons.draw()
                 self.hud_batch.draw()
                 self._draw_loose_hud()
                 self._draw_panel()
@@ -1349,17 +1391,18 @@ class MapView(arcade.View):
             self.panel.draw()
 
     def _draw_tooltip(self) -> None:
-        """The hover tooltip by the cursor (HUD camera)."""
+        """The hover tooltip by the cursor (HUD camera); over a force counter, its stack's
+        card (the tooltip's words still follow what is under the cursor)."""
         w = self.window.width
+        if self.hover is not None and self._tooltip_for != (self.hover, self._owners.get(self.hover)):
+            self._tooltip_for = (self.hover, self._owners.get(self.hover))
+            self.tooltip.text = self.describe(self.hover)
         if self.hover is not None and self.hover_stack is not None:
             here = [f for f in self._forces if f.place == self.hover_stack]
             self.card.build(self.world, here, self.mouse[0], self.mouse[1], w)
             self.card.draw()
             return
         if self.hover is not None and self.hover != self.model.selected:
-            if self._tooltip_for != (self.hover, self._owners.get(self.hover)):
-                self._tooltip_for = (self.hover, self._owners.get(self.hover))
-                self.tooltip.text = self.describe(self.hover)
             tw = min(300, self.tooltip.content_width) + 16
             th = self.tooltip.content_height + 12
             mx, my = self.mouse
