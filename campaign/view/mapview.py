@@ -232,6 +232,8 @@ class MapView(arcade.View):
 
     #: the ground's resolution (an off-screen whole-map picture needs less: campaign.view.aar)
     texels_per_unit = TEXELS_PER_UNIT
+    #: whether the minimap shows at first (``M`` toggles it)
+    show_minimap = True
 
     def __init__(
         self,
@@ -285,6 +287,7 @@ class MapView(arcade.View):
         self._build_labels()
         self.bounds = self._bounds()
         self.minimap = Minimap(self)
+        self.minimap.shown = self.show_minimap
         self.enemy = EnemyTurn(self)
         self.card = StackCard()
         #: the place of the force counter under the cursor (its stack card shows)
