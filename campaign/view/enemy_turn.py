@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import arcade
 from arcade import shape_list
@@ -24,9 +24,6 @@ from pyglet.graphics import Batch
 
 from campaign.playback import Playback, Step, enemy_playback
 from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT, owner_kind
-
-if TYPE_CHECKING:
-    from campaign.view.mapview import MapView
 
 LEFT, BOTTOM, WIDTH = 456.0, 10.0, 404.0
 BUTTON_W, BUTTON_H = 88.0, 22.0
@@ -40,7 +37,8 @@ BUTTONS = ("back", "play", "next", "close")
 class EnemyTurn:
     """The playback of a ``MapView`` (see the module docstring)."""
 
-    def __init__(self, view: MapView) -> None:
+    def __init__(self, view: Any) -> None:
+        #: the ``campaign.view.mapview.MapView`` it belongs to (typed loosely: mapview imports this module)
         self.view = view
         self.playback: Playback | None = None
         self.last: Playback | None = None

@@ -9,16 +9,13 @@ with the camera) and clears four thin bars for the view's rectangle.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import arcade
 from PIL import Image
 from pyglet import gl
 
 from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
-
-if TYPE_CHECKING:
-    from campaign.view.mapview import MapView
 
 WIDTH = 200.0
 LEFT, BOTTOM = 246.0, 10.0
@@ -27,7 +24,8 @@ LEFT, BOTTOM = 246.0, 10.0
 class Minimap:
     """The corner map of a ``MapView``."""
 
-    def __init__(self, view: MapView) -> None:
+    def __init__(self, view: Any) -> None:
+        #: the ``campaign.view.mapview.MapView`` it belongs to (typed loosely: mapview imports this module)
         self.view = view
         self.shown = True
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()

@@ -94,7 +94,7 @@ def test_hovering_a_stack_shows_its_card(window: Any) -> None:
     assert view.hover_stack == "ravenna"
     texts = [t.text for t in view.card.texts]
     assert any("Caesar" in t for t in texts) and any("Legion" in t for t in texts) and any("SP" in t for t in texts)
-    left, bottom, right, top = view.card.rect
+    left, bottom, right, _ = view.card.rect
     cx, cy = int((left + right) / 2), window.height - int(bottom + 4)
     assert img.getpixel((cx, cy))[0] > 230  # the card's paper under the cursor
 
