@@ -789,7 +789,7 @@ class MapView(arcade.View):
             batch=self.hud_batch,
         )
         self.hud_texts["help"] = arcade.Text(
-            "wheel zoom · drag pan · click select · Home whole map",
+            "wheel zoom · drag pan · click select · Home whole map · M minimap",
             w - 12,
             7,
             rgba((70, 56, 46)),

@@ -119,3 +119,27 @@ def test_the_enemy_playback_steps_marches_voyages_battles_sieges_and_captures() 
 def test_a_quiet_half_turn_says_so() -> None:
     pb = playback([ev("side_turn", "The Senatorials play.", side="senatorial")], "senatorial")
     assert pb.steps == () and pb.summary == ("Nothing moved on the map.",)
+
+
+def test_the_windows_chronicle_keeps_each_turns_lines_under_its_header() -> None:
+    """Issue 15: the window listed January's events under the March header."""
+    from campaign.ai import CampaignAI
+    from campaign.view.game import CampaignGame
+
+    game = CampaignGame.new("49bc", 1, humans=frozenset())
+    ai = CampaignAI()
+    while game.state.turn < 2:
+        game.play(ai.choose(game.state))
+    lines = game.chronicle
+    headers = [i for i, ln in enumerate(lines) if ln.startswith("— ")]
+    assert [lines[i] for i in headers][:2] == ["— January 49 BC —", "— March 49 BC —"]
+    for i, ln in enumerate(lines):
+        if " — " in ln and not ln.startswith("— "):
+            date = ln.split(" — ")[0]
+            header = max(h for h in headers if h < i)
+            assert lines[header].startswith(f"— {date}"), (ln, lines[header])
+    # undo rebuilds the same chronicle from the log
+    before = list(lines)
+    game.chronicle = []
+    game._chronicle_from(game.session.log)
+    assert game.chronicle == before
