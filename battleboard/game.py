@@ -51,9 +51,10 @@ class ActionIn(BaseModel):
 
 
 @cache
-def load(name: str) -> tuple[Scenario, State]:
-    """A scenario by bare name or path, loaded once (its state is cloned before play)."""
-    return load_scenario(name)
+def load(name: str, options: tuple[str, ...] | None = None) -> tuple[Scenario, State]:
+    """A scenario by bare name or path, loaded once (its state is cloned before play); with
+    ``options`` under the optional rules a player chose instead of its own (battleboard/options.py)."""
+    return load_scenario(name, options)
 
 
 def encode_action(a: Action) -> dict[str, Any]:
@@ -143,6 +144,10 @@ class BattleboardEngine:
 
     def new_state(self, scenario: str, dice: Dice) -> State:
         return load(scenario)[1].clone()
+
+    def new_state_with(self, scenario: str, dice: Dice, options: Sequence[str]) -> State:
+        """The scenario under the rule options a player chose (a save's ``[save] options``)."""
+        return load(scenario, tuple(options))[1].clone()
 
     def apply(self, state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
         new, events, _ = apply(state, action, dice)

@@ -6,6 +6,7 @@ without fleets are allocated first (004 Setup).  Bad files: one InputError sente
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -26,6 +27,8 @@ class SideInfo(BaseModel):
 class Scenario(Position):
     name: str = Field(min_length=1, max_length=120)
     description: str = ""
+    #: a short historical note in the project's own words, shown by the scenario picker
+    note: str = Field("", max_length=600)
     options: list[str] = Field(default_factory=list)
     sides: dict[Side, SideInfo] = Field(default_factory=dict)
 
@@ -34,10 +37,12 @@ def scenario_path(name: str) -> Path:
     return resolve_scenario(name, "battleboard")
 
 
-def load_scenario(name: str) -> tuple[Scenario, State]:
-    """The scenario and its starting battle."""
+def load_scenario(name: str, options: Sequence[str] | None = None) -> tuple[Scenario, State]:
+    """The scenario and its starting battle; ``options`` (a player's choice) replace its own."""
     path = scenario_path(name)
     sc = load_model(Scenario, path)
+    if options is not None:
+        sc = sc.model_copy(update={"options": list(options)})
     return sc, build_state(sc, path, sc.options)
 
 

@@ -94,6 +94,7 @@ def model_check(model: type[BaseModel]) -> Callable[[Path, Context], None]:
 def formats() -> list[Format]:
     """Every format: the kernel's and each engine's, in a fixed order."""
     from bellum.saves import SaveFile
+    from bellum.settings import Settings
 
     found = [
         Format(
@@ -103,7 +104,14 @@ def formats() -> list[Format]:
             _check_save,
             places=("saves/*.toml",),
             keys=frozenset({"save", "dice", "state"}),
-        )
+        ),
+        Format(
+            "settings",
+            "Bellum Civile player settings (the options screen)",
+            Settings,
+            model_check(Settings),
+            places=("settings.toml",),
+        ),
     ]
     for module in engine_modules(ENGINE_FORMAT_MODULES):
         found.extend(getattr(module, "FORMATS", ()))

@@ -168,13 +168,14 @@ def from_turn_file(path: str | Path) -> Replay:
 
 def from_save(path: str | Path) -> Replay:
     from bellum.saves import read_save, state_checksum
+    from bellum.session import new_state
 
     data = read_save(path)
     ad = adapter(data.engine)
     engine = ad.engine({})
     dice = Dice(data.seed)
     try:
-        state = engine.new_state(data.scenario, dice)
+        state = new_state(engine, data.scenario, dice, data.options)  # under the save's rule options
     except BellumError as exc:
         raise InputError(path, "save.scenario", f"names {data.scenario!r}, which cannot be loaded ({exc})") from None
     names = [ad.turn_name(state)]

@@ -26,7 +26,7 @@ import os
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field
@@ -50,6 +50,9 @@ class SaveHeader(BaseModel):
     checksum: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
     scenario: str = Field(max_length=4096)
     seed: int = Field(ge=0, le=2**64 - 1)
+    #: the optional rules the game was begun with, replacing the scenario's own (absent: the
+    #: scenario's); each engine reads its own ids (``Session``, tactical/options.py)
+    options: list[Annotated[str, Field(pattern=r"^[A-Za-z0-9:._-]{1,80}$")]] | None = Field(None, max_length=64)
 
 
 class DiceState(BaseModel):
@@ -91,6 +94,8 @@ class SaveData:
     state: dict[str, Any]
     actions: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: the rule options the game began with (None: the scenario's own)
+    options: list[str] | None = None
 
 
 def plain(value: Any) -> Any:
@@ -133,6 +138,7 @@ def write_save(path: str | Path, data: SaveData) -> Path:
             "checksum": state_checksum(state),
             "scenario": data.scenario,
             "seed": data.seed,
+            **({} if data.options is None else {"options": list(data.options)}),
         },
         "dice": dict(data.dice),
         "actions": plain(data.actions),
@@ -255,4 +261,5 @@ def read_save(path: str | Path, engine: Engine | None = None) -> SaveData:
         state=doc.state,
         actions=doc.actions,
         events=[e.model_dump() for e in doc.events],
+        options=doc.save.options,
     )

@@ -16,10 +16,10 @@ scenario, apply an action with the dice, encode/decode actions and state).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from bellum.dice import Dice
 from bellum.errors import BellumError, InputError, RuleError
@@ -59,6 +59,18 @@ class Engine(Protocol[S, A]):
         ...
 
 
+def new_state(engine: Engine[S, A], scenario: str, dice: Dice, options: Sequence[str] | None) -> S:
+    """The engine's starting state; with ``options`` (the optional rules a player chose, which
+    replace the scenario's own) through the engine's ``new_state_with(scenario, dice, options)``
+    — an engine without one takes no options (one ``InputError`` sentence)."""
+    if options is None:
+        return engine.new_state(scenario, dice)
+    with_options = getattr(engine, "new_state_with", None)
+    if with_options is None:
+        raise InputError(scenario, "options", f"the {engine.name} engine takes no rule options")
+    return cast(Callable[[str, Dice, Sequence[str]], S], with_options)(scenario, dice, list(options))
+
+
 @dataclass(frozen=True)
 class _Step:
     state: S  # type: ignore[valid-type]
@@ -69,14 +81,19 @@ class _Step:
 
 
 class Session(Generic[S, A]):
-    """One game: the engine, the scenario, the seed, the dice, the log."""
+    """One game: the engine, the scenario, the seed, the rule options, the dice, the log.
 
-    def __init__(self, engine: Engine[S, A], scenario: str, seed: int) -> None:
+    ``options``: the optional rules chosen for this game (the options screen), replacing the
+    scenario's own; None keeps the scenario's.  They are written into the save, so a loaded
+    game is replayed under the rules it was begun with."""
+
+    def __init__(self, engine: Engine[S, A], scenario: str, seed: int, options: Sequence[str] | None = None) -> None:
         self.engine = engine
         self.scenario = scenario
         self.seed = seed
+        self.options: tuple[str, ...] | None = None if options is None else tuple(options)
         self.dice = Dice(seed)
-        self.state: S = engine.new_state(scenario, self.dice)
+        self.state: S = new_state(engine, scenario, self.dice, options)
         self.actions: list[dict[str, Any]] = []
         self.log = EventLog()
         self._undo: list[_Step] = []
@@ -136,6 +153,7 @@ class Session(Generic[S, A]):
                 state=self.engine.encode_state(self.state),
                 actions=list(self.actions),
                 events=self.log.to_list(),
+                options=None if self.options is None else list(self.options),
             ),
         )
 
@@ -159,12 +177,12 @@ class Session(Generic[S, A]):
             problem = f"names the file {data.scenario!r}, outside the scenario folders: name it with the save"
             raise InputError(path, "save.scenario", problem)
         try:
-            cls(engine, data.scenario, data.seed)
+            cls(engine, data.scenario, data.seed, data.options)
         except InputError as exc:
             # the save is what the player gave: name it, and the scenario it names
             problem = f"names {data.scenario!r}, which cannot be loaded ({exc})"
             raise InputError(path, "save.scenario", problem) from None
-        session = cls.replay(engine, data.scenario, data.seed, data.actions, source=str(path))
+        session = cls.replay(engine, data.scenario, data.seed, data.actions, source=str(path), options=data.options)
         if session.checksum() != state_checksum(data.state):
             raise InputError(path, "state", "replaying the saved actions does not give the saved state (drift)")
         if session.dice.state() != data.dice:
@@ -175,9 +193,15 @@ class Session(Generic[S, A]):
 
     @classmethod
     def replay(
-        cls, engine: Engine[S, A], scenario: str, seed: int, actions: Sequence[dict[str, Any]], source: str = "replay"
+        cls,
+        engine: Engine[S, A],
+        scenario: str,
+        seed: int,
+        actions: Sequence[dict[str, Any]],
+        source: str = "replay",
+        options: Sequence[str] | None = None,
     ) -> Session[S, A]:
-        session = cls(engine, scenario, seed)
+        session = cls(engine, scenario, seed, options)
         for index, raw in enumerate(actions):
             try:
                 action = engine.decode_action(raw)

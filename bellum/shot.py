@@ -25,6 +25,9 @@ SHOT_VIEWS: dict[str, str] = {
     "tactical": "tactical.view.shot:shot_view",
     "battleboard": "battleboard.view.shot:shot_view",
     "campaign": "campaign.view.shot:shot_view",
+    "picker": "bellum.view.picker:shot_view",
+    "options": "bellum.view.options:shot_view",
+    "watch": "bellum.view.watch:shot_view",
 }
 
 _NO_FALLBACK = "BELLUM_SHOT_NO_XVFB"

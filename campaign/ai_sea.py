@@ -10,11 +10,13 @@ odds the window shows a person (over more battles).  The AI
   (``FIGHT_IF``), against the AI and a person alike — keeping ``KEEP_MILITARY`` Military
   stratagems for its battles unless the voyage carries an army;
 - **cuts** the enemy's sea supply when nothing can contest it, or when it would win
-  ``CUT_IF`` of the convoy battles against every escort the enemy could send, or make them
-  cost the enemy more SP than itself;
+  ``CUT_IF`` of the convoy battles against every escort the enemy could send, or when the
+  fight is expected to cost it less, beyond what it costs the enemy, than the hunger the cut
+  inflicts (``hunger``: siege attrition or forage by the rules' own tables);
 - **fights for its own convoys** (004 case (b)) with the escort that gives the best odds,
   when they reach ``ESCORT_IF`` (``STARVING_IF`` for a besieged port) or the fight is
-  expected to cost the enemy more SP than itself, and concedes the cut otherwise;
+  expected to cost it less, beyond what it costs the enemy, than going hungry, and concedes
+  the cut otherwise;
 - **offers** a mutual battle at sea when the odds reach ``OFFER_IF`` and **accepts** one
   at ``HOLD_IF`` (``STAKE_IF`` off a port under siege) or when it would cost the enemy more;
 - **builds fleets** where its armies stand on the coast while its fleets are fewer than
@@ -33,7 +35,10 @@ from bellum.engagement import Engagement
 from campaign import actions as A
 from campaign.map import roman_world
 from campaign.rules import naval, supply
+from campaign.rules.common import share
+from campaign.rules.siege import under_siege
 from campaign.state import CampaignState, enemy
+from campaign.tables import tables
 from campaign.units import Force, catalogue
 
 #: battleboard battles played for the odds of a sea fight (the window plays more for a person)
@@ -181,7 +186,7 @@ def choose_cut(state: CampaignState, legal: list[A.Action]) -> A.Action | None:
             return a
         # every escort fights together (supply.convoy_engagement): the odds are the same
         got = sea_odds(state, supply.convoy_engagement(state, a.place, guards[0], a.force))
-        if got["B"] >= CUT_IF or costs_them_more(got, "B"):
+        if got["B"] >= CUT_IF or got["B_lost"] - got["A_lost"] < hunger(state, a.place):
             return a
     return None
 
@@ -196,9 +201,29 @@ def choose_escort(state: CampaignState, legal: list[A.Action]) -> A.Action | Non
             got = sea_odds(state, eng)
             win = got["A"]
             need = STARVING_IF if a.place in state.sieges else ESCORT_IF
-            if (win >= need or costs_them_more(got, "A")) and (best is None or win > best[0]):
+            cheaper = got["A_lost"] - got["B_lost"] < hunger(state, a.place)
+            if (win >= need or cheaper) and (best is None or win > best[0]):
                 best = (win, a)
     return best[1] if best else None
+
+
+def hunger(state: CampaignState, place: str) -> float:
+    """The SP the active side expects to lose at ``place`` in this supply phase if its sea
+    supply there is cut — what fighting for the convoys may cost and still be worth it:
+    siege attrition for a besieged garrison (§11.2), else forage (§10.3), each read from
+    the rules' own tables over every roll of the d10."""
+    side = state.active
+    at = [f for f in state.side_forces_at(place, side) if ground_sp(f)]
+    if under_siege(state, place) == enemy(side):
+        rows = tables().siege.attrition
+        return min(sum(rows[r] for r in range(10)) / 10, float(sum(ground_sp(f) for f in at)))
+    lost = 0.0
+    for f in at:
+        for roll in range(10):
+            res = supply.forage_result(state, f, roll)
+            if res.kind != "ok":
+                lost += share(f.strength(), res.loss) / 10
+    return lost
 
 
 def accept_battle(state: CampaignState) -> bool:

@@ -147,6 +147,7 @@ class Decisive(_Model):
 class Supply(_Model):
     trace: int = Field(ge=0, le=20)
     escort_reach: int = Field(ge=0, le=12)
+    cut_reach: int = Field(ge=1, le=12)
     pillage: int = Field(ge=0, le=9)
     winter: int = Field(ge=-9, le=0)
     big_army: int = Field(ge=1, le=200)

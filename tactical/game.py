@@ -59,9 +59,10 @@ def load_position(name: str) -> State:
 
 
 @cache
-def load(name: str) -> Scenario:
-    """A scenario by bare name or path, loaded once (its state is never modified)."""
-    return load_scenario(resolve(name))
+def load(name: str, options: tuple[str, ...] | None = None) -> Scenario:
+    """A scenario by bare name or path, loaded once (its state is never modified); with
+    ``options`` (tactical/options.py) under the optional rules a player chose instead of its own."""
+    return load_scenario(resolve(name), options)
 
 
 def opening_events(sc: Scenario, dice: Dice) -> tuple[State, list[Event]]:
@@ -88,6 +89,13 @@ class TacticalEngine:
         if is_position(scenario):
             return load_position(scenario)
         return opening(load(scenario), dice)
+
+    def new_state_with(self, scenario: str, dice: Dice, options: Sequence[str]) -> State:
+        """The scenario under the optional rules ``options`` (the options screen; a save's
+        ``[save] options``), which replace its own; a position carries its own rules."""
+        if is_position(scenario):
+            raise InputError(scenario, "options", "a position carries its own rules and options")
+        return opening(load(scenario, tuple(options)), dice)
 
     def apply(self, state: State, action: Action, dice: Dice) -> tuple[State, list[Event]]:
         """``action`` played if the generator offers it; else refused, state and dice untouched.

@@ -14,6 +14,7 @@ new state and the others recorded in its rule options, where the engine finds th
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -36,6 +37,7 @@ from tactical.models import (
     UnitType,
     build_state,
 )
+from tactical.options import split as split_options
 from tactical.state import State
 
 #: cohort grades (docs/rules/tactical-charts.md §8 Cohorts): the TQ band a graded cohort's TQ must
@@ -121,6 +123,8 @@ class ScenarioIn(_In):
     name: str = Field(min_length=1, max_length=80)
     year: str = ""
     description: str = ""
+    #: a short historical note in the project's own words, shown by the scenario picker
+    note: str = Field("", max_length=600)
     sources: list[str] = Field(min_length=1)
     rules: Literal["sgboh", "simple-spqr", "charts-v1"]
     options: list[str] = []
@@ -298,10 +302,19 @@ def _tq(u: ScenarioUnitIn, source: str | Path, place: str) -> int:
     return u.tq
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read, validate and build a scenario; ``InputError`` (one sentence) on any problem."""
+def load_scenario(path: str | Path, options: Sequence[str] | None = None) -> Scenario:
+    """Read, validate and build a scenario; ``InputError`` (one sentence) on any problem.
+
+    ``options``: the optional rules a player chose (tactical/options.py), replacing the
+    scenario's ``options`` (and its ``rules`` if they name a ruleset); None keeps the file's."""
     p = Path(path)
     model = load_model(ScenarioIn, p)
+    if options is not None:
+        try:
+            ruleset, chosen = split_options(options)
+        except ValueError as exc:
+            raise InputError(p, "options", str(exc)) from None
+        model = model.model_copy(update={"options": chosen, "rules": ruleset or model.rules})
     rules = special_rules(model, p)
     pos = to_position(model, p)  # checks the rules again (cheap)
     try:
@@ -309,6 +322,9 @@ def load_scenario(path: str | Path) -> Scenario:
     except InputError as exc:
         raise InputError(p, _scenario_place(model, pos, exc.place), exc.problem) from None
     for problem in special.setup(state, list(rules)):
+        if any(o.startswith("rout-bid:") for o in model.options):
+            problem = f"the rout bid took off units a special rule of this battle needs ({problem})"
+            raise InputError(p, "options", problem)
         raise InputError(p, "special_rules", problem)
     recorded = frozenset(special.encode(r) for r in rules if not special.RULES[r.id].setup_only)
     if recorded:

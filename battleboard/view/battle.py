@@ -14,6 +14,7 @@ re-synced from the model after each action.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,8 @@ class BattleView(arcade.View):
         self.plan = 0  # which of the generator's allocation / set-up plans is offered
         self.ai_delay = 0.12
         self._ai_clock = 0.0
+        #: the computer's player (``battleboard.ai.choose``; the options screen's strength may change it)
+        self.ai_choose: Callable[[State], Action] = choose
         self.buttons: list[Button] = []
         self._layout_size: tuple[int, int] = (0, 0)
         self.board_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
@@ -403,7 +406,7 @@ class BattleView(arcade.View):
             return
         if key == "ai":
             if s.phase != "over":
-                self.act(choose(s))
+                self.act(self.ai_choose(s))
             return
         if key == "undo":
             self.undo()
@@ -451,7 +454,7 @@ class BattleView(arcade.View):
         self._ai_clock += delta_time
         if self._ai_clock >= self.ai_delay:
             self._ai_clock = 0.0
-            self.act(choose(s))
+            self.act(self.ai_choose(s))
 
     # -- drawing -------------------------------------------------------
     def _sync(self) -> None:

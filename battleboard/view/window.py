@@ -48,11 +48,12 @@ def battle_view(
     )
 
 
-def new_session(scenario: str, seed: int) -> Session[State, Action]:
-    """A new stand-alone battle of ``scenario`` (a name or a path) as a game that saves."""
+def new_session(scenario: str, seed: int, options: list[str] | None = None) -> Session[State, Action]:
+    """A new stand-alone battle of ``scenario`` (a name or a path) as a game that saves;
+    ``options``: the optional rules chosen for it (None: the scenario's own)."""
     from battleboard.game import BattleboardEngine
 
-    return Session(BattleboardEngine(), scenario, seed)
+    return Session(BattleboardEngine(), scenario, seed, options)
 
 
 def run_window(sc: Scenario, session: Session[State, Action], ai: str, save_path: Path | None = None) -> int:

@@ -14,6 +14,8 @@ from typing import Any
 import arcade
 
 ENGINE_ENTRIES = ("campaign.view.entry", "battleboard.view.entry", "tactical.view.entry", "campaign.view.pbem_entry")
+#: the entries after the engines' (before Quit): the same shape, ``LABEL``, ``BLURB``, ``launch``
+SETTINGS_ENTRIES = ("bellum.view.options",)
 
 WIDTH, HEIGHT = 1280, 800
 
@@ -27,7 +29,7 @@ class MenuEntry:
 
 def available_entries() -> list[MenuEntry]:
     entries: list[MenuEntry] = []
-    for name in ENGINE_ENTRIES:
+    for name in (*ENGINE_ENTRIES, *SETTINGS_ENTRIES):
         try:
             found = importlib.util.find_spec(name) is not None
         except ModuleNotFoundError:

@@ -18,6 +18,8 @@ PURPLE = (104, 40, 86)
 RED = (150, 32, 36)
 
 BUTTON_W, BUTTON_H, BUTTON_GAP = 420, 54, 16
+#: the room kept under the last button for the blurb and the footer
+BLURB_ROOM = 74
 
 
 class MenuView(arcade.View):
@@ -43,11 +45,20 @@ class MenuView(arcade.View):
         )
 
     # -- layout -------------------------------------------------------
+    def pitch(self) -> tuple[float, float]:
+        """(button height, distance from one button's top to the next): the usual size, or
+        smaller so that every entry, the blurb and the footer fit under the title."""
+        room = self.window.height * 0.56 - BLURB_ROOM
+        n = max(1, len(self.entries))
+        step = min(BUTTON_H + BUTTON_GAP, room / n)
+        return min(BUTTON_H, step * BUTTON_H / (BUTTON_H + BUTTON_GAP)), step
+
     def button_box(self, index: int) -> tuple[float, float, float, float]:
         """(left, right, bottom, top) of entry ``index`` in window pixels."""
         cx = self.window.width / 2
-        top = self.window.height * 0.56 - index * (BUTTON_H + BUTTON_GAP)
-        return cx - BUTTON_W / 2, cx + BUTTON_W / 2, top - BUTTON_H, top
+        height, step = self.pitch()
+        top = self.window.height * 0.56 - index * step
+        return cx - BUTTON_W / 2, cx + BUTTON_W / 2, top - height, top
 
     def entry_at(self, x: float, y: float) -> int | None:
         for i in range(len(self.entries)):
@@ -75,12 +86,12 @@ class MenuView(arcade.View):
                 arcade.draw_lrbt_rectangle_filled(left - 6, right + 6, bottom - 6, top + 6, GOLD)
             arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, PARCHMENT if chosen else (196, 178, 146))
             arcade.draw_lrbt_rectangle_outline(left, right, bottom, top, PURPLE, 2)
-            label.position = (w / 2, bottom + BUTTON_H / 2 - 9)
+            label.position = (w / 2, bottom + (top - bottom) / 2 - 9)
             label.draw()
         if self.entries:
             self.blurb.text = self.entries[self.selected].blurb
             _, _, bottom, _ = self.button_box(len(self.entries) - 1)
-            self.blurb.position = (w / 2, bottom - 44)
+            self.blurb.position = (w / 2, bottom - 34)
             self.blurb.draw()
         self.footer.position = (w / 2, 18)
         self.footer.draw()

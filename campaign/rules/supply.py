@@ -83,10 +83,10 @@ def sea_supply_possible(state: CampaignState, side: str, place: str) -> bool:
 
 
 def cutters(state: CampaignState, side: str, place: str) -> list[str]:
-    """Enemy forces with fleets that can cut sea supply to ``place`` (§10.2)."""
-    cmap = roman_world()
-    near = {place, *cmap.seas_of(place)}
-    return sorted(f.id for f in state.forces_of(enemy(side)) if f.location in near and f.fleets())
+    """Enemy forces with fleets that can cut sea supply to ``place`` (§10.2): in the port,
+    or within ``supply.cut_reach`` sea points of it — across the convoys' way in — and not
+    shut in a port of ``side``."""
+    return fleets_within(state, enemy(side), place, tables().supply.cut_reach)
 
 
 def needs_sea(state: CampaignState, side: str) -> list[str]:
@@ -111,8 +111,13 @@ def escorts(state: CampaignState, side: str, place: str) -> list[str]:
     """Forces of ``side`` with fleets that can fight for the sea supply to ``place`` (§10.2):
     in the port, or within ``supply.escort_reach`` sea points of it — on the convoys' way in —
     and not shut in an enemy port."""
+    return fleets_within(state, side, place, tables().supply.escort_reach)
+
+
+def fleets_within(state: CampaignState, side: str, place: str, reach: int) -> list[str]:
+    """Forces of ``side`` with fleets within ``reach`` sea points of ``place`` — in ``place``
+    itself, at sea, or in a port ``side`` holds (ships in another side's port are shut in)."""
     cmap = roman_world()
-    reach = tables().supply.escort_reach
     out = []
     for f in state.forces_of(side):
         if not f.fleets() or cmap.sea_distance(f.location, place) > reach:

@@ -31,9 +31,15 @@ def scenario_names(session: Any) -> tuple[str, dict[str, str]]:
 
 
 def battle_view(
-    scenario: str, *, seed: int = 1, ai_sides: Iterable[str] = (), menu: arcade.View | None = None
+    scenario: str,
+    *,
+    seed: int = 1,
+    ai_sides: Iterable[str] = (),
+    menu: arcade.View | None = None,
+    options: list[str] | None = None,
 ) -> BattleView:
-    session = open_session(scenario, seed)
+    """``options``: the optional rules chosen for the battle (None: the scenario's own)."""
+    session = open_session(scenario, seed, options)
     title, names = scenario_names(session)
     return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu)
 

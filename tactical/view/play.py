@@ -22,15 +22,16 @@ __all__ = ["DEMO", "TacticalSession", "load_session", "open_session", "session_s
 TacticalSession = Session[State, Action]
 
 
-def open_session(scenario: str, seed: int) -> TacticalSession:
-    """A new game of ``scenario`` (a scenario file or name, a position file, or ``demo``)."""
+def open_session(scenario: str, seed: int, options: list[str] | None = None) -> TacticalSession:
+    """A new game of ``scenario`` (a scenario file or name, a position file, or ``demo``);
+    ``options``: the optional rules chosen for it (tactical/options.py), None the scenario's."""
     if scenario != DEMO and not Path(scenario).exists():
         from bellum.paths import resolve_scenario
 
         scenario = str(resolve_scenario(scenario, "tactical"))
         if not Path(scenario).exists():
             raise InputError(scenario, "file", "there is no such tactical scenario")
-    return Session(TacticalEngine(), scenario, seed)
+    return Session(TacticalEngine(), scenario, seed, options)
 
 
 def load_session(path: str | Path, scenario: str | None = None) -> TacticalSession:

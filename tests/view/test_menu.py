@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -92,7 +93,7 @@ def test_shot_falls_back_to_xvfb(tmp_path: Path) -> None:
 
 
 def test_engine_pickers_list_scenarios_and_open_a_battle(window: Any) -> None:
-    """The shared scenario picker (bellum/view/picker.py) behind both engines' menu entries."""
+    """The shared battle picker (bellum/view/picker.py) behind both engines' menu entries."""
     import battleboard.view.entry as bb_entry
     import tactical.view.entry as tac_entry
 
@@ -100,10 +101,26 @@ def test_engine_pickers_list_scenarios_and_open_a_battle(window: Any) -> None:
     for entry in (bb_entry, tac_entry):
         entry.launch(window, menu)
         picker = window.current_view
-        assert picker.paths and len(picker.texts) == len(picker.paths)
+        assert picker.paths and len(picker.names) == len(picker.paths)
         render(window, picker)
         picker.on_key_press(arcade.key.DOWN, 0)
         assert picker.selected == 1 % len(picker.paths)
-        picker.on_key_press(arcade.key.H, 0)  # hotseat: open the chosen battle
+        picker.on_key_press(arcade.key.H, 0)  # hotseat
+        picker.on_key_press(arcade.key.ENTER, 0)  # open the chosen battle
         assert window.current_view is not picker and not picker.error
         window.show_view(menu)
+
+
+def test_every_entry_fits_between_the_title_and_the_footer(window: Any) -> None:
+    """More entries (Options, and those to come) shrink the buttons instead of running off."""
+    view = MenuView()
+    render(window, view)
+    labels = [e.label for e in view.entries]
+    assert "Options" in labels and labels[-1] == "Quit"
+    for _extra in range(3):
+        boxes = [view.button_box(i) for i in range(len(view.entries))]
+        assert boxes[0][3] <= window.height * 0.56
+        assert boxes[-1][2] - 34 - 12 > view.footer.top  # the blurb between the last button and the footer
+        for a, b in itertools.pairwise(boxes):
+            assert a[2] > b[3]  # no overlap
+        view.entries.insert(1, view.entries[1])
