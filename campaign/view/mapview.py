@@ -1314,9 +1314,9 @@ class MapView(arcade.View):
                 self.hud_batch.draw()
                 self._draw_loose_hud()
                 self._draw_panel()
+                self.minimap.draw(target)
                 self.enemy.draw_hud()
-                self._draw_hud_extra()
-        self.minimap.draw(target)
+                self._draw_hud_extra()  # a dialog's shade goes over the minimap too
 
     def _draw_world_overlay(self, target: Any) -> None:
         """What is drawn over the world on every frame rather than into its framebuffer: the
