@@ -25,8 +25,8 @@ from pyglet.graphics import Batch
 from campaign.playback import Playback, Step, enemy_playback
 from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT, owner_kind
 
-LEFT, BOTTOM, WIDTH = 456.0, 10.0, 404.0
-BUTTON_W, BUTTON_H = 88.0, 22.0
+LEFT, BOTTOM, WIDTH = 550.0, 10.0, 310.0
+BUTTON_W, BUTTON_H = 64.0, 22.0
 STEP_SECONDS = 1.0
 SEA_ARROW = (40, 80, 150)
 RETREAT_ARROW = (110, 100, 92)
@@ -248,6 +248,7 @@ class EnemyTurn:
             self._text(pb.title(), x, 0, 10.5, bold=True),
             self._text(where, x, 0, 9, multiline=True, width=w),
             self._text("What changed: " + " ".join(pb.summary), x, 0, 8.5, multiline=True, width=w, italic=True),
+            self._text("Keys: B back · P play · N next · X close · V again", x, 0, 8, color=(96, 80, 66, 255)),
         ]
         height = 10 + sum(t.content_height + 4 for t in lines) + BUTTON_H + 14
         top = BOTTOM + height
@@ -266,10 +267,9 @@ class EnemyTurn:
             sl.create_rectangle_outline(LEFT + WIDTH / 2, BOTTOM + height / 2, WIDTH, height, (*BG_TOP, 255), 2)
         )
         self.buttons = {}
-        words = {"back": "◀ Back (B)", "play": "Pause (P)" if self.playing else "Play (P)", "next": "Next ▶ (N)"}
-        words["close"] = "Close (X)"
+        words = {"back": "◀ Back", "play": "Pause" if self.playing else "Play", "next": "Next ▶", "close": "Close"}
         for i, name in enumerate(BUTTONS):
-            bx = x + i * (BUTTON_W + 8)
+            bx = x + i * (BUTTON_W + 10)
             by = BOTTOM + 8
             self.buttons[name] = (bx, by, bx + BUTTON_W, by + BUTTON_H)
             fill = (92, 60, 48, 255) if name != "play" or not self.playing else (*GOLD, 255)

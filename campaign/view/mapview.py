@@ -94,7 +94,7 @@ from campaign.view.palette import (
 )
 from campaign.view.raster import image_size, render_ground
 from campaign.view.stackcard import StackCard
-from campaign.view.stacks import SYMBOLS
+from campaign.view.stacks import SYMBOL_WORDS, SYMBOLS
 
 SERIF = ("DejaVu Serif", "Georgia", "Times New Roman", "serif")
 SANS = ("DejaVu Sans", "Arial", "sans-serif")
@@ -130,7 +130,8 @@ REFERENCE_ZOOM = 0.6
 TIER_ZOOM = (0.0, 1.7, 2.8)
 
 #: the legend's box on the screen (left, bottom, right, top): colours, lines, counters
-LEGEND_RECT = (10.0, 10.0, 236.0, 232.0)
+LEGEND_RECT = (10.0, 10.0, 330.0, 160.0)
+LEGEND_ROW = 17.0
 
 #: which name wins where two would overlap (lower first): off-map regions always show
 PRIORITY = {"off_map": 0, "income": 10, "leader": 15, "capital": 20, "sea": 30, "force": 35, "city": 40, "region": 50}
@@ -680,17 +681,15 @@ class MapView(arcade.View):
         self._build_hud_texts(w, h)
 
     def _build_legend(self) -> None:
-        """The legend, bottom left: the owners' colours and the network's lines."""
+        """The legend, bottom left, in two columns: the owners' colours, the network's lines
+        and the counters' symbols (a gold corner marks a force under a named commander)."""
         sl = shape_list
-        lx, ly, lw, lh = (
-            LEGEND_RECT[0],
-            LEGEND_RECT[1],
-            LEGEND_RECT[2] - LEGEND_RECT[0],
-            LEGEND_RECT[3] - LEGEND_RECT[1],
-        )
+        lx, ly, right, top = LEGEND_RECT
+        lw, lh = right - lx, top - ly
         self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT)))
         self.hud_shapes.append(sl.create_rectangle_outline(lx + lw / 2, ly + lh / 2, lw, lh, rgba(BG_TOP), 1.5))
         self.legend_texts: list[arcade.Text] = []
+        self.legend_icons: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         rows: list[tuple[str, str, Color]] = [
             ("fill", "Caesarians", OWNER_FILL["caesarian"]),
             ("fill", "Senatorials", OWNER_FILL["senatorial"]),
@@ -701,56 +700,40 @@ class MapView(arcade.View):
             ("strait", "Strait · sea lane", STRAIT),
             ("border", "Province border", PROVINCE_BORDER),
         ]
+        rows += [("symbol:" + sym, SYMBOL_WORDS[sym], LABEL_INK) for sym in SYMBOLS]
         for i, (style, text, color) in enumerate(rows):
-            y = ly + lh - 14 - i * 17.5
-            x0 = lx + 10
-            if style == "fill":
-                self.hud_shapes.append(sl.create_rectangle_filled(x0 + 13, y, 26, 11, rgba(color)))
-                self.hud_shapes.append(sl.create_rectangle_outline(x0 + 13, y, 26, 11, rgba(BG_TOP, 160), 1))
-            elif style == "road":
-                self.hud_shapes.append(sl.create_line(x0, y, x0 + 12, y, rgba(ROAD_NAMED), 3))
-                self.hud_shapes.append(sl.create_line(x0 + 15, y, x0 + 26, y, rgba(ROAD), 2))
-            elif style in ("dash", "strait", "border"):
-                width = {"dash": 1.2, "strait": 3.0, "border": 1.6}[style]
-                n = 3 if style != "strait" else 2
-                for k in range(n):
-                    a = x0 + k * 26 / n
-                    self.hud_shapes.append(sl.create_line(a, y, a + 26 / n * 0.6, y, rgba(color), width))
-                if style == "strait":
-                    self.hud_shapes.append(sl.create_line(x0 + 18, y, x0 + 21, y, rgba((90, 130, 170)), 1.5))
-                    self.hud_shapes.append(sl.create_line(x0 + 24, y, x0 + 26, y, rgba((90, 130, 170)), 1.5))
+            y = ly + lh - 14 - (i // 2) * LEGEND_ROW
+            x0 = lx + 10 + (i % 2) * (lw - 20) / 2
+            self._legend_key(style, color, x0, y)
             self.legend_texts.append(
                 arcade.Text(
                     text, x0 + 34, y, rgba(LABEL_INK), 9, font_name=SANS, anchor_y="center", batch=self.hud_batch
                 )
             )
-        self._build_symbol_legend(lx + 10, ly + lh - 14 - len(rows) * 17.5 - 4)
 
-    def _build_symbol_legend(self, x0: float, top: float) -> None:
-        """The counters' symbols in two columns under the colours and lines (a gold corner
-        marks a force under a named commander)."""
-        self.legend_icons: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
-        words = {"legion": "Legions", "cavalry": "Cavalry", "auxilia": "Auxilia", "fleet": "Fleet"}
-        words |= {"leader": "Leader alone", "garrison": "Garrison", "client": "Client force"}
-        for i, symbol in enumerate(SYMBOLS):
-            x = x0 + (i % 2) * 108
-            y = top - (i // 2) * 17.5
-            icon = arcade.Sprite(markers.symbol_counter_texture("caesarian", symbol, False))
-            icon.scale = 17 / markers.SIZE
-            icon.position = (x + 10, y)
+    def _legend_key(self, style: str, color: Color, x0: float, y: float) -> None:
+        """The little picture before a legend's words (26 pixels wide from ``x0``)."""
+        sl = shape_list
+        if style.startswith("symbol:"):
+            icon = arcade.Sprite(markers.symbol_counter_texture("caesarian", style.removeprefix("symbol:"), False))
+            icon.scale = 19 / markers.SIZE
+            icon.position = (x0 + 13, y)
             self.legend_icons.append(icon)
-            self.legend_texts.append(
-                arcade.Text(
-                    words[symbol],
-                    x + 24,
-                    y,
-                    rgba(LABEL_INK),
-                    9,
-                    font_name=SANS,
-                    anchor_y="center",
-                    batch=self.hud_batch,
-                )
-            )
+        elif style == "fill":
+            self.hud_shapes.append(sl.create_rectangle_filled(x0 + 13, y, 26, 11, rgba(color)))
+            self.hud_shapes.append(sl.create_rectangle_outline(x0 + 13, y, 26, 11, rgba(BG_TOP, 160), 1))
+        elif style == "road":
+            self.hud_shapes.append(sl.create_line(x0, y, x0 + 12, y, rgba(ROAD_NAMED), 3))
+            self.hud_shapes.append(sl.create_line(x0 + 15, y, x0 + 26, y, rgba(ROAD), 2))
+        else:
+            width = {"dash": 1.2, "strait": 3.0, "border": 1.6}[style]
+            n = 3 if style != "strait" else 2
+            for k in range(n):
+                a = x0 + k * 26 / n
+                self.hud_shapes.append(sl.create_line(a, y, a + 26 / n * 0.6, y, rgba(color), width))
+            if style == "strait":
+                self.hud_shapes.append(sl.create_line(x0 + 18, y, x0 + 21, y, rgba((90, 130, 170)), 1.5))
+                self.hud_shapes.append(sl.create_line(x0 + 24, y, x0 + 26, y, rgba((90, 130, 170)), 1.5))
 
     def _build_hud_texts(self, w: int, h: int) -> None:
         """The top bar's title, map name and date, and the help line."""

@@ -18,7 +18,7 @@ from pyglet import gl
 from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
 
 WIDTH = 200.0
-LEFT, BOTTOM = 246.0, 10.0
+LEFT, BOTTOM = 340.0, 10.0
 
 
 class Minimap:

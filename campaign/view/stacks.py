@@ -38,15 +38,15 @@ BRANCH = {
     "civis": "garrison",
     "fleet": "fleet",
 }
-#: the words of the symbols (the legend, the stack card)
+#: the words of the symbols (the legend)
 SYMBOL_WORDS = {
-    "legion": "legions (heavy foot)",
-    "cavalry": "cavalry",
-    "auxilia": "auxilia (light foot)",
-    "fleet": "fleet",
-    "leader": "leader alone",
-    "garrison": "garrison",
-    "client": "client or foreign force",
+    "legion": "Legions",
+    "cavalry": "Cavalry",
+    "auxilia": "Auxilia",
+    "fleet": "Fleet",
+    "leader": "Leader alone",
+    "garrison": "Garrison",
+    "client": "Client force",
 }
 
 
