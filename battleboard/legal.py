@@ -8,6 +8,7 @@ sentence (``_why_not``).
 
 from __future__ import annotations
 
+from battleboard.actions import Allocate, Attack, Command, Deploy, Double, EndTurn, Move, Stratagem, Withdraw
 from battleboard.model import OFF, Action, Leader, State, Unit
 from battleboard.queries import (
     BOARDING_MODES,
@@ -35,11 +36,11 @@ def legal_actions(s: State, unit: str | None = None, only: str = "") -> list[Act
     if phase == "deploy":
         return [a for a in _deployments(s) if unit is None]
     if phase == "command":
-        return [Action("command")] if unit is None else []
+        return [Command()] if unit is None else []
     out: list[Action] = []
     if unit is None:
         if phase == "move" and s.side == s.superior and not s.double_used and not s.moved_any and s.turn >= 2:
-            out.append(Action("double"))
+            out.append(Double())
         for u in s.units.values():
             if u.side == s.side:
                 _unit_actions(s, u, out)
@@ -47,8 +48,8 @@ def legal_actions(s: State, unit: str | None = None, only: str = "") -> list[Act
             if ld.side == s.side:
                 _leader_actions(s, ld, out)
         if may_withdraw(s) is None:
-            out.append(Action("withdraw"))
-        out.append(Action("end_turn"))
+            out.append(Withdraw())
+        out.append(EndTurn())
         return out
     if unit in s.units:
         u = s.units[unit]
@@ -65,15 +66,15 @@ def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     """A unit's or a fleet's moves: to every square it may reach, and off the board where it
     may leave it (§7.4, 004 Escape) — while it has neither moved nor attacked."""
     if s.phase == "move" and not u.moved and not u.attacked and only != "attack":
-        out.extend(Action("move", u.id, sq) for sq in moves_of(s, u))
+        out.extend(Move(u.id, sq) for sq in moves_of(s, u))
         if may_leave(s, u) is None:
-            out.append(Action("move", u.id, to=OFF))
+            out.append(Move(u.id, OFF))
 
 
 def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     if u.status == "reserve":
         if s.phase == "move" and not u.failed and not u.moved:
-            out.extend(Action("move", u.id, sq) for sq in moves_of(s, u))
+            out.extend(Move(u.id, sq) for sq in moves_of(s, u))
         return
     if u.status != "active" or u.failed:
         return
@@ -96,10 +97,10 @@ def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     for mode in spec.modes:
         if mode == "fire":
             for sq in fire_targets(s, u.square, u.side):
-                out.append(Action("attack", u.id, None, s.grid[sq], "fire"))
+                out.append(Attack(u.id, s.grid[sq], "fire"))
         elif mode != "ram":
             for t in adjacent:
-                out.append(Action("attack", u.id, None, t, mode))
+                out.append(Attack(u.id, t, mode))
 
 
 def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None:
@@ -112,11 +113,11 @@ def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None
     for n in board.neighbors[f.square]:
         t = s.grid.get(n)
         if t is not None and s.units[t].side != f.side:
-            out.append(Action("attack", f.id, None, t, "ram"))
+            out.append(Attack(f.id, t, "ram"))
     for sq in fire_targets(s, f.square, f.side):
         t = s.grid[sq]
         if active_ground(s, s.units[t]) is not None:
-            out.append(Action("attack", f.id, None, t, "fire"))
+            out.append(Attack(f.id, t, "fire"))
 
 
 def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
@@ -132,8 +133,8 @@ def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
         t = s.grid.get(n)
         if t is not None and s.units[t].side != g.side:
             for m in modes:
-                out.append(Action("attack", g.id, None, t, m, True))
-                out.append(Action("attack", g.id, None, t, m, False))
+                out.append(Attack(g.id, t, m, True))
+                out.append(Attack(g.id, t, m, False))
 
 
 def leader_unit(s: State, ld: Leader) -> Unit | None:
@@ -152,16 +153,16 @@ def _leader_actions(s: State, ld: Leader, out: list[Action], only: str = "") -> 
     u = leader_unit(s, ld)
     if u is not None and ld.plays < ld.rating and s.stratagems.get(ld.side, 0) > 0:
         if rally_target(s, u) is not None:
-            out.append(Action("stratagem", ld.id, effect="rally"))
+            out.append(Stratagem(ld.id, "rally"))
         if not u.inspired and not u.attacked:
-            out.append(Action("stratagem", ld.id, effect="inspire"))
+            out.append(Stratagem(ld.id, "inspire"))
     if s.naval or ld.square is None or s.phase != "move" or ld.moved or only not in ("", "move"):
         return
     board = s.cfg.board
     reach = s.cfg.tables.battle.leader_move.range
     for sq, uid in s.grid.items():
         if sq != ld.square and s.units[uid].side == ld.side and board.distance(sq, ld.square) <= reach:
-            out.append(Action("move", ld.id, to=sq))
+            out.append(Move(ld.id, sq))
 
 
 def rally_target(s: State, u: Unit) -> Unit | None:
@@ -202,7 +203,7 @@ def _allocations(s: State) -> list[Action]:
                 continue
             seen.add(plan)
             lplan = tuple((ld, fleets[i % len(fleets)]) for i, ld in enumerate(leaders))
-            out.append(Action("allocate", side=side, plan=plan, leader_plan=lplan))
+            out.append(Allocate(side, plan, lplan))
     return out
 
 
@@ -230,7 +231,7 @@ def _deployments(s: State) -> list[Action]:
                     placements.append((u.id, sq))
                     free.remove(sq)
                     break
-        a = Action("deploy", side=side, placements=tuple(placements))
+        a = Deploy(side, tuple(placements))
         if a not in out:
             out.append(a)
     return out

@@ -8,11 +8,11 @@ docs/rules/battleboard.md §2–§3.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
+from battleboard.actions import OFF as OFF
+from battleboard.actions import Action as Action
 from battleboard.tables import Tables
-
-OFF = -1  # the destination of a move across the edge the unit stands on (§7.4, 004 Escape)
 
 #: statuses a unit can have (FORMAT.md, plus ``reserve`` for units waiting to enter, §4.2)
 GONE = frozenset({"eliminated", "sunk", "drowned", "captured", "escaped", "broken_through"})
@@ -196,25 +196,6 @@ class Leader:
             self.moved,
             self.name,
         )
-
-
-class Action(NamedTuple):
-    """One thing a player does.  ``verb``: command | move | attack | end_turn | double |
-    stratagem | allocate | deploy.  Naval ram, fire and boarding are ``attack`` with mode
-    ``ram``, ``fire`` or a boarding mode (its ``unit`` the active ground unit).
-    (A named tuple: the generator makes many of them, and they must be cheap.)"""
-
-    verb: str
-    unit: str = ""
-    to: int | None = None
-    target: str = ""
-    mode: str = ""
-    capture: bool = False
-    side: str = ""
-    effect: str = ""
-    plan: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    placements: tuple[tuple[str, int], ...] = ()
-    leader_plan: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)

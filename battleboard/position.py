@@ -152,6 +152,21 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
     board = build_board(pos, t, src)
     max_turns = b.max_turns or (t.battle.max_turns.naval if naval else t.battle.max_turns.land)
     cfg = Config(t, board, b.kind, trigger, opts, max_turns)
+    units, grid = _units(pos, t, board, src)
+    _passengers(pos, t, units, src)
+    if naval:
+        for f in units.values():
+            if f.captured:
+                f.captor = f.cargo[0] if f.cargo else None
+    leaders = _leaders(pos, board, units, grid, src)
+    return _opening(pos, cfg, units, leaders, grid, src)
+
+
+def _units(pos: Position, t: Tables, board: Board, src: str | Path) -> tuple[dict[str, Unit], dict[int, str]]:
+    """The units, each on a square it may stand on, in reserve, or (for now) aboard nothing;
+    and the squares they hold."""
+    b = pos.battle
+    naval = b.kind == "naval"
     units: dict[str, Unit] = {}
     grid: dict[int, str] = {}
     feats = t.boards.features
@@ -186,7 +201,11 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
         elif ui.aboard is None:
             u.status = "reserve"
         units[ui.id] = u
-    # passengers (004 Passengers)
+    return units, grid
+
+
+def _passengers(pos: Position, t: Tables, units: dict[str, Unit], src: str | Path) -> None:
+    """Ground units aboard their side's fleets, the active one first (004 Passengers)."""
     cap = t.units.fleet_capacity
     actives: dict[str, str] = {}
     for i, ui in enumerate(pos.units):
@@ -211,10 +230,13 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
             f.cargo.append(ui.id)
         if len(f.cargo) > cap:
             raise InputError(src, f"units[{i}].aboard", f"{f.id} can carry at most {cap} ground units (004 Setup)")
-    if naval:
-        for f in units.values():
-            if f.captured:
-                f.captor = f.cargo[0] if f.cargo else None
+
+
+def _leaders(
+    pos: Position, board: Board, units: dict[str, Unit], grid: dict[int, str], src: str | Path
+) -> dict[str, Leader]:
+    """The leaders: aboard a fleet of their side, or with a friendly unit on land."""
+    naval = pos.battle.kind == "naval"
     leaders: dict[str, Leader] = {}
     for i, li in enumerate(pos.leaders):
         place = f"leaders[{i}]"
@@ -238,7 +260,22 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
                 )
             ld.square = sq
         leaders[li.id] = ld
-    # phase
+    return leaders
+
+
+def _opening(
+    pos: Position,
+    cfg: Config,
+    units: dict[str, Unit],
+    leaders: dict[str, Leader],
+    grid: dict[int, str],
+    src: str | Path,
+) -> State:
+    """The state and the phase it opens in: allocation at sea while troops or leaders wait
+    for a fleet, deployment when nothing is placed, else as the position says."""
+    b = pos.battle
+    naval = b.kind == "naval"
+    cap = cfg.tables.units.fleet_capacity
     fleets = [u for u in units.values() if u.kind == "fleet"]
     if naval:
         for side in ("A", "B"):

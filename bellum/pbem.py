@@ -473,7 +473,6 @@ def _restore(dice: Dice, mark: tuple[int, int]) -> None:
 
 def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = False) -> Replayed:
     """Check the chain and re-play every turn; the first problem is one ``InputError``."""
-    game = doc.pbem.game
     sides = rules.sides
     creator = doc.pbem.creator
     joiner = sides[1] if creator == sides[0] else sides[0]
@@ -484,74 +483,90 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
         state = engine.new_state(doc.pbem.scenario, Dice.forced([]))
     except BellumError as exc:
         raise InputError(source, "pbem.scenario", f"cannot be set up ({exc})") from None
-    table = Table(rules, engine, state, options, game)
+    table = Table(rules, engine, state, options, doc.pbem.game)
     out = Replayed(doc, rules, engine, state, EventLog(), start=state if keep else None)
     for j, t in enumerate(doc.turns):
         where = _where(rules, t)
-        if t.number != j:
-            raise InputError(source, f"turns[{j}]", f"is numbered {t.number}: the turns are out of order")
-        expected = creator if j % 2 == 0 else joiner
-        if t.side != expected:
-            raise InputError(
-                source,
-                where,
-                f"was written by the side that played the turn before ({rules.title(expected)} should write it)",
-            )
-        # the commit-reveal chain
-        if t.commit in seen:
-            raise InputError(
-                source,
-                where,
-                f"its commitment re-uses the secret of turn {seen[t.commit]}, so its dice could be known in advance",
-            )
-        if j == 0 and t.reveal:
-            raise InputError(source, where, "the first turn reveals nothing (it only commits a secret)")
-        if j >= 1 and not t.reveal:
-            raise InputError(source, where, "reveals no secret, so its dice cannot be checked")
-        if j >= HANDSHAKE and commitment(game, t.reveal) != doc.turns[j - 2].commit:
-            raise InputError(
-                source,
-                where,
-                f"the secret it reveals is not the one committed in turn {j - 2}: the dice do not follow the chain",
-            )
-        seen[t.commit] = j
-        if j < HANDSHAKE and t.steps:
-            raise InputError(source, where, "the first two turns only exchange secrets and may hold no actions")
-        dice = dice_for(doc, j)
-        for k, st in enumerate(t.steps, start=1):
-            place = _where(rules, t, k)
-            before = len(dice.rolls)
-            mark = None if dice.strict else (dice.seed, dice.counter)
-            try:
-                events, kind = table.play(st, t.side, dice)
-            except Refused as no:
-                raise InputError(source, place, str(no)) from None
-            rolls = [r for r in dice.rolls[before:] if not r.forced]
-            told = [roll_text(r) for r in rolls]
-            if told != st.dice:
-                n = next(
-                    (i for i, (a, b) in enumerate(zip(told, st.dice, strict=False)) if a != b),
-                    min(len(told), len(st.dice)),
-                )
-                said = repr(st.dice[n]) if n < len(st.dice) else "nothing"
-                chain = repr(told[n]) if n < len(told) else "no die there"
-                raise InputError(source, place, f"die {n + 1} reads {said} but the dice chain gives {chain}")
-            out.log.extend(events)
-            if keep:
-                raw = st.action or st.battle
-                shown = table.battle.data_state() if table.battle is not None else table.state
-                played = Played(j, k, t.side, raw, list(events), list(rolls), shown, mark, kind)
-                out.steps.append(played)
+        _check_chain(doc, rules, j, creator if j % 2 == 0 else joiner, seen, source)
+        _play_turn(doc, table, j, out, source, keep)
         if j >= HANDSHAKE and not table.over() and table.actor() == t.side:
             raise InputError(source, where, f"ends while {rules.title(t.side)} still have to act")
         if table.checksum() != t.checksum:
             raise InputError(
                 source, where, "the state checksum after it does not match the game re-played from its actions"
             )
-    state = table.state
     out.table = table
-    last = doc.turns[-1]
-    to_play = joiner if last.side == creator else creator
+    _check_header(doc, rules, table, joiner if doc.turns[-1].side == creator else creator, source)
+    out.state = table.state
+    return out
+
+
+def _check_chain(doc: TurnFile, rules: Rules, j: int, expected: str, seen: dict[str, int], source: str | Path) -> None:
+    """Turn ``j`` in its place: its number, the side that writes it, and the commit-reveal
+    chain of secrets its dice come from (``seen``: the commitments so far, by turn)."""
+    t = doc.turns[j]
+    where = _where(rules, t)
+    if t.number != j:
+        raise InputError(source, f"turns[{j}]", f"is numbered {t.number}: the turns are out of order")
+    if t.side != expected:
+        raise InputError(
+            source,
+            where,
+            f"was written by the side that played the turn before ({rules.title(expected)} should write it)",
+        )
+    if t.commit in seen:
+        raise InputError(
+            source,
+            where,
+            f"its commitment re-uses the secret of turn {seen[t.commit]}, so its dice could be known in advance",
+        )
+    if j == 0 and t.reveal:
+        raise InputError(source, where, "the first turn reveals nothing (it only commits a secret)")
+    if j >= 1 and not t.reveal:
+        raise InputError(source, where, "reveals no secret, so its dice cannot be checked")
+    if j >= HANDSHAKE and commitment(doc.pbem.game, t.reveal) != doc.turns[j - 2].commit:
+        raise InputError(
+            source,
+            where,
+            f"the secret it reveals is not the one committed in turn {j - 2}: the dice do not follow the chain",
+        )
+    seen[t.commit] = j
+    if j < HANDSHAKE and t.steps:
+        raise InputError(source, where, "the first two turns only exchange secrets and may hold no actions")
+
+
+def _play_turn(doc: TurnFile, table: Table, j: int, out: Replayed, source: str | Path, keep: bool) -> None:
+    """Play turn ``j``'s steps on ``table`` with its dice, each die as the file tells it."""
+    t = doc.turns[j]
+    dice = dice_for(doc, j)
+    for k, st in enumerate(t.steps, start=1):
+        place = _where(table.rules, t, k)
+        before = len(dice.rolls)
+        mark = None if dice.strict else (dice.seed, dice.counter)
+        try:
+            events, kind = table.play(st, t.side, dice)
+        except Refused as no:
+            raise InputError(source, place, str(no)) from None
+        rolls = [r for r in dice.rolls[before:] if not r.forced]
+        told = [roll_text(r) for r in rolls]
+        if told != st.dice:
+            n = next(
+                (i for i, (a, b) in enumerate(zip(told, st.dice, strict=False)) if a != b),
+                min(len(told), len(st.dice)),
+            )
+            said = repr(st.dice[n]) if n < len(st.dice) else "nothing"
+            chain = repr(told[n]) if n < len(told) else "no die there"
+            raise InputError(source, place, f"die {n + 1} reads {said} but the dice chain gives {chain}")
+        out.log.extend(events)
+        if keep:
+            raw = st.action or st.battle
+            shown = table.battle.data_state() if table.battle is not None else table.state
+            out.steps.append(Played(j, k, t.side, raw, list(events), list(rolls), shown, mark, kind))
+
+
+def _check_header(doc: TurnFile, rules: Rules, table: Table, to_play: str, source: str | Path) -> None:
+    """The file's header against the game re-played: who plays next, the turns, the checksum,
+    the date, whether the war is over."""
     if doc.pbem.to_play != to_play:
         raise InputError(
             source,
@@ -560,14 +575,12 @@ def replay(doc: TurnFile, rules: Rules, source: str | Path, *, keep: bool = Fals
         )
     if doc.pbem.turns != len(doc.turns):
         raise InputError(source, "pbem.turns", f"says {doc.pbem.turns} turns but the file holds {len(doc.turns)}")
-    if doc.pbem.checksum != last.checksum:
+    if doc.pbem.checksum != doc.turns[-1].checksum:
         raise InputError(source, "pbem.checksum", "is not the checksum after the last turn")
     if doc.pbem.at != table.when():
         raise InputError(source, "pbem.at", f"says {doc.pbem.at!r}, but the game stands at {table.when()!r}")
     if doc.pbem.ended != table.over():
         raise InputError(source, "pbem.ended", "does not say truly whether the war is over")
-    out.state = state
-    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -821,7 +834,7 @@ class PbemSession(Session[Any, Any]):
         if not sealing:
             self.sealing = None
 
-    def save(self, path: str | Path) -> Path:
+    def save(self, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
         raise RuleError("In a game by e-mail the turn files are the save: open the last one again to go on.")
 
     def turn_over(self) -> bool:

@@ -72,10 +72,36 @@ class SavedEvent(BaseModel):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
+class SaveMeta(BaseModel):
+    """What a list of saves shows without reading the whole file (``bellum.slots``): the slot's
+    name, when it was written, who plays which side and where the game stands.  Written right
+    after the header, so ``bellum.slots.read_card`` parses the first lines only."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    slot: str = Field(max_length=80)
+    autosave: bool = False
+    #: when the save was written, ISO 8601 in UTC ("2026-11-27T15:04:05Z")
+    saved_at: str = Field(max_length=40)
+    #: who the people at this computer play, in words ("Caesarians", "both sides (hotseat)")
+    side: str = Field(default="", max_length=80)
+    #: the sides people play here (the others are the computer's)
+    humans: list[str] = Field(default_factory=list, max_length=8)
+    #: how the game is played ("against the computer", "hotseat", "computer against computer")
+    mode: str = Field(default="", max_length=80)
+    #: the date in the war ("March 48 BC") and the turn (from 1)
+    date: str = Field(default="", max_length=80)
+    turn: int = Field(default=0, ge=0, le=1_000_000)
+    #: the war's result in words once it is over, else empty
+    over: str = Field(default="", max_length=2000)
+
+
 class SaveFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     save: SaveHeader
+    #: the slot's card (``bellum.slots``); saves written before slots have none
+    meta: SaveMeta | None = None
     dice: DiceState
     #: each engine's ``decode_action`` refuses an action with a field it does not know
     actions: list[dict[str, Any]] = Field(default_factory=list, max_length=1_000_000)
@@ -96,6 +122,8 @@ class SaveData:
     events: list[dict[str, Any]] = field(default_factory=list)
     #: the rule options the game began with (None: the scenario's own)
     options: list[str] | None = None
+    #: the slot's card (``SaveMeta`` as a dict), written after the header when given
+    meta: dict[str, Any] | None = None
 
 
 def plain(value: Any) -> Any:
@@ -140,6 +168,7 @@ def write_save(path: str | Path, data: SaveData) -> Path:
             "seed": data.seed,
             **({} if data.options is None else {"options": list(data.options)}),
         },
+        **({"meta": SaveMeta.model_validate(data.meta).model_dump()} if data.meta is not None else {}),
         "dice": dict(data.dice),
         "actions": plain(data.actions),
         "state": state,
@@ -252,7 +281,7 @@ def read_save(path: str | Path, engine: Engine | None = None) -> SaveData:
     if engine is not None and doc.save.engine != engine:
         raise InputError(p, "save.engine", f"is a {doc.save.engine} save, not a {engine} save")
     if state_checksum(doc.state) != doc.save.checksum:
-        raise InputError(p, "state", "the checksum does not match: the save was damaged or edited")
+        raise InputError(p, "state", "its checksum does not match (the save was damaged or edited)")
     return SaveData(
         engine=doc.save.engine,
         scenario=doc.save.scenario,
@@ -262,4 +291,5 @@ def read_save(path: str | Path, engine: Engine | None = None) -> SaveData:
         actions=doc.actions,
         events=[e.model_dump() for e in doc.events],
         options=doc.save.options,
+        meta=doc.meta.model_dump() if doc.meta is not None else None,
     )

@@ -142,19 +142,23 @@ class Session(Generic[S, A]):
     def checksum(self) -> str:
         return state_checksum(self.engine.encode_state(self.state))
 
-    def save(self, path: str | Path) -> Path:
-        return write_save(
-            path,
-            SaveData(
-                engine=self.engine.name,
-                scenario=self.scenario,
-                seed=self.seed,
-                dice=self.dice.state(),
-                state=self.engine.encode_state(self.state),
-                actions=list(self.actions),
-                events=self.log.to_list(),
-                options=None if self.options is None else list(self.options),
-            ),
+    def save(self, path: str | Path, meta: dict[str, Any] | None = None) -> Path:
+        """Write the game to ``path`` (atomic, the previous save kept as ``.bak``); ``meta``:
+        the slot's card a list of saves shows (``bellum.saves.SaveMeta``)."""
+        return write_save(path, self.save_data(meta))
+
+    def save_data(self, meta: dict[str, Any] | None = None) -> SaveData:
+        """What a save of the game now holds, copied (a thread may write it while play goes on)."""
+        return SaveData(
+            engine=self.engine.name,
+            scenario=self.scenario,
+            seed=self.seed,
+            dice=self.dice.state(),
+            state=self.engine.encode_state(self.state),
+            actions=list(self.actions),
+            events=self.log.to_list(),
+            options=None if self.options is None else list(self.options),
+            meta=meta,
         )
 
     @classmethod

@@ -35,6 +35,38 @@ class Block:
 
 def blocks(war: War, maps: list[str], frames: Mapping[tuple[int, str], str], charts: str = "charts.png") -> list[Block]:
     """The report, top to bottom."""
+    out = _head(war)
+    out.append(
+        Block("h2", "The war, season by season" if _by_season(war) else "The war, year by year", anchor="the-war")
+    )
+    for p, name in zip(war.periods, maps, strict=True):
+        out.append(Block("h3", p.title))
+        out.append(Block("img", f"The war at the end of {p.title}", src=name))
+        out.append(Block("p", period_summary(p, war)))
+        told = p.caption[:CAPTION_LINES]
+        more = len(p.caption) - len(told)
+        if told:
+            out.append(Block("ul", items=(*told, *([f"… and {more} more."] if more > 0 else []))))
+    out += _month_by_month(war, charts)
+    out.append(Block("h2", "The battles"))
+    if not war.battles:
+        out.append(Block("p", "No battle was fought."))
+    for b in war.battles:
+        out += battle_blocks(b, frames)
+    if war.stories:
+        out.append(Block("h2", "Sieges and interceptions", anchor="sieges"))
+    for story in war.stories:
+        told = story.lines[:STORY_LINES]
+        more = len(story.lines) - len(told)
+        out.append(Block("h3", story.title()))
+        out.append(Block("ul", items=(*told, *([f"… and {more} more."] if more > 0 else []))))
+        if story.end:
+            out.append(Block("p", story.end))
+    return out
+
+
+def _head(war: War) -> list[Block]:
+    """The report's title, the war's result and summary, where it was replayed from, the contents."""
     from campaign.chronicle import result, summary
     from campaign.engine import load
 
@@ -44,7 +76,7 @@ def blocks(war: War, maps: list[str], frames: Mapping[tuple[int, str], str], cha
         title = war.scenario
     first = war.months[0].date if war.months else war.state.date()
     last = war.state.date()
-    out = [
+    return [
         Block("h1", f"After-action report: {title}"),
         Block("p", f"The war from {first} to {last}."),
         Block("strong", result(war.state)),
@@ -64,65 +96,44 @@ def blocks(war: War, maps: list[str], frames: Mapping[tuple[int, str], str], cha
                 *(["[Sieges and interceptions](#sieges)"] if war.stories else []),
             ),
         ),
-        Block("h2", "The war, season by season" if _by_season(war) else "The war, year by year", anchor="the-war"),
     ]
-    for p, name in zip(war.periods, maps, strict=True):
-        out.append(Block("h3", p.title))
-        out.append(Block("img", f"The war at the end of {p.title}", src=name))
-        out.append(Block("p", period_summary(p, war)))
-        told = p.caption[:CAPTION_LINES]
-        more = len(p.caption) - len(told)
-        if told:
-            out.append(Block("ul", items=(*told, *([f"… and {more} more."] if more > 0 else []))))
-    out += [
+
+
+#: the columns of the month-by-month table
+MONTH_COLUMNS = (
+    "turn",
+    "date",
+    "SP (Caes.)",
+    "SP (Sen.)",
+    "cities (Caes.)",
+    "cities (Sen.)",
+    "Res Publica",
+    "stratagems held",
+    "fratricide",
+)
+
+
+def _month_by_month(war: War, charts: str) -> list[Block]:
+    """The charts of the war month by month, and their table."""
+    rows = tuple(
+        (
+            str(m.turn + 1),
+            m.date,
+            str(m.sp["caesarian"]),
+            str(m.sp["senatorial"]),
+            str(m.cities["caesarian"]),
+            str(m.cities["senatorial"]),
+            f"{m.res_publica['caesarian']}–{m.res_publica['senatorial']}",
+            f"{m.stratagems['caesarian']}–{m.stratagems['senatorial']}",
+            str(m.fratricide),
+        )
+        for m in war.months
+    )
+    return [
         Block("h2", "The war month by month", anchor="month-by-month"),
         Block("img", "Strength, cities, Res Publica, stratagems and fratricide month by month", src=charts),
-        Block(
-            "table",
-            rows=(
-                (
-                    "turn",
-                    "date",
-                    "SP (Caes.)",
-                    "SP (Sen.)",
-                    "cities (Caes.)",
-                    "cities (Sen.)",
-                    "Res Publica",
-                    "stratagems held",
-                    "fratricide",
-                ),
-                *(
-                    (
-                        str(m.turn + 1),
-                        m.date,
-                        str(m.sp["caesarian"]),
-                        str(m.sp["senatorial"]),
-                        str(m.cities["caesarian"]),
-                        str(m.cities["senatorial"]),
-                        f"{m.res_publica['caesarian']}–{m.res_publica['senatorial']}",
-                        f"{m.stratagems['caesarian']}–{m.stratagems['senatorial']}",
-                        str(m.fratricide),
-                    )
-                    for m in war.months
-                ),
-            ),
-        ),
-        Block("h2", "The battles"),
+        Block("table", rows=(MONTH_COLUMNS, *rows)),
     ]
-    if not war.battles:
-        out.append(Block("p", "No battle was fought."))
-    for b in war.battles:
-        out += battle_blocks(b, frames)
-    if war.stories:
-        out.append(Block("h2", "Sieges and interceptions", anchor="sieges"))
-    for story in war.stories:
-        told = story.lines[:STORY_LINES]
-        more = len(story.lines) - len(told)
-        out.append(Block("h3", story.title()))
-        out.append(Block("ul", items=(*told, *([f"… and {more} more."] if more > 0 else []))))
-        if story.end:
-            out.append(Block("p", story.end))
-    return out
 
 
 def battle_page(war: War, frames: Mapping[tuple[int, str], str]) -> list[Block]:

@@ -1,8 +1,18 @@
 """Campaign actions: small frozen values, each with a written form (docs/rules/campaign.md §7.3).
 
-Every action a player (or the AI) may take is one of these; ``encode`` writes it as a
-plain dict for the session's action log and ``decode`` reads it back, refusing anything
-malformed with ``ValueError`` (the session turns that into one ``InputError`` sentence).
+Every action a player (or the AI) may take is one of these, a class per verb in the kernel's
+one action style (``bellum.actions``): ``notation()`` writes it on a line and
+``parse_action`` reads it back::
+
+    march F3 neapolis roma,capua,neapolis stratagem    (force, destination, path; a stratagem spent)
+    sail F7 dyrrachium brundisium,dyrrachium
+    battle pharsalus stratagems:2
+    commit stratagems:1 outcome:{...}                  (a battle fought elsewhere, as JSON)
+    recruit roma legion        pass        end        decline
+
+``encode`` writes an action as a plain dict for the session's action log and ``decode`` reads
+it back, refusing anything malformed with ``ValueError`` (the session turns that into one
+``InputError`` sentence).
 
 Decisions that settle a battle (``Commit``, ``Accept``, ``Intercept``) may carry an
 ``outcome``, and ``Supply`` the ``outcomes`` of its convoy battles: a ``bellum.engagement.Outcome`` produced
@@ -12,27 +22,50 @@ instead of auto-resolving, and because it is in the log the game replays exactly
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+import json
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
 
+from bellum.actions import FieldNotation, NotationError, dispatch
 from bellum.engagement import Outcome
 from bellum.errors import InputError
 from bellum.tomlio import validate
 
 
+class _Settles(FieldNotation):
+    """An action that may carry the result of a battle fought elsewhere (``outcome``, or
+    ``outcomes`` for convoy battles), written last as compact JSON."""
+
+    __slots__ = ()
+
+    def notation(self) -> str:
+        name = "outcomes" if isinstance(self, Supply) else "outcome"
+        value = getattr(self, name)
+        head = FieldNotation.notation(replace(self, **{name: () if name == "outcomes" else None}))  # type: ignore[type-var]
+        if not value:
+            return head
+        plain = [o.model_dump(mode="json") for o in value] if name == "outcomes" else value.model_dump(mode="json")
+        return f"{head} {name}:{json.dumps(plain, separators=(',', ':'), sort_keys=True)}"
+
+
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(FieldNotation):
     """End a phase that is passed rather than ended: the events slot, and the stratagems,
     Res Publica and recruiting phases (whatever is still owed is forfeited)."""
 
+    verb: ClassVar[str] = "pass"
+
 
 @dataclass(frozen=True, slots=True)
-class EndPhase:
+class EndPhase(FieldNotation):
     """End the movement or combat phase."""
 
+    verb: ClassVar[str] = "end"
+
 
 @dataclass(frozen=True, slots=True)
-class March:
+class March(FieldNotation):
+    verb: ClassVar[str] = "march"
     force: str
     to: str
     path: tuple[str, ...]
@@ -40,162 +73,189 @@ class March:
 
 
 @dataclass(frozen=True, slots=True)
-class Sail:
+class Sail(FieldNotation):
+    verb: ClassVar[str] = "sail"
     force: str
     to: str
     path: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Merge:
+class Merge(FieldNotation):
+    verb: ClassVar[str] = "merge"
     force: str
     into: str
 
 
 @dataclass(frozen=True, slots=True)
-class Intercept:
+class Intercept(_Settles):
+    verb: ClassVar[str] = "intercept"
     force: str
     outcome: Outcome | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Decline:
+class Decline(FieldNotation):
     """Let a voyage pass, let sea supply through, or refuse a naval battle."""
+
+    verb: ClassVar[str] = "decline"
 
 
 @dataclass(frozen=True, slots=True)
-class CutSupply:
+class CutSupply(FieldNotation):
+    verb: ClassVar[str] = "cut_supply"
     place: str
     force: str
 
 
 @dataclass(frozen=True, slots=True)
-class Escort:
+class Escort(FieldNotation):
     """The supplied side fights for its sea supply to ``place`` with ``force``'s fleets
     against the enemy's cut (004 case (b)); declining concedes the cut."""
 
+    verb: ClassVar[str] = "escort"
     place: str
     force: str
 
 
 @dataclass(frozen=True, slots=True)
-class Supply:
+class Supply(_Settles):
     """Resolve the active side's supply phase.  ``outcomes``: convoy battles (§10.2) fought
     elsewhere (the battleboard, the tactical engine), each matched to its engagement by id;
     a convoy battle without one is auto-resolved."""
 
+    verb: ClassVar[str] = "supply"
     outcomes: tuple[Outcome, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Battle:
+class Battle(FieldNotation):
+    verb: ClassVar[str] = "battle"
     place: str
     stratagems: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Commit:
+class Commit(_Settles):
+    verb: ClassVar[str] = "commit"
     stratagems: int = 0
     outcome: Outcome | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class OfferNaval:
+class OfferNaval(FieldNotation):
+    verb: ClassVar[str] = "offer_naval"
     place: str
 
 
 @dataclass(frozen=True, slots=True)
-class Accept:
+class Accept(_Settles):
+    verb: ClassVar[str] = "accept"
     outcome: Outcome | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Storm:
+class Storm(FieldNotation):
+    verb: ClassVar[str] = "storm"
     city: str
     force: str
     stratagem: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
+class Take(FieldNotation):
     """Choose one stratagem counter of a type in the stratagems phase (campaign.md §15.2)."""
 
+    verb: ClassVar[str] = "take"
     kind: str
 
 
 @dataclass(frozen=True, slots=True)
-class Politics:
+class Politics(FieldNotation):
     """One Political stratagem rolled on a Res Publica table (§16.2)."""
 
+    verb: ClassVar[str] = "politics"
     table: str
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(FieldNotation):
     """A leader claims the succession of a fallen Supreme Leader (§17.6)."""
 
+    verb: ClassVar[str] = "claim"
     leader: str
 
 
 @dataclass(frozen=True, slots=True)
-class Veto:
+class Veto(FieldNotation):
     """The Tribune negates the Res Publica result just rolled (§16.3)."""
+
+    verb: ClassVar[str] = "veto"
 
 
 @dataclass(frozen=True, slots=True)
-class Recruit:
+class Recruit(FieldNotation):
     """Raise a counter of ``kind`` (or a civis) in a city (§17.1)."""
 
+    verb: ClassVar[str] = "recruit"
     city: str
     kind: str
 
 
 @dataclass(frozen=True, slots=True)
-class RecruitLeader:
+class RecruitLeader(FieldNotation):
+    verb: ClassVar[str] = "recruit_leader"
     leader: str
     city: str
 
 
 @dataclass(frozen=True, slots=True)
-class FoundColony:
+class FoundColony(FieldNotation):
+    verb: ClassVar[str] = "found_colony"
     city: str
 
 
 @dataclass(frozen=True, slots=True)
-class Train:
+class Train(FieldNotation):
+    verb: ClassVar[str] = "train"
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
-class FormGuard:
+class FormGuard(FieldNotation):
     """Turn an imperator legion with the Supreme Leader into his Guard (§17.5)."""
 
+    verb: ClassVar[str] = "form_guard"
     unit: str
 
 
 @dataclass(frozen=True, slots=True)
-class Tribute:
+class Tribute(FieldNotation):
     """Win a neutral city or a client state over (§18.1)."""
 
+    verb: ClassVar[str] = "tribute"
     target: str
 
 
 @dataclass(frozen=True, slots=True)
-class Bribe:
+class Bribe(FieldNotation):
     """Bribe an enemy city's civis into revolt (§18.2)."""
 
+    verb: ClassVar[str] = "bribe"
     city: str
 
 
 @dataclass(frozen=True, slots=True)
-class Subvert:
+class Subvert(FieldNotation):
     """Make an enemy force desert or defect (§18.3)."""
 
+    verb: ClassVar[str] = "subvert"
     force: str
 
 
 @dataclass(frozen=True, slots=True)
-class Assassinate:
+class Assassinate(FieldNotation):
+    verb: ClassVar[str] = "assassinate"
     leader: str
 
 
@@ -230,35 +290,39 @@ Action = (
     | Assassinate
 )
 
+#: each action class by its verb (the ``type`` of its logged form, the first word of its notation)
 TYPES: dict[str, type[Any]] = {
-    "pass": Pass,
-    "end": EndPhase,
-    "march": March,
-    "sail": Sail,
-    "merge": Merge,
-    "intercept": Intercept,
-    "decline": Decline,
-    "cut_supply": CutSupply,
-    "escort": Escort,
-    "supply": Supply,
-    "battle": Battle,
-    "commit": Commit,
-    "offer_naval": OfferNaval,
-    "accept": Accept,
-    "storm": Storm,
-    "take": Take,
-    "politics": Politics,
-    "claim": Claim,
-    "veto": Veto,
-    "recruit": Recruit,
-    "recruit_leader": RecruitLeader,
-    "found_colony": FoundColony,
-    "train": Train,
-    "form_guard": FormGuard,
-    "tribute": Tribute,
-    "bribe": Bribe,
-    "subvert": Subvert,
-    "assassinate": Assassinate,
+    cls.verb: cls
+    for cls in (
+        Pass,
+        EndPhase,
+        March,
+        Sail,
+        Merge,
+        Intercept,
+        Decline,
+        CutSupply,
+        Escort,
+        Supply,
+        Battle,
+        Commit,
+        OfferNaval,
+        Accept,
+        Storm,
+        Take,
+        Politics,
+        Claim,
+        Veto,
+        Recruit,
+        RecruitLeader,
+        FoundColony,
+        Train,
+        FormGuard,
+        Tribute,
+        Bribe,
+        Subvert,
+        Assassinate,
+    )
 }
 NAMES: dict[type[Any], str] = {v: k for k, v in TYPES.items()}
 
@@ -327,3 +391,34 @@ def decode(raw: dict[str, Any]) -> Action:
     except TypeError as exc:
         raise ValueError(f"a {kind} action is incomplete ({exc})") from None
     return action
+
+
+def parse_action(text: str) -> Action:
+    """Read an action in its written form; ``NotationError`` (one sentence) if it cannot be read."""
+    head, name, tail = text, "", ""
+    for key in ("outcomes", "outcome"):
+        if f" {key}:" in text:
+            head, _, tail = text.partition(f" {key}:")
+            name = key
+            break
+    cls, words = dispatch(head, TYPES, "campaign")
+    action: Action = cls.from_words(text, words)
+    if not name:
+        return action
+    if name not in {f.name for f in fields(cls)}:
+        raise NotationError(text, f"a {cls.verb} action carries no {name}")
+    try:
+        plain = json.loads(tail)
+        if name == "outcomes":
+            if not isinstance(plain, list):
+                raise ValueError("outcomes is a list of battle results")
+            value: Any = tuple(_outcome(o, f"outcomes[{i}]") for i, o in enumerate(plain))
+        else:
+            value = _outcome(plain, name)
+    except ValueError as exc:
+        raise NotationError(text, f"its {name} cannot be read ({exc})") from None
+    return replace(action, **{name: value})
+
+
+def notation(action: Action) -> str:
+    return action.notation()

@@ -7,7 +7,8 @@ and load (docs/rules/campaign.md §14).
 
 Without ``--headless`` the campaign window opens (``campaign.view.play.launch_game``):
 you play the side the computer does not (``--ai none`` is hotseat, ``--ai both`` lets
-you watch); ``--save`` is where the window's Save button writes.
+you watch); the window saves to named slots and autosaves in the player's folder
+(Ctrl+S, Ctrl+L: ``campaign.view.loadscreen``).
 
 Every march, voyage, battle, siege and storm is one chronicle line; the run ends with a
 summary line; ``--reports DIR`` writes every battle's after-action report there, one

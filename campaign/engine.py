@@ -26,6 +26,16 @@ from bellum.errors import RuleError
 from bellum.events import Event
 from bellum.saves import Engine as EngineName
 from campaign import actions as A
+from campaign.decisions import (
+    CommitDecision,
+    CutSupplyDecision,
+    EscortDecision,
+    InterceptDecision,
+    NavalOfferDecision,
+    Pending,
+    SpoilsDecision,
+    VetoDecision,
+)
 from campaign.map import roman_world
 from campaign.rules import march, naval, politics, recruiting, respublica, siege, stratagems, supply
 from campaign.rules.battle import (
@@ -48,7 +58,6 @@ from campaign.state import (
     PASS_PHASES,
     POLITICAL_PHASES,
     CampaignState,
-    Pending,
     encode_state,
     enemy,
     initial_state,
@@ -165,7 +174,7 @@ class CampaignEngine:
                 if action.stratagems > commit_limit(s, s.active, action.place):
                     raise RuleError("Your leaders there cannot commit that many Military stratagems.")
                 spend(s, s.active, "military", action.stratagems)
-                s.pending = Pending("commit", enemy(s.active), {"place": action.place, "a": action.stratagems})
+                s.pending = CommitDecision(enemy(s.active), action.place, action.stratagems)
                 return []
             if isinstance(action, A.Storm):
                 cmd = _player(s, action.force) if action.stratagem else None
@@ -211,7 +220,7 @@ class CampaignEngine:
                 return naval.mutual_battle(s, dice, self.resolver, action.outcome)
             if isinstance(action, A.Decline):
                 return naval.refuse_naval(s)
-        elif p.kind == "commit" and isinstance(action, A.Commit):
+        elif isinstance(p, CommitDecision) and isinstance(action, A.Commit):
             return self._battle(s, p, action, dice)
         elif p.kind == "spoils" and isinstance(action, A.Take):
             return stratagems.take_spoils(s, action.kind)
@@ -244,14 +253,14 @@ class CampaignEngine:
             return politics.assassinate(s, action.leader, dice)
         return None
 
-    def _battle(self, s: CampaignState, p: Pending, action: A.Commit, dice: Dice) -> list[Event]:
-        place = p.data["place"]
+    def _battle(self, s: CampaignState, p: CommitDecision, action: A.Commit, dice: Dice) -> list[Event]:
+        place = p.place
         foe = enemy(s.active)
         if action.stratagems > commit_limit(s, foe, place):
             raise RuleError("Your leaders there cannot commit that many Military stratagems.")
         spend(s, foe, "military", action.stratagems)
         s.pending = None
-        eng = land_engagement(s, place, p.data["a"], action.stratagems)
+        eng = land_engagement(s, place, p.a, action.stratagems)
         # a relief battle: the attacker marched to a city of his own that enemy troops stand in (§11.4)
         relief = roman_world().spaces[place].kind == "city" and s.owner_side(place) == s.active
         out = action.outcome if action.outcome is not None else self.resolver(eng, dice)
@@ -283,6 +292,7 @@ class CampaignEngine:
 
 
 def describe_pending(p: Pending) -> str:
+    n = p.n if isinstance(p, SpoilsDecision) else 1
     return {
         "intercept": "will you intercept the voyage?",
         "cut_supply": "will you cut the enemy's sea supply?",
@@ -290,7 +300,7 @@ def describe_pending(p: Pending) -> str:
         "naval_offer": "will you accept battle at sea?",
         "commit": "how many Military stratagems do you commit to the battle?",
         "veto": "will your Tribune veto the Res Publica result?",
-        "spoils": f"take the spoils of victory ({p.data.get('n', 1)} left) as Military stratagems or Agents?",
+        "spoils": f"take the spoils of victory ({n} left) as Military stratagems or Agents?",
     }[p.kind]
 
 
@@ -382,22 +392,20 @@ def legal_actions(state: CampaignState) -> list[A.Action]:
         return []
     p = state.pending
     if p is not None:
-        if p.kind == "intercept":
-            return [*(A.Intercept(f) for f in p.data["options"] if _can_play(state, f)), A.Decline()]
-        if p.kind == "cut_supply":
-            return [*(A.CutSupply(o[0], o[1]) for o in p.data["options"]), A.Decline()]
-        if p.kind == "escort":
-            return [*(A.Escort(o[0], o[1]) for o in p.data["options"]), A.Decline()]
-        if p.kind == "naval_offer":
+        if isinstance(p, InterceptDecision):
+            return [*(A.Intercept(f) for f in p.options if _can_play(state, f)), A.Decline()]
+        if isinstance(p, CutSupplyDecision):
+            return [*(A.CutSupply(o[0], o[1]) for o in p.options), A.Decline()]
+        if isinstance(p, EscortDecision):
+            return [*(A.Escort(o[0], o[1]) for o in p.options), A.Decline()]
+        if isinstance(p, NavalOfferDecision):
             return [A.Accept(), A.Decline()]
-        if p.kind == "commit":
-            n = commit_limit(state, enemy(state.active), p.data["place"])
+        if isinstance(p, CommitDecision):
+            n = commit_limit(state, enemy(state.active), p.place)
             return [A.Commit(i) for i in range(n + 1)]
-        if p.kind == "veto":
+        if isinstance(p, VetoDecision):
             return [A.Veto(), A.Decline()]
-        if p.kind == "spoils":
-            return stratagems.spoils_legal(state)
-        return []
+        return stratagems.spoils_legal(state)
     if state.phase in PASS_PHASES:
         return [A.Pass()]
     if state.phase == "stratagems":

@@ -293,8 +293,51 @@ def build_scenario(data: ScenarioFile, source: str, cmap: CampaignMap, cat: Cata
     """Check everything and build the ``Scenario``; every problem goes to ``bad``."""
     map_sides = [o.id for o in cmap.data.owner if o.kind == "side"]
     map_clients = [o.id for o in cmap.data.owner if o.kind == "client"]
+    sides = _check_sides(data, map_sides, bad)
+    clients = _check_clients(data, cat, map_sides, map_clients, bad)
+    owners = _check_owners(data, cmap, bad)
+    for marker in ("tribune", "dictator", "imperator"):  # the Republic's markers
+        holder = getattr(data.republic, marker)
+        if holder is not None and holder not in map_sides:
+            bad(f"republic.{marker}", f"is held by '{holder}'; only {' or '.join(map_sides)} can hold it")
+    status = {cid: c.status for cid, c in clients.items()}
+    forces = _build_forces(data.forces, cmap, cat, owners, status, set(map_sides), bad)
+    placed: dict[str, Force] = {}
+    for f in forces:
+        for ld in f.leaders:
+            if ld in placed:
+                bad(f"force '{f.id}', leader '{ld}'", f"is already with the force '{placed[ld].id}'")
+            else:
+                placed[ld] = f
+    _check_leaders(sides, cat, placed, bad)
+    mix = _check_counter_mix(data, cat, map_sides, map_clients, bad)
+    scenario = Scenario(
+        id=data.scenario.id,
+        title=data.scenario.title,
+        description=data.scenario.description,
+        start_month=data.scenario.start_month,
+        start_year_bc=data.scenario.start_year_bc,
+        source=source,
+        sides=sides,
+        republic=data.republic,
+        clients=clients,
+        owners=owners,
+        counter_mix=mix,
+        forces=tuple(forces),
+    )
+    for owner, kinds in mix.items():
+        for kind, limit in kinds.items():
+            n = scenario.in_play(owner, kind)
+            if n > limit:
+                bad(
+                    f"counter mix of '{owner}', {kind}",
+                    f"allows {limit} counters but the scenario puts {n} in play",
+                )
+    return scenario
 
-    # -- sides ----------------------------------------------------------------
+
+def _check_sides(data: ScenarioFile, map_sides: list[str], bad: Report) -> dict[str, SideSetup]:
+    """The sides: each one of the map's, once, and every one of them described."""
     sides: dict[str, SideSetup] = {}
     for s in data.sides:
         place = f"side '{s.id}'"
@@ -307,8 +350,13 @@ def build_scenario(data: ScenarioFile, source: str, cmap: CampaignMap, cat: Cata
     for sid in map_sides:
         if sid not in sides:
             bad("sides", f"must describe the side '{sid}'")
+    return sides
 
-    # -- client states --------------------------------------------------------
+
+def _check_clients(
+    data: ScenarioFile, cat: Catalogue, map_sides: list[str], map_clients: list[str], bad: Report
+) -> dict[str, ClientSetup]:
+    """The client states: each one of the map's, once, with a status and a ruler of its own."""
     clients: dict[str, ClientSetup] = {}
     for c in data.clients:
         place = f"client '{c.id}'"
@@ -330,8 +378,11 @@ def build_scenario(data: ScenarioFile, source: str, cmap: CampaignMap, cat: Cata
     for cid in map_clients:
         if cid not in clients:
             bad("clients", f"must give the status of the client state '{cid}'")
+    return clients
 
-    # -- owners ---------------------------------------------------------------
+
+def _check_owners(data: ScenarioFile, cmap: CampaignMap, bad: Report) -> dict[str, str]:
+    """Who holds each space: the map's owners, changed by the scenario's ``owners``."""
     owners = {s.id: s.owner for s in cmap.data.space}
     changed: set[str] = set()
     for o in data.owners:
@@ -350,26 +401,12 @@ def build_scenario(data: ScenarioFile, source: str, cmap: CampaignMap, cat: Cata
             continue
         changed.add(o.space)
         owners[o.space] = o.owner
+    return owners
 
-    # -- the Republic's markers -------------------------------------------------
-    for marker in ("tribune", "dictator", "imperator"):
-        holder = getattr(data.republic, marker)
-        if holder is not None and holder not in map_sides:
-            bad(f"republic.{marker}", f"is held by '{holder}'; only {' or '.join(map_sides)} can hold it")
 
-    # -- forces -----------------------------------------------------------------
-    status = {cid: c.status for cid, c in clients.items()}
-    forces = _build_forces(data.forces, cmap, cat, owners, status, set(map_sides), bad)
-
-    placed: dict[str, Force] = {}
-    for f in forces:
-        for ld in f.leaders:
-            if ld in placed:
-                bad(f"force '{f.id}', leader '{ld}'", f"is already with the force '{placed[ld].id}'")
-            else:
-                placed[ld] = f
-
-    # -- Supreme Leaders and leader pools ----------------------------------------
+def _check_leaders(sides: dict[str, SideSetup], cat: Catalogue, placed: dict[str, Force], bad: Report) -> None:
+    """Each side's Supreme Leader (a Roman, with one of its forces) and its pool of leaders
+    still to come (Romans of its allegiance, not in play, once)."""
     pooled: dict[str, str] = {}
     for sid, s in sides.items():
         place = f"side '{sid}'"
@@ -399,7 +436,11 @@ def build_scenario(data: ScenarioFile, source: str, cmap: CampaignMap, cat: Cata
             else:
                 pooled[ld] = sid
 
-    # -- counter mix ------------------------------------------------------------
+
+def _check_counter_mix(
+    data: ScenarioFile, cat: Catalogue, map_sides: list[str], map_clients: list[str], bad: Report
+) -> dict[str, dict[str, int]]:
+    """The counter mix: how many counters of each kind each side or client may have (§5.4)."""
     mix: dict[str, dict[str, int]] = {}
     for cm in data.counter_mix:
         place = f"counter mix of '{cm.owner}'"
@@ -418,30 +459,7 @@ def build_scenario(data: ScenarioFile, source: str, cmap: CampaignMap, cat: Cata
             else:
                 ok[kind] = n
         mix[cm.owner] = ok
-
-    scenario = Scenario(
-        id=data.scenario.id,
-        title=data.scenario.title,
-        description=data.scenario.description,
-        start_month=data.scenario.start_month,
-        start_year_bc=data.scenario.start_year_bc,
-        source=source,
-        sides=sides,
-        republic=data.republic,
-        clients=clients,
-        owners=owners,
-        counter_mix=mix,
-        forces=tuple(forces),
-    )
-    for owner, kinds in mix.items():
-        for kind, limit in kinds.items():
-            n = scenario.in_play(owner, kind)
-            if n > limit:
-                bad(
-                    f"counter mix of '{owner}', {kind}",
-                    f"allows {limit} counters but the scenario puts {n} in play",
-                )
-    return scenario
+    return mix
 
 
 def _no_such_space(place: str, cmap: CampaignMap) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from campaign.decisions import Pending, plain
 from campaign.map import CampaignMap, roman_world
 from campaign.scenario import BARBARIAN, Scenario
 from campaign.tables import Tables, tables
@@ -40,22 +41,6 @@ def side_title(side: str) -> str:
 
 def enemy(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """A decision the reactive side must take before play goes on (campaign.md §7.4).
-
-    ``kind`` is ``"intercept"`` (a voyage may be intercepted), ``"cut_supply"`` (sea
-    supply may be cut), ``"naval_offer"`` (a mutual naval battle is offered) or
-    ``"commit"`` (the defender commits Military stratagems to a battle), ``"spoils"`` (the
-    winner of a battle takes its bonus stratagems as Military or Agents).  ``data`` holds
-    what the decision is about, in plain values.
-    """
-
-    kind: str
-    actor: str
-    data: dict[str, Any]
 
 
 #: the most turns a headless war or a study may ask for (a hundred years of the war's calendar)
@@ -275,9 +260,7 @@ def encode_state(state: CampaignState) -> dict[str, Any]:
         "fought": list(state.fought),
         "starving": list(state.starving),
         "sieges": {c: list(v) for c, v in sorted(state.sieges.items())},
-        "pending": None
-        if state.pending is None
-        else {"kind": state.pending.kind, "actor": state.pending.actor, "data": state.pending.data},
+        "pending": None if state.pending is None else plain(state.pending),
         "cuts": dict(state.cuts),
         "escorts": dict(state.escorts),
         "dead": list(state.dead),

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
-from bellum.errors import RuleError
+from bellum.actions import NotationError
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ class Reaction:
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    verb: ClassVar[str] = "move"
     unit: str
     path: tuple[str, ...]
     reactions: tuple[Reaction, ...] = ()
@@ -99,6 +101,7 @@ def plain_moves(unit: str, paths: Iterable[tuple[str, ...]]) -> list[Move]:
 
 @dataclass(frozen=True, slots=True)
 class Face:
+    verb: ClassVar[str] = "face"
     unit: str
     to: int
 
@@ -110,6 +113,7 @@ class Face:
 class Activate:
     """A free designation (no roll): after the opponent failed or went three times (003 §3.2)."""
 
+    verb: ClassVar[str] = "activate"
     leader: str | None = None
     group: tuple[str, ...] | None = None
 
@@ -121,6 +125,7 @@ class Activate:
 class Continuity:
     """Designate a leader or group and roll against Initiative, or 0–1 for a group (003 §3.2)."""
 
+    verb: ClassVar[str] = "continuity"
     leader: str | None = None
     group: tuple[str, ...] | None = None
 
@@ -132,6 +137,8 @@ class Continuity:
 class Pass:
     """End the current activation (or decline Continuity / a free designation)."""
 
+    verb: ClassVar[str] = "pass"
+
     def notation(self) -> str:
         return "pass"
 
@@ -139,6 +146,8 @@ class Pass:
 @dataclass(frozen=True, slots=True)
 class Start:
     """Decide who goes first (003 §3.3, 000 §3.3)."""
+
+    verb: ClassVar[str] = "start"
 
     def notation(self) -> str:
         return "start"
@@ -148,6 +157,7 @@ class Start:
 class Replace:
     """The overall commander replaces a dead leader (000 §3.1 A, §4.32, §5.35)."""
 
+    verb: ClassVar[str] = "replace"
     leader: str
     hex: str
     by: str | None = None
@@ -162,6 +172,7 @@ class Designate:
     units attack which defender.  No dice.  Naming a defender already designated adds the
     attackers to that combat; the first designation ends the Move/Fire segment."""
 
+    verb: ClassVar[str] = "designate"
     attackers: tuple[str, ...]
     defender: str
 
@@ -178,6 +189,8 @@ class Resolve:
     """``resolve``: designation is over (003 §8.3); the designated shocks are now resolved, one
     ``shock`` each, in the order the attacker chooses."""
 
+    verb: ClassVar[str] = "resolve"
+
     def notation(self) -> str:
         return "resolve"
 
@@ -186,6 +199,7 @@ class Resolve:
 class Shock:
     """``shock A1,A2 B1`` (003 §8.3): resolve a designated combat, with the players' choices."""
 
+    verb: ClassVar[str] = "shock"
     attackers: tuple[str, ...]
     defender: str
     weapon: str | None = None
@@ -222,6 +236,7 @@ class Shock:
 class Fire:
     """``fire A1 B1`` (003 §8.1, 000 §8.1)."""
 
+    verb: ClassVar[str] = "fire"
     unit: str
     target: str
     #: hit-and-run fire without moving (003 §9.3 SK/LI, §9.41 missile cavalry)
@@ -241,6 +256,7 @@ class Fire:
 class Rally:
     """``rally A2`` (003 §10.27): a mandatory rally roll, or a voluntary removal of missile hits."""
 
+    verb: ClassVar[str] = "rally"
     unit: str
 
     def notation(self) -> str:
@@ -256,6 +272,7 @@ class React:
     standing choice to retreat for a hit fewer (001 10.37).  After a hit and run: ``return_fire``
     (003 §9.3)."""
 
+    verb: ClassVar[str] = "react"
     reaction: Reaction | None = None
     fire: str | None = None
     rbc: tuple[str, ...] | None = None
@@ -280,6 +297,8 @@ class React:
 @dataclass(frozen=True, slots=True)
 class Decline:
     """The defending side takes no (further) reaction: the move goes on, the shock is rolled."""
+
+    verb: ClassVar[str] = "decline"
 
     def notation(self) -> str:
         return "decline"
@@ -309,26 +328,38 @@ def _target(leader: str | None, group: tuple[str, ...] | None) -> str:
 
 def _parse_target(words: list[str], verb: str) -> tuple[str | None, tuple[str, ...] | None]:
     if len(words) != 1:
-        raise RuleError(f"'{verb}' needs one leader or group:ID,ID,…")
+        raise _Unreadable(f"'{verb}' needs one leader or group:ID,ID,…")
     w = words[0]
     if w.startswith("group:"):
         ids = tuple(x for x in w[6:].split(",") if x)
         if not ids:
-            raise RuleError("a group needs at least one unit")
+            raise _Unreadable("a group needs at least one unit")
         return None, ids
     return w, None
 
 
 def parse_action(text: str) -> Action:
-    """Read an action written in the notation above; RuleError if it cannot be read."""
+    """Read an action written in the notation above; ``NotationError`` (the kernel's typed
+    input error, also a ``RuleError``) with one sentence if it cannot be read."""
+    try:
+        return _parse(text)
+    except _Unreadable as exc:
+        raise NotationError(text, str(exc)) from None
+
+
+class _Unreadable(Exception):
+    """What cannot be read in a written action (raised deep in the parser, named with the text above)."""
+
+
+def _parse(text: str) -> Action:
     main, *reacts = [part.strip() for part in text.split("|")]
     words = main.split()
     if not words:
-        raise RuleError("an action needs a verb")
+        raise _Unreadable("an action needs a verb")
     verb, rest = words[0], words[1:]
     if verb == "move":
         if not rest:
-            raise RuleError("'move' needs a unit and a path")
+            raise _Unreadable("'move' needs a unit and a path")
         reactions = tuple(_parse_reaction(r) for r in reacts)
         carry = None
         if len(rest) > 1 and rest[1].startswith("with:"):
@@ -336,10 +367,10 @@ def parse_action(text: str) -> Action:
             rest = [rest[0], *rest[2:]]
         return Move(rest[0], tuple(rest[1:]), reactions, carry)
     if reacts:
-        raise RuleError("only a move may carry reactions")
+        raise _Unreadable("only a move may carry reactions")
     if verb == "face":
         if len(rest) != 2 or not rest[1].isdigit():
-            raise RuleError("'face' needs a unit and a clock facing")
+            raise _Unreadable("'face' needs a unit and a clock facing")
         return Face(rest[0], int(rest[1]))
     if verb in ("activate", "continuity"):
         leader, group = _parse_target(rest, verb)
@@ -356,10 +387,10 @@ def parse_action(text: str) -> Action:
         return _parse_react(rest)
     if verb == "designate":
         if len(rest) != 2:
-            raise RuleError("'designate' needs attackers A1,A2 and a defender")
+            raise _Unreadable("'designate' needs attackers A1,A2 and a defender")
         attackers = tuple(x for x in rest[0].split(",") if x)
         if not attackers:
-            raise RuleError("'designate' needs at least one attacker")
+            raise _Unreadable("'designate' needs at least one attacker")
         return Designate(attackers, rest[1])
     if verb == "shock" and len(rest) >= 2:
         return _parse_shock(rest)
@@ -371,10 +402,10 @@ def parse_action(text: str) -> Action:
         by = None
         if len(rest) == 3:
             if not rest[2].startswith("by:"):
-                raise RuleError("'replace' takes an optional by:LEADER")
+                raise _Unreadable("'replace' takes an optional by:LEADER")
             by = rest[2][3:]
         return Replace(rest[0], rest[1], by)
-    raise RuleError(f"cannot read the action {text!r}")
+    raise _Unreadable("it is not an action of a tactical battle (see cases/FORMAT.md)")
 
 
 def _parse_shock(rest: list[str]) -> Shock:
@@ -389,7 +420,7 @@ def _parse_shock(rest: list[str]) -> Shock:
         elif word in ("pursue", "advance", "reduce_hits"):
             kw[word] = True
         else:
-            raise RuleError(f"cannot read {word!r} in a shock")
+            raise _Unreadable(f"cannot read {word!r} in a shock")
     return Shock(attackers, rest[1], **kw)  # type: ignore[arg-type]
 
 
@@ -406,7 +437,7 @@ def _parse_react(rest: list[str]) -> React:
         elif word in ("reduce_hits", "return_fire"):
             kw[word] = True
         else:
-            raise RuleError(f"cannot read {word!r} in a reaction")
+            raise _Unreadable(f"cannot read {word!r} in a reaction")
     return React(**kw)  # type: ignore[arg-type]
 
 
@@ -416,14 +447,14 @@ def _parse_reaction(text: str) -> Reaction:
     if fire:
         words = words[:-1]
     if len(words) != 2 or "@" not in words[0]:
-        raise RuleError(f"cannot read the reaction {text!r} (write UNIT@HEX face:F or withdraw:HEX,…)")
+        raise _Unreadable(f"cannot read the reaction {text!r} (write UNIT@HEX face:F or withdraw:HEX,…)")
     unit, at = words[0].split("@", 1)
     kind, _, value = words[1].partition(":")
     if kind == "face" and value.isdigit():
         return Reaction(unit, at, face=int(value))
     if kind == "withdraw":
         return Reaction(unit, at, withdraw=tuple(x for x in value.split(",") if x), fire=fire)
-    raise RuleError(f"cannot read the reaction {text!r}")
+    raise _Unreadable(f"cannot read the reaction {text!r}")
 
 
 def notation(action: Action) -> str:

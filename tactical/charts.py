@@ -345,33 +345,7 @@ def _compile_v1(path: Path, data: dict[str, Any]) -> WeaponsMatrix:
         if row.attacker in printed_rows:
             raise _fail(path, f"row[{i}].attacker", f"{row.attacker} has a second row")
         printed_rows.append(row.attacker)
-        att_types = expand(f"row[{i}].attacker", row.attacker)
-        for part_name, raw_cells in (("front", row.front), ("flank_rear", row.flank_rear)):
-            if len(raw_cells) != len(f.columns):
-                raise _fail(
-                    path,
-                    f"row[{i}].{part_name}",
-                    f"has {len(raw_cells)} cells but there are {len(f.columns)} defender columns",
-                )
-            target = front if part_name == "front" else flank
-            for j, raw in enumerate(raw_cells):
-                value, bracketed = _parse_cell(path, f"row[{i}].{part_name}[{j}]", raw)
-                if bracketed:
-                    raise _fail(path, f"row[{i}].{part_name}[{j}]", "002's matrix has no bracketed cells")
-                for a in att_types:
-                    for d in col_types[j]:
-                        target[(a, d)] = value
-        for k, unc in enumerate(row.uncertain):
-            parts: tuple[Part, ...] = ("front", "flank_rear") if unc.part == "both" else (unc.part,)
-            for c in unc.columns:
-                if c not in f.columns:
-                    raise _fail(path, f"row[{i}].uncertain[{k}].columns", f"{c!r} is not a defender column")
-                for p in parts:
-                    uncertain[(row.attacker, c, p)] = unc.reason
-        for j, c in enumerate(f.columns):
-            fr, fl = front[(att_types[0], col_types[j][0])], flank[(att_types[0], col_types[j][0])]
-            if (fr is None) != (fl is None):
-                raise _fail(path, f"row[{i}] column {c}", "is NA in one orientation but not the other")
+        _v1_row(path, f, i, expand(f"row[{i}].attacker", row.attacker), col_types, front, flank, uncertain)
     covered_att = {t for r in printed_rows for t in expand("row", r)}
     covered_def = {t for ts in col_types for t in ts}
     att_alias = _v1_alias(path, "alias.attacker", f.alias.attacker, covered_att)
@@ -403,6 +377,47 @@ def _compile_v1(path: Path, data: dict[str, Any]) -> WeaponsMatrix:
         printed_defenders=tuple(f.columns),
         defender_printed=MappingProxyType(def_printed),
     )
+
+
+def _v1_row(
+    path: Path,
+    f: _V1File,
+    i: int,
+    att_types: tuple[str, ...],
+    col_types: list[tuple[str, ...]],
+    front: dict[tuple[str, str], int | None],
+    flank: dict[tuple[str, str], int | None],
+    uncertain: dict[tuple[str, str, Part], str],
+) -> None:
+    """One attacker row of 002's matrix: its front and flank/rear cells for every defender
+    column (into ``front`` and ``flank``, by attacker and defender type), its uncertain cells."""
+    row = f.row[i]
+    for part_name, raw_cells in (("front", row.front), ("flank_rear", row.flank_rear)):
+        if len(raw_cells) != len(f.columns):
+            raise _fail(
+                path,
+                f"row[{i}].{part_name}",
+                f"has {len(raw_cells)} cells but there are {len(f.columns)} defender columns",
+            )
+        target = front if part_name == "front" else flank
+        for j, raw in enumerate(raw_cells):
+            value, bracketed = _parse_cell(path, f"row[{i}].{part_name}[{j}]", raw)
+            if bracketed:
+                raise _fail(path, f"row[{i}].{part_name}[{j}]", "002's matrix has no bracketed cells")
+            for a in att_types:
+                for d in col_types[j]:
+                    target[(a, d)] = value
+    for k, unc in enumerate(row.uncertain):
+        parts: tuple[Part, ...] = ("front", "flank_rear") if unc.part == "both" else (unc.part,)
+        for c in unc.columns:
+            if c not in f.columns:
+                raise _fail(path, f"row[{i}].uncertain[{k}].columns", f"{c!r} is not a defender column")
+            for p in parts:
+                uncertain[(row.attacker, c, p)] = unc.reason
+    for j, c in enumerate(f.columns):
+        fr, fl = front[(att_types[0], col_types[j][0])], flank[(att_types[0], col_types[j][0])]
+        if (fr is None) != (fl is None):
+            raise _fail(path, f"row[{i}] column {c}", "is NA in one orientation but not the other")
 
 
 def _no_type_twice(path: Path, place: str, names: list[str], members: list[tuple[str, ...]]) -> None:

@@ -750,7 +750,6 @@ def _walk(
     ``halt``: the move being played for real — at the first hex where the defender may react
     the walk stops and ``state.reacting`` records the rest of ``halt``'s path.  ``resume``:
     that record, when the walk goes on after the defender's decision."""
-    grid = state.field.grid
     spent = 0
     pending = list(reactions)
     first = True
@@ -784,19 +783,10 @@ def _walk(
             mc.start = origin
         node = _node(mover)
         before = (mover.hex,) if isinstance(mover, Leader) else mover.hexes()
-        options = {t: (n, c) for n, c, t in mc.successors(node)}
-        if tok not in options:
-            if not reacted_any:
-                raise RuleError(_why_not(state, mc, mover, node, tok))
-            events.append(
-                Event("move_stopped", f"{mover.id} can go no further after the enemy's reaction.", {"unit": mover.id})
-            )
+        found = _step(state, mc, mover, node, tok, spent, reacted_any, events)
+        if found is None:
             break
-        nxt, cost = options[tok]
-        if spent + cost > mc.ma2:
-            raise RuleError(
-                f"{mover.id} has {mp_text(mc.ma2)} MP and this path needs more ({mp_text(spent + cost)} so far)."
-            )
+        nxt, cost = found
         spent += cost
         _place(state, mover, nxt)
         if tok[0] == "hex":
@@ -812,16 +802,7 @@ def _walk(
                 if halt is not None and dice is not None and move_reactions(state, mover, before, frozenset()):
                     # the defender may react here (003 §7.16, 000 §6.5): the move waits on it
                     rest = dataclasses.replace(halt, path=tuple(raw_path[step + 1 :]), reactions=())
-                    state.reacting = Pending(
-                        "move", other(mover.side), rest, mover.hex, spent, start_hex, before, frozenset(), reacted_any
-                    )
-                    events.append(
-                        Event(
-                            "react_wait",
-                            f"{mover.id} reaches {grid.hex_id(mover.hex)}: side {other(mover.side)} may react.",
-                            {"unit": mover.id, "hex": grid.hex_id(mover.hex)},
-                        )
-                    )
+                    _wait_for_reaction(state, mover, rest, spent, start_hex, before, reacted_any, events)
                     return spent
                 if _after_entry(state, mover, before, pending, dice, events):
                     reacted_any = True
@@ -831,8 +812,69 @@ def _walk(
     if pending:
         r = pending[0]
         raise RuleError(f"{r.unit} cannot react at {r.at}: the mover does not reach it in a way that allows it.")
+    return _end_walk(state, mover, mc if seen == len(events) else None, spent, events)
+
+
+def _step(
+    state: State,
+    mc: MoveCosts,
+    mover: Unit | Leader,
+    node: int,
+    tok: Token,
+    spent: int,
+    reacted_any: bool,
+    events: list[Event],
+) -> tuple[int, int] | None:
+    """The next step of a walk, ``tok`` from ``node``: its node and its cost (half MP), refused
+    when the rules do not offer it or the MP run out; None when an enemy's reaction stopped
+    the move (the walk ends there)."""
+    options = {t: (n, c) for n, c, t in mc.successors(node)}
+    if tok not in options:
+        if not reacted_any:
+            raise RuleError(_why_not(state, mc, mover, node, tok))
+        events.append(
+            Event("move_stopped", f"{mover.id} can go no further after the enemy's reaction.", {"unit": mover.id})
+        )
+        return None
+    nxt, cost = options[tok]
+    if spent + cost > mc.ma2:
+        raise RuleError(
+            f"{mover.id} has {mp_text(mc.ma2)} MP and this path needs more ({mp_text(spent + cost)} so far)."
+        )
+    return nxt, cost
+
+
+def _wait_for_reaction(
+    state: State,
+    mover: Unit,
+    rest: Move,
+    spent: int,
+    start_hex: int,
+    before: tuple[int, ...],
+    reacted_any: bool,
+    events: list[Event],
+) -> None:
+    """The move stops where the defender may react (003 §7.16, 000 §6.5): ``state.reacting``
+    records the rest of it (``rest``) until the defender decides."""
+    grid = state.field.grid
+    state.reacting = Pending(
+        "move", other(mover.side), rest, mover.hex, spent, start_hex, before, frozenset(), reacted_any
+    )
+    events.append(
+        Event(
+            "react_wait",
+            f"{mover.id} reaches {grid.hex_id(mover.hex)}: side {other(mover.side)} may react.",
+            {"unit": mover.id, "hex": grid.hex_id(mover.hex)},
+        )
+    )
+
+
+def _end_walk(state: State, mover: Unit | Leader, mc: MoveCosts | None, spent: int, events: list[Event]) -> int | float:
+    """The end of a move: a unit may not end it stacked where the rules forbid (003 §6.9,
+    000 §6.6); the move's event; the MP spent.  ``mc``: the walk's cost model if still current."""
+    grid = state.field.grid
     if isinstance(mover, Unit) and mover.on_map:
-        if mc is None or seen != len(events):
+        if mc is None:
             mc = MoveCosts(state, mover)
         if not mc.may_end(_node(mover)):
             raise RuleError(

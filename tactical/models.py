@@ -141,6 +141,48 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
     """The internal state of a validated position; InputError for anything inconsistent."""
     if pos.rules not in RULESETS:
         raise InputError(source, "rules", f"{pos.rules!r} is not a ruleset")
+    bids = _rout_bids(pos, source)
+    field = _battlefield(pos, source)
+    units = _units(pos, field, source)
+    leaders: dict[str, Leader] = {}
+    for k, ld in enumerate(pos.leaders):
+        place = f"leaders[{k}]"
+        if ld.id in leaders or ld.id in units:
+            raise InputError(source, f"{place}.id", f"the id {ld.id!r} is used twice")
+        if ld.status == "active" and ld.hex is None:
+            raise InputError(source, f"{place}.hex", "a leader on the field needs a hex")
+        h = _hex(field.grid, ld.hex, source, f"{place}.hex") if ld.hex is not None and ld.status == "active" else -1
+        leaders[ld.id] = Leader(
+            ld.id, ld.side, h, ld.initiative, ld.range, ld.elite, ld.overall, ld.kind, ld.ma, ld.status, ld.finished
+        )
+    seq = _sequence(pos, units, leaders, source)
+    reps = [Replacement(r.side, r.initiative, r.range) for r in pos.replacements]
+    for side, wl in pos.withdrawal.items():
+        if wl < 1:
+            raise InputError(source, f"withdrawal.{side}", "a withdrawal level is a positive number of rout points")
+    state = State(
+        field,
+        pos.rules,
+        frozenset(pos.options),
+        units,
+        leaders,
+        seq,
+        replacements=reps,
+        withdrawal={str(k): v for k, v in pos.withdrawal.items()},
+    )
+    _check_static_costs(state, source)
+    for bid_side, points in bids:
+        try:
+            apply_rout_bid(state, bid_side, points)  # 001 Rout Bid method, after set-up
+        except ValueError as exc:
+            raise InputError(source, "options", str(exc)) from None
+    if "no-pilum" in state.options:
+        state.pressed = pressed_legions(state)
+    return state
+
+
+def _rout_bids(pos: PositionIn, source: str | Path) -> list[tuple[str, int]]:
+    """The position's options, checked; the rout bids among them (side, points)."""
     bids: list[tuple[str, int]] = []
     for opt in pos.options:
         try:
@@ -152,6 +194,11 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
         elif opt not in OPTIONS:
             known = sorted(OPTIONS | {"rout-bid:SIDE:POINTS"})
             raise InputError(source, "options", f"{opt!r} is not an option of the tactical rules ({known})")
+    return bids
+
+
+def _battlefield(pos: PositionIn, source: str | Path) -> Battlefield:
+    """The map: its hexes' terrain and levels, its hexside features, the sides' home edges."""
     m = pos.map
     grid = Grid.make(m.columns, m.rows)
     n = grid.size
@@ -192,64 +239,21 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
     home: dict[str, str] = {"A": "bottom", "B": "top"}
     if m.home:
         home.update({str(k): str(v) for k, v in m.home.items()})
-    field = Battlefield(
+    return Battlefield(
         grid, terrain, level, hexsides, frozenset(roads), frozenset(roman), frozenset(bridges), home, era
     )
+
+
+def _units(pos: PositionIn, field: Battlefield, source: str | Path) -> dict[str, Unit]:
+    """The units, each on open hexes of the field, never with an enemy."""
+    grid = field.grid
     units: dict[str, Unit] = {}
     occupied: dict[int, list[Unit]] = {}
     for k, u in enumerate(pos.units):
         place = f"units[{k}]"
         if u.id in units:
             raise InputError(source, f"{place}.id", f"the id {u.id!r} is used twice")
-        h = _hex(grid, u.hex, source, f"{place}.hex")
-        column = u.formation == "column"
-        table = CLOCK_SIDE if column else CLOCK_FACING
-        if u.facing not in table:
-            what = "a column faces 1, 3, 5, 7, 9 or 11" if column else "facing is one of 12, 2, 4, 6, 8, 10"
-            raise InputError(source, f"{place}.facing", what)
-        f = table[u.facing]
-        h2 = -1
-        if u.hex2 is not None:
-            h2 = _hex(grid, u.hex2, source, f"{place}.hex2")
-            want = grid.nbr[h * 6 + ((f + 3) % 6 if column else (f + 1) % 6)]
-            if h2 != want:
-                side_txt = "behind its front hex" if column else "a quarter-turn clockwise from its facing"
-                raise InputError(
-                    source,
-                    f"{place}.hex2",
-                    f"hex2 must be the hex {side_txt} ({grid.hex_id(want) if want >= 0 else 'off the map'})",
-                )
-        elif column:
-            raise InputError(source, f"{place}.formation", "only a double-sized phalanx (with hex2) forms column")
-        if u.double_depth and (u.type != "PH" or u.hex2 is None):
-            raise InputError(
-                source, f"{place}.double_depth", "only a double-sized phalanx (PH with hex2) is double-depth"
-            )
-        if u.grade is not None and u.type != "CO":
-            raise InputError(source, f"{place}.grade", "only a cohort (CO) has a grade")
-        unit = make_unit(
-            u.id,
-            u.side,
-            u.type,
-            u.size,
-            u.tq,
-            u.ma,
-            h,
-            f,
-            hex2=h2,
-            missile=u.missile,
-            status=u.status,
-            missile_hits=u.missile_hits,
-            engaged=u.engaged,
-            cataphract=u.cataphract,
-            roman=u.roman,
-            group=u.group,
-            column=column,
-            reduced_side=u.reduced_side or u.reduced,
-            reduced=u.reduced,
-            double_depth=u.double_depth,
-            grade=u.grade,
-        )
+        unit = _unit(u, grid, place, source)
         for x in unit.hexes():
             if field.terrain[x] in (TERRAIN_INDEX["impassable"], TERRAIN_INDEX["town"]):
                 raise InputError(source, f"{place}.hex", f"{grid.hex_id(x)} is impassable terrain")
@@ -258,41 +262,59 @@ def build_state(pos: PositionIn, source: str | Path) -> State:
                 raise InputError(source, f"{place}.hex", f"{grid.hex_id(x)} already holds an enemy unit")
             others.append(unit)
         units[u.id] = unit
-    leaders: dict[str, Leader] = {}
-    for k, ld in enumerate(pos.leaders):
-        place = f"leaders[{k}]"
-        if ld.id in leaders or ld.id in units:
-            raise InputError(source, f"{place}.id", f"the id {ld.id!r} is used twice")
-        if ld.status == "active" and ld.hex is None:
-            raise InputError(source, f"{place}.hex", "a leader on the field needs a hex")
-        h = _hex(grid, ld.hex, source, f"{place}.hex") if ld.hex is not None and ld.status == "active" else -1
-        leaders[ld.id] = Leader(
-            ld.id, ld.side, h, ld.initiative, ld.range, ld.elite, ld.overall, ld.kind, ld.ma, ld.status, ld.finished
-        )
-    seq = _sequence(pos, units, leaders, source)
-    reps = [Replacement(r.side, r.initiative, r.range) for r in pos.replacements]
-    for side, wl in pos.withdrawal.items():
-        if wl < 1:
-            raise InputError(source, f"withdrawal.{side}", "a withdrawal level is a positive number of rout points")
-    state = State(
-        field,
-        pos.rules,
-        frozenset(pos.options),
-        units,
-        leaders,
-        seq,
-        replacements=reps,
-        withdrawal={str(k): v for k, v in pos.withdrawal.items()},
+    return units
+
+
+def _unit(u: UnitIn, grid: Grid, place: str, source: str | Path) -> Unit:
+    """One unit of the position: its hexes and facing (a double-sized phalanx's second hex
+    where its formation puts it), its grade and depth, checked."""
+    h = _hex(grid, u.hex, source, f"{place}.hex")
+    column = u.formation == "column"
+    table = CLOCK_SIDE if column else CLOCK_FACING
+    if u.facing not in table:
+        what = "a column faces 1, 3, 5, 7, 9 or 11" if column else "facing is one of 12, 2, 4, 6, 8, 10"
+        raise InputError(source, f"{place}.facing", what)
+    f = table[u.facing]
+    h2 = -1
+    if u.hex2 is not None:
+        h2 = _hex(grid, u.hex2, source, f"{place}.hex2")
+        want = grid.nbr[h * 6 + ((f + 3) % 6 if column else (f + 1) % 6)]
+        if h2 != want:
+            side_txt = "behind its front hex" if column else "a quarter-turn clockwise from its facing"
+            raise InputError(
+                source,
+                f"{place}.hex2",
+                f"hex2 must be the hex {side_txt} ({grid.hex_id(want) if want >= 0 else 'off the map'})",
+            )
+    elif column:
+        raise InputError(source, f"{place}.formation", "only a double-sized phalanx (with hex2) forms column")
+    if u.double_depth and (u.type != "PH" or u.hex2 is None):
+        raise InputError(source, f"{place}.double_depth", "only a double-sized phalanx (PH with hex2) is double-depth")
+    if u.grade is not None and u.type != "CO":
+        raise InputError(source, f"{place}.grade", "only a cohort (CO) has a grade")
+    return make_unit(
+        u.id,
+        u.side,
+        u.type,
+        u.size,
+        u.tq,
+        u.ma,
+        h,
+        f,
+        hex2=h2,
+        missile=u.missile,
+        status=u.status,
+        missile_hits=u.missile_hits,
+        engaged=u.engaged,
+        cataphract=u.cataphract,
+        roman=u.roman,
+        group=u.group,
+        column=column,
+        reduced_side=u.reduced_side or u.reduced,
+        reduced=u.reduced,
+        double_depth=u.double_depth,
+        grade=u.grade,
     )
-    _check_static_costs(state, source)
-    for bid_side, points in bids:
-        try:
-            apply_rout_bid(state, bid_side, points)  # 001 Rout Bid method, after set-up
-        except ValueError as exc:
-            raise InputError(source, "options", str(exc)) from None
-    if "no-pilum" in state.options:
-        state.pressed = pressed_legions(state)
-    return state
 
 
 def _sequence(pos: PositionIn, units: dict[str, Unit], leaders: dict[str, Leader], source: str | Path) -> Seq:

@@ -280,30 +280,13 @@ def resolve_shock(
     seq = state.seq
     seq.phase = "shock"
     seq.leader_done = True
-    attackers, defender = plan.attackers, plan.defender
-    for a in attackers:
+    for a in plan.attackers:
         state.fought.add(a.id)
-    if defender.status == "routed":
-        eliminate(state, defender, events, "a routed unit that is shock attacked is eliminated (003 §8.3)")
-        events.append(Event("shock", f"{defender.id} was routed and is cut down.", {"result": None}))
+    ready = _before_the_roll(state, action, plan, dice, events)
+    if ready is None:
         return
-    if action.retreat_before_combat is not None:
-        _retreat_before_combat(state, attackers, defender, action.retreat_before_combat, events)
-        return
-    if any(a.type == "EL" for a in attackers) and defender.cavalry and defender.status == "full":
-        # 003 §9.16: cavalry attacked by elephants that does not retreat before combat is disordered first
-        _disorder(state, defender, events, "cavalry facing elephants without retreating (003 §9.16)")
-        plan = _replan(state, plan, attackers, defender)
-    if action.reaction_fire is not None:
-        target = next((a for a in attackers if a.id == action.reaction_fire), None)
-        if target is None:
-            raise RuleError(f"{action.reaction_fire} is not one of the attackers.")
-        _check_reaction_fire(state, defender, target)
-        _fire(state, defender, target, dice, events, reaction=True)
-        attackers = [a for a in attackers if a.on_map]
-        if not attackers:
-            return
-        plan = _replan(state, plan, attackers, defender)
+    plan = ready
+    attackers, defender = plan.attackers, plan.defender
     roll = dice.d10("shock")
     total = plan.total
     modified = roll + total
@@ -326,6 +309,50 @@ def resolve_shock(
     if outcome.engaged:
         for u in [*attackers, defender]:
             u.engaged = True
+    _shock_result(state, result, attackers, defender, dice, events)
+    if result in ("defender_routs", "defender_disordered", "defender_disordered_retreats") and (
+        defender.status == "routed" or not defender.on_map
+    ):
+        _pursuit(state, action, attackers, defender, defender_hex, was_moving, dice, events)
+    if action.advance and result in ("defender_routs", "defender_disordered_retreats"):
+        _advance(state, attackers, defender_hex, events)
+    _leader_casualties(state, attackers, defender, dice, events)
+    refresh_engaged(state)
+
+
+def _before_the_roll(state: State, action: Shock, plan: ShockPlan, dice: Dice, events: list[Event]) -> ShockPlan | None:
+    """What happens before the shock roll (003 §8.3, §9.16): a routed defender is cut down,
+    cavalry retreats before combat, cavalry facing elephants is disordered, reaction fire.
+    The plan to roll with (re-made when the position changed), or None when the shock ends here."""
+    attackers, defender = plan.attackers, plan.defender
+    if defender.status == "routed":
+        eliminate(state, defender, events, "a routed unit that is shock attacked is eliminated (003 §8.3)")
+        events.append(Event("shock", f"{defender.id} was routed and is cut down.", {"result": None}))
+        return None
+    if action.retreat_before_combat is not None:
+        _retreat_before_combat(state, attackers, defender, action.retreat_before_combat, events)
+        return None
+    if any(a.type == "EL" for a in attackers) and defender.cavalry and defender.status == "full":
+        # 003 §9.16: cavalry attacked by elephants that does not retreat before combat is disordered first
+        _disorder(state, defender, events, "cavalry facing elephants without retreating (003 §9.16)")
+        plan = _replan(state, plan, attackers, defender)
+    if action.reaction_fire is not None:
+        target = next((a for a in attackers if a.id == action.reaction_fire), None)
+        if target is None:
+            raise RuleError(f"{action.reaction_fire} is not one of the attackers.")
+        _check_reaction_fire(state, defender, target)
+        _fire(state, defender, target, dice, events, reaction=True)
+        attackers = [a for a in attackers if a.on_map]
+        if not attackers:
+            return None
+        plan = _replan(state, plan, attackers, defender)
+    return plan
+
+
+def _shock_result(
+    state: State, result: str, attackers: list[Unit], defender: Unit, dice: Dice, events: list[Event]
+) -> None:
+    """The shock result table's verdict on the units (003 §8.3)."""
     if result == "attacker_routs":
         for a in attackers:
             _rout(state, a, events, "shock")
@@ -343,14 +370,6 @@ def resolve_shock(
             _retreat(state, defender, attackers, events)
     elif result == "defender_routs":
         _rout(state, defender, events, "shock")
-    if result in ("defender_routs", "defender_disordered", "defender_disordered_retreats") and (
-        defender.status == "routed" or not defender.on_map
-    ):
-        _pursuit(state, action, attackers, defender, defender_hex, was_moving, dice, events)
-    if action.advance and result in ("defender_routs", "defender_disordered_retreats"):
-        _advance(state, attackers, defender_hex, events)
-    _leader_casualties(state, attackers, defender, dice, events)
-    refresh_engaged(state)
 
 
 # -- designation (003 §8.3) -----------------------------------------------------------------

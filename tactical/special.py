@@ -47,11 +47,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.dice import Dice
+from bellum.errors import InputError
 from bellum.events import Event
 from bellum.paths import game_data
 from bellum.tomlio import load_model
@@ -87,16 +89,18 @@ class SpecialRulesFile(BaseModel):
     rules: dict[str, RuleSpec]
 
 
-RULES: dict[str, RuleSpec] = dict(
-    load_model(SpecialRulesFile, game_data("tactical", "data", "special_rules.toml")).rules
-)
+SPECIAL_FILE = game_data("tactical", "data", "special_rules.toml")
+RULES: dict[str, RuleSpec] = dict(load_model(SpecialRulesFile, SPECIAL_FILE).rules)
 
 
-def _range(rule: str) -> int:
-    r = RULES[rule].range
-    if r is None:
-        raise ValueError(f"special_rules.toml: rule {rule} needs a range")
-    return r
+def _range(rule: str, rules: dict[str, RuleSpec] = RULES, source: Path = SPECIAL_FILE) -> int:
+    """The distance (hexes) of ``rule``, from the table; the typed input error if it has none."""
+    spec = rules.get(rule)
+    if spec is None:
+        raise InputError(source, f"rules.{rule}", "is missing: the game needs this rule")
+    if spec.range is None:
+        raise InputError(source, f"rules.{rule}.range", "is missing: the rule acts at a distance in hexes")
+    return spec.range
 
 
 #: distances of the rules (hexes), from the data

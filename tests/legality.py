@@ -1,6 +1,7 @@
 """The property every engine's generator and ``apply`` share (issue 14 item 4): a generated
 action is never refused; an action the generator does not offer is refused with a sentence,
-leaving the state and the dice untouched."""
+leaving the state and the dice untouched; and every generated action's notation reads back
+to the same action (the one action style, ``bellum.actions``)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,10 @@ def check_legality(
     snapshot: Callable[[Any], object],
     pick: st.DataObject,
     seed: int,
+    parse: Callable[[str], Any],
 ) -> None:
+    for action in generated:  # one action style (bellum.actions): every offered action reads back
+        assert parse(action.notation()) == action, action.notation()
     for action in pick.draw(st.lists(st.sampled_from(list(generated)), max_size=5)) if generated else []:
         apply(state, action, Dice(seed))  # a generated action is never refused
     before, dice = snapshot(state), Dice(seed)

@@ -237,18 +237,41 @@ def apply_outcome(
     state: CampaignState, eng: Engagement, out: Outcome, dice: Dice, title: str, *, relief: bool = False
 ) -> list[Event]:
     """Apply a battle's ``Outcome`` to ``state`` (a copy the caller owns), §12.3–§12.6."""
-    cat = catalogue()
-    t = tables().battle
     fratricide = fratricide_points(state, eng, out)  # before the units are removed
-    sides = {"A": eng.sides["A"].faction, "B": eng.sides["B"].faction}
+    sides: dict[Side, str] = {"A": eng.sides["A"].faction, "B": eng.sides["B"].faction}
+    updates, removed, moved, losses = _unit_fates(state, out, sides)
+    _write_unit_fates(state, updates, removed, {m[0] for m in moved})
+    events = _man_prizes(state, out, moved, eng.where, sides)
+    events += _leader_fates(state, out, sides, dice)
+    state.fratricide += fratricide
+    events.insert(0, _battle_event(state, eng, out, title, relief, losses, fratricide, sides))
+    for p in out.promotions:
+        events.append(
+            event(
+                state, "promotion", f"{_unit_label(state, p.id)} is promoted from {p.before} to {p.after}.", unit=p.id
+            )
+        )
+    events += _spoils(state, out, sides)
+    state.next_id += 1
+    tidy(state)
+    return events
+
+
+_Updates = dict[str, dict[str, object]]
+
+
+def _unit_fates(
+    state: CampaignState, out: Outcome, sides: dict[Side, str]
+) -> tuple[_Updates, set[str], list[tuple[str, str]], dict[str, int]]:
+    """What happens to each unit that fought (§12.3): the changes to those still standing,
+    the ids removed, the ships taken into the enemy's service (unit, to side), and the SP lost."""
+    cat = catalogue()
     where = {u.id: fid for fid, f in state.forces.items() for u in f.units}
-    place = eng.where
-    losses: dict[str, int] = {}
-    events: list[Event] = []
     captured = {c.id: c for c in out.captured_fleets}
-    updates: dict[str, dict[str, object]] = {}
+    losses: dict[str, int] = {}
+    updates: _Updates = {}
     removed: set[str] = set()
-    moved: list[tuple[str, str]] = []  # (unit, to side)
+    moved: list[tuple[str, str]] = []
     for fate in out.units:
         fid = where.get(fate.id)
         if fid is None:
@@ -267,18 +290,33 @@ def apply_outcome(
         else:
             removed.add(fate.id)
             losses[fate.id] = unit.strength
-    for fid in {where[i] for i in (*updates, *removed, *(m[0] for m in moved)) if i in where}:
+    return updates, removed, moved, losses
+
+
+def _write_unit_fates(state: CampaignState, updates: _Updates, removed: set[str], moved: set[str]) -> None:
+    """The forces of the units that fought, with the standing ones changed and the others gone
+    (a ship's passengers whose ship is gone are no longer aboard)."""
+    where = {u.id: fid for fid, f in state.forces.items() for u in f.units}
+    for fid in {where[i] for i in (*updates, *removed, *moved) if i in where}:
         f = state.forces[fid]
         units = tuple(
             u.model_copy(update=updates[u.id]) if u.id in updates else u
             for u in f.units
-            if u.id not in removed and u.id not in {m[0] for m in moved}
+            if u.id not in removed and u.id not in moved
         )
         ids = {u.id for u in units}
         units = tuple(
             u if u.aboard is None or u.aboard in ids else u.model_copy(update={"aboard": None}) for u in units
         )
         state.forces[fid] = f.model_copy(update={"units": units})
+
+
+def _man_prizes(
+    state: CampaignState, out: Outcome, moved: list[tuple[str, str]], place: str, sides: dict[Side, str]
+) -> list[Event]:
+    """Captured squadrons the captor mans join his strongest force there, or a new one (004)."""
+    cat = catalogue()
+    events: list[Event] = []
     for uid, captor in moved:
         fate = next(x for x in out.units if x.id == uid)
         nation = "roman" if captor in ("caesarian", "senatorial") else captor
@@ -294,7 +332,12 @@ def apply_outcome(
         events.append(
             event(state, "prize", f"The {sides_name(captor)} man a captured squadron.", unit=uid, side=captor)
         )
-    # leaders
+    return events
+
+
+def _leader_fates(state: CampaignState, out: Outcome, sides: dict[Side, str], dice: Dice) -> list[Event]:
+    """Leaders killed, drowned or executed leave the game; captured ones are the enemy's (§12.5)."""
+    events: list[Event] = []
     for lf in out.leaders:
         foe_side = sides["B" if lf.side == "A" else "A"]
         if lf.fate in ("killed", "drowned", "executed"):
@@ -311,8 +354,20 @@ def apply_outcome(
             events.append(event(state, "leader_killed", f"{leader_name(lf.id)} {verb}.", leader=lf.id))
         elif lf.fate == "captured":
             events.append(take_captive(state, lf.id, foe_side, dice))
-    state.fratricide += fratricide
-    # the chronicle line of the battle
+    return events
+
+
+def _battle_event(
+    state: CampaignState,
+    eng: Engagement,
+    out: Outcome,
+    title: str,
+    relief: bool,
+    losses: dict[str, int],
+    fratricide: int,
+    sides: dict[Side, str],
+) -> Event:
+    """The chronicle line of the battle, carrying the whole engagement and its outcome."""
     lost = out.strength_lost
     if out.winner is None:
         verdict = f"{title}: a bloody draw"
@@ -323,53 +378,48 @@ def apply_outcome(
     spared = _spared(eng, out)
     if spared:
         text = f"{text[:-1]}; {spared}."
-    events.insert(
-        0,
+    return event(
+        state,
+        "battle",
+        text,
+        place=eng.where,
+        engagement=eng.id,
+        battle_kind=eng.kind,
+        trigger=eng.trigger,
+        engine=out.engine,
+        relief=relief,
+        winner=None if out.winner is None else sides[out.winner],
+        lost={sides[k]: v for k, v in lost.items()},
+        engaged={sides[k]: sum(u.strength for u in eng.units if u.side == k) for k in ("A", "B")},
+        losses=losses,
+        fratricide=fratricide,
+        # the whole engagement and its outcome, for the after-action report
+        # (bellum.report, campaign.chronicle.battle_reports)
+        report={"engagement": eng.model_dump(mode="json"), "outcome": out.model_dump(mode="json")},
+    )
+
+
+def _spoils(state: CampaignState, out: Outcome, sides: dict[Side, str]) -> list[Event]:
+    """The winner's bonus stratagems, by the SP the enemy lost (§12.4)."""
+    if out.winner is None:
+        return []
+    t = tables().battle
+    enemy_lost = out.strength_lost["B" if out.winner == "A" else "A"]
+    bonus = min(t.bonus_max, enemy_lost // t.bonus_per_sp)
+    if not bonus:
+        return []
+    won = sides[out.winner]
+    state.spoils[won] = state.spoils.get(won, 0) + bonus
+    return [
         event(
             state,
-            "battle",
-            text,
-            place=place,
-            engagement=eng.id,
-            battle_kind=eng.kind,
-            trigger=eng.trigger,
-            engine=out.engine,
-            relief=relief,
-            winner=None if out.winner is None else sides[out.winner],
-            lost={sides[k]: v for k, v in lost.items()},
-            engaged={sides[k]: sum(u.strength for u in eng.units if u.side == k) for k in ("A", "B")},
-            losses=losses,
-            fratricide=fratricide,
-            # the whole engagement and its outcome, for the after-action report
-            # (bellum.report, campaign.chronicle.battle_reports)
-            report={"engagement": eng.model_dump(mode="json"), "outcome": out.model_dump(mode="json")},
-        ),
-    )
-    for p in out.promotions:
-        events.append(
-            event(
-                state, "promotion", f"{_unit_label(state, p.id)} is promoted from {p.before} to {p.after}.", unit=p.id
-            )
+            "bonus",
+            f"{SIDE_NAMES[won]} win {counted(bonus, 'bonus stratagem')} from the victory, "
+            "to take as Military stratagems or Agents.",
+            side=won,
+            n=bonus,
         )
-    if out.winner is not None:
-        enemy_lost = lost["B" if out.winner == "A" else "A"]
-        bonus = min(t.bonus_max, enemy_lost // t.bonus_per_sp)
-        if bonus:
-            won = sides[out.winner]
-            state.spoils[won] = state.spoils.get(won, 0) + bonus
-            events.append(
-                event(
-                    state,
-                    "bonus",
-                    f"{SIDE_NAMES[won]} win {counted(bonus, 'bonus stratagem')} from the victory, "
-                    "to take as Military stratagems or Agents.",
-                    side=won,
-                    n=bonus,
-                )
-            )
-    state.next_id += 1
-    tidy(state)
-    return events
+    ]
 
 
 def sides_name(side: str) -> str:

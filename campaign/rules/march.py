@@ -148,12 +148,7 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
     check_path(state, force, path)
     side = state.active
     if stratagem:
-        if not any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
-            raise RuleError("A Military stratagem helps only a march that goes cross-country.")
-        if state.stratagems[side]["military"] < 1:
-            raise RuleError("You hold no Military stratagem to spend on the march.")
-        state.stratagems[side]["military"] -= 1
-        state.expended[side]["military"] += 1
+        _spend_stratagem(state, path, side)
     name = force_name(force)
     events: list[Event] = leave_fleets(state, force_id)
     here = path[0]
@@ -166,39 +161,11 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
         assert lk is not None
         spent += lk.cost
         if lk.kind == "cross_country":
-            res = march_roll(state, state.forces[force_id], cmap.spaces[b].terrain, stratagem, dice)
-            if res.kind == "scatter":
-                events.extend(_scatter(state, force_id, here, b, res.loss, dice))
+            stop = _cross_country(state, force_id, name, here, b, stratagem, dice, events)
+            if stop:
                 ended = True
-                walked = []
+                walked = [] if stop == "scatter" else walked
                 break
-            if res.kind == "halt":
-                lost = inflict(state, force_id, share(state.forces[force_id].strength(), res.loss))
-                events.append(
-                    event(
-                        state,
-                        "march_halt",
-                        f"{possessive(name)} march is halted before {cmap.name(b)}"
-                        + (f"; the hard going costs {loss_text(lost)}." if lost else "."),
-                        force=force_id,
-                        place=here,
-                        losses=lost,
-                    )
-                )
-                ended = True
-                break
-            if res.kind == "loss":
-                lost = inflict(state, force_id, share(state.forces[force_id].strength(), res.loss))
-                events.append(
-                    event(
-                        state,
-                        "march_attrition",
-                        f"{name} loses {loss_text(lost)} to the march across country to {cmap.name(b)}.",
-                        force=force_id,
-                        place=b,
-                        losses=lost,
-                    )
-                )
             roads.append("across country")
         else:
             roads.append(_road_phrase(lk))
@@ -219,13 +186,78 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
             ),
         )
     state.spent[force_id] = allowance(state, force) if ended or stops(state, side, here) else spent
+    events += _arrive(state, force_id, name, here, side, dice)
+    tidy(state)
+    return events
+
+
+def _spend_stratagem(state: CampaignState, path: tuple[str, ...], side: str) -> None:
+    """A Military stratagem spent on a march across country (§8.2)."""
+    cmap = roman_world()
+    if not any(cmap.link(a, b).kind == "cross_country" for a, b in itertools.pairwise(path)):  # type: ignore[union-attr]
+        raise RuleError("A Military stratagem helps only a march that goes cross-country.")
+    if state.stratagems[side]["military"] < 1:
+        raise RuleError("You hold no Military stratagem to spend on the march.")
+    state.stratagems[side]["military"] -= 1
+    state.expended[side]["military"] += 1
+
+
+def _cross_country(
+    state: CampaignState,
+    force_id: str,
+    name: str,
+    here: str,
+    to: str,
+    stratagem: bool,
+    dice: Dice,
+    events: list[Event],
+) -> str:
+    """One step across country from ``here`` to ``to`` (§8.2): the march roll, its events added
+    to ``events``; ``"scatter"`` or ``"halt"`` when the march ends here, ``""`` when it goes on."""
+    cmap = roman_world()
+    res = march_roll(state, state.forces[force_id], cmap.spaces[to].terrain, stratagem, dice)
+    if res.kind == "scatter":
+        events.extend(_scatter(state, force_id, here, to, res.loss, dice))
+        return "scatter"
+    if res.kind == "halt":
+        lost = inflict(state, force_id, share(state.forces[force_id].strength(), res.loss))
+        events.append(
+            event(
+                state,
+                "march_halt",
+                f"{possessive(name)} march is halted before {cmap.name(to)}"
+                + (f"; the hard going costs {loss_text(lost)}." if lost else "."),
+                force=force_id,
+                place=here,
+                losses=lost,
+            )
+        )
+        return "halt"
+    if res.kind == "loss":
+        lost = inflict(state, force_id, share(state.forces[force_id].strength(), res.loss))
+        events.append(
+            event(
+                state,
+                "march_attrition",
+                f"{name} loses {loss_text(lost)} to the march across country to {cmap.name(to)}.",
+                force=force_id,
+                place=to,
+                losses=lost,
+            )
+        )
+    return ""
+
+
+def _arrive(state: CampaignState, force_id: str, name: str, here: str, side: str, dice: Dice) -> list[Event]:
+    """Where the march ends: a horde there is attacked (§19.4), then the space occupied."""
+    events: list[Event] = []
     horde = horde_at(state, here)
     if horde is not None and force_id in state.forces and has_ground_troops(state.forces[force_id]):
         events.append(
             event(
                 state,
                 "horde_attack",
-                f"{name} falls upon the barbarians at {cmap.name(here)}.",
+                f"{name} falls upon the barbarians at {roman_world().name(here)}.",
                 force=force_id,
                 place=here,
                 horde=horde,
@@ -235,7 +267,6 @@ def do_march(state: CampaignState, force_id: str, path: tuple[str, ...], stratag
         events.extend(clash(state, horde, dice))  # §19.4: the horde clash table
     if force_id in state.forces:
         events.extend(occupy(state, here, side, dice))
-    tidy(state)
     return events
 
 

@@ -19,12 +19,13 @@ from bellum.dice import Dice
 from bellum.engagement import Engagement, Outcome
 from bellum.errors import RuleError
 from bellum.events import Event
+from campaign.decisions import InterceptDecision, NavalOfferDecision
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea, spend
 from campaign.rules.common import counted, event, force_name, place_name, possessive, tidy
 from campaign.rules.presence import blocked
 from campaign.rules.siege import occupy
-from campaign.state import CampaignState, Pending, enemy, side_title
+from campaign.state import CampaignState, enemy, side_title
 from campaign.tables import tables
 from campaign.units import Force, catalogue
 
@@ -169,11 +170,7 @@ def sail(state: CampaignState, force_id: str, to: str, path: tuple[str, ...]) ->
     state.spent[force_id] = 1 << 10
     options = interceptors(state, force_id, path)
     if options:
-        state.pending = Pending(
-            "intercept",
-            enemy(state.active),
-            {"force": force_id, "to": to, "path": list(path), "options": options},
-        )
+        state.pending = InterceptDecision(enemy(state.active), force_id, to, path, tuple(options))
         return events
     return events + arrive(state, force_id, path, None)
 
@@ -199,10 +196,10 @@ def interception_engagement(state: CampaignState, interceptor: str) -> Engagemen
     """The naval battle an interception by ``interceptor`` would fight once the fleet is
     found (the pending voyage's force is side A)."""
     p = state.pending
-    assert p is not None and p.kind == "intercept"
+    assert isinstance(p, InterceptDecision)
     icp = state.forces[interceptor]
-    place = battle_place(icp.location, tuple(p.data["path"])) or icp.location
-    return naval_engagement(state, place, [state.forces[p.data["force"]]], [icp], "interception")
+    place = battle_place(icp.location, p.path) or icp.location
+    return naval_engagement(state, place, [state.forces[p.force]], [icp], "interception")
 
 
 def mutual_engagement(state: CampaignState, place: str) -> Engagement:
@@ -219,11 +216,11 @@ def intercept(
 ) -> list[Event]:
     """The reactive side intercepts (§9.2–§9.3)."""
     p = state.pending
-    assert p is not None and p.kind == "intercept"
-    if interceptor not in p.data["options"]:
+    assert isinstance(p, InterceptDecision)
+    if interceptor not in p.options:
         raise RuleError("That force cannot intercept this voyage.")
-    mover = p.data["force"]
-    path = tuple(p.data["path"])
+    mover = p.force
+    path = p.path
     state.pending = None
     foe = enemy(state.active)
     spend(state, foe, "military", 1)
@@ -290,9 +287,9 @@ def intercept(
 
 def decline_interception(state: CampaignState, dice: Dice) -> list[Event]:
     p = state.pending
-    assert p is not None
+    assert isinstance(p, InterceptDecision)
     state.pending = None
-    return arrive(state, p.data["force"], tuple(p.data["path"]), dice)
+    return arrive(state, p.force, p.path, dice)
 
 
 def offer_naval(state: CampaignState, place: str) -> list[Event]:
@@ -300,7 +297,7 @@ def offer_naval(state: CampaignState, place: str) -> list[Event]:
 
     if place not in naval_contacts(state):
         raise RuleError(f"There is no enemy fleet to fight at {place_name(place)}.")
-    state.pending = Pending("naval_offer", enemy(state.active), {"place": place})
+    state.pending = NavalOfferDecision(enemy(state.active), place)
     return [
         event(
             state,
@@ -314,8 +311,8 @@ def offer_naval(state: CampaignState, place: str) -> list[Event]:
 def mutual_battle(state: CampaignState, dice: Dice, resolver: Resolver, given: Outcome | None) -> list[Event]:
     """Both agree: a naval battle with every fleet of both sides in the space (004 (a))."""
     p = state.pending
-    assert p is not None and p.kind == "naval_offer"
-    place = p.data["place"]
+    assert isinstance(p, NavalOfferDecision)
+    place = p.place
     state.pending = None
     side, foe = state.active, enemy(state.active)
     a = [f for f in state.side_forces_at(place, side) if f.fleets()]
@@ -335,7 +332,7 @@ def mutual_battle(state: CampaignState, dice: Dice, resolver: Resolver, given: O
 
 def refuse_naval(state: CampaignState) -> list[Event]:
     p = state.pending
-    assert p is not None
+    assert isinstance(p, NavalOfferDecision)
     state.pending = None
-    state.fought = (*state.fought, p.data["place"])
-    return [event(state, "naval_refused", f"The enemy keeps to harbour off {place_name(p.data['place'])}.")]
+    state.fought = (*state.fought, p.place)
+    return [event(state, "naval_refused", f"The enemy keeps to harbour off {place_name(p.place)}.")]

@@ -18,10 +18,11 @@ from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
+from campaign.decisions import VetoDecision
 from campaign.rules.common import counted, event, leader_name, possessive
 from campaign.rules.recruiting import raise_volunteers
 from campaign.rules.stratagems import gain, leaders_of, play, plays_left
-from campaign.state import SIDE_NAMES, CampaignState, Pending, enemy, side_title
+from campaign.state import SIDE_NAMES, CampaignState, enemy, side_title
 from campaign.tables import Effect, tables
 
 TABLES: tuple[str, ...] = ("optimates", "populares")
@@ -129,7 +130,7 @@ def roll_table(state: CampaignState, table: str, dice: Dice) -> list[Event]:
         entry=idx,
     )
     if any(e.kind != "none" for e in effects) and tribune_may_veto(state, side):
-        state.pending = Pending("veto", enemy(side), {"side": side, "table": table, "entry": idx})
+        state.pending = VetoDecision(enemy(side), side, table, idx)
         return [ev]
     return [ev, *apply_effects(state, side, effects)]
 
@@ -208,10 +209,10 @@ def apply_effects(state: CampaignState, side: str, effects: tuple[Effect, ...]) 
 def veto(state: CampaignState) -> list[Event]:
     """The Tribune negates the pending result (§16.3)."""
     p = state.pending
-    assert p is not None and p.kind == "veto"
+    assert isinstance(p, VetoDecision)
     state.pending = None
     state.tribune_used = True
-    side = p.data["side"]
+    side = p.side
     return [
         event(
             state,
@@ -224,10 +225,10 @@ def veto(state: CampaignState) -> list[Event]:
 
 def let_stand(state: CampaignState) -> list[Event]:
     p = state.pending
-    assert p is not None and p.kind == "veto"
+    assert isinstance(p, VetoDecision)
     state.pending = None
-    side = p.data["side"]
-    effects = tables().res_publica.table(p.data["table"])[p.data["entry"]]
+    side = p.side
+    effects = tables().res_publica.table(p.table)[p.entry]
     return apply_effects(state, side, effects)
 
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 from bellum.errors import RuleError
 from bellum.events import Event
 from campaign import actions as A
+from campaign.decisions import SpoilsDecision
 from campaign.map import roman_world
 from campaign.rules.common import counted, event, leader_name
-from campaign.state import SIDE_NAMES, SIDES, STRATAGEM_TYPES, CampaignState, Pending, enemy, side_title
+from campaign.state import SIDE_NAMES, SIDES, STRATAGEM_TYPES, CampaignState, enemy, side_title
 from campaign.tables import tables
 from campaign.units import catalogue
 
@@ -202,14 +203,14 @@ def offer_spoils(state: CampaignState) -> list[Event]:
     if state.pending is not None or state.result or not state.spoils:
         return []
     side = min(state.spoils, key=lambda s: (s != state.active, s))
-    state.pending = Pending("spoils", side, {"n": state.spoils[side]})
+    state.pending = SpoilsDecision(side, state.spoils[side])
     return []
 
 
 def take_spoils(state: CampaignState, kind: str) -> list[Event]:
     """The winner takes one bonus stratagem as ``kind`` — Military or an Agent (§12.4, 004)."""
     p = state.pending
-    assert p is not None and p.kind == "spoils"
+    assert isinstance(p, SpoilsDecision)
     side = p.actor
     kinds = tables().battle.bonus_kinds
     if kind not in kinds:
@@ -219,7 +220,7 @@ def take_spoils(state: CampaignState, kind: str) -> list[Event]:
     left = state.spoils.get(side, 0) - 1
     if left > 0:
         state.spoils[side] = left
-        state.pending = Pending("spoils", side, {"n": left})
+        state.pending = SpoilsDecision(side, left)
     else:
         state.spoils.pop(side, None)
         state.pending = None

@@ -18,17 +18,19 @@ attrition, and supplied units in friendly cities recover strength in winter quar
 from __future__ import annotations
 
 import heapq
+from dataclasses import replace
 
 from bellum.dice import Dice
 from bellum.engagement import Engagement, Outcome
 from bellum.errors import RuleError
 from bellum.events import Event
+from campaign.decisions import CutSupplyDecision, EscortDecision
 from campaign.map import roman_world
 from campaign.rules.battle import Resolver, apply_outcome, check_outcome, naval_engagement, retreat_sea
 from campaign.rules.common import event, force_name, inflict, loss_text, place_name, share, tidy
 from campaign.rules.presence import enemy_troops_at, land_links
 from campaign.rules.siege import ground, siege_attrition, under_siege
-from campaign.state import CampaignState, Pending, enemy
+from campaign.state import CampaignState, enemy
 from campaign.tables import Result, read, tables
 from campaign.units import Force, catalogue
 
@@ -102,9 +104,9 @@ def open_supply_phase(state: CampaignState) -> None:
     """At the start of a supply phase the enemy may declare sea-supply cuts (§10.2)."""
     state.cuts = {}
     state.escorts = {}
-    options = [[p, c] for p in needs_sea(state, state.active) for c in cutters(state, state.active, p)]
+    options = tuple((p, c) for p in needs_sea(state, state.active) for c in cutters(state, state.active, p))
     if options:
-        state.pending = Pending("cut_supply", enemy(state.active), {"options": options})
+        state.pending = CutSupplyDecision(enemy(state.active), options)
 
 
 def escorts(state: CampaignState, side: str, place: str) -> list[str]:
@@ -132,11 +134,11 @@ def _take_option(state: CampaignState, place: str, force: str, refusal: str) -> 
     """A (place, force) answer to the waiting cut or escort decision: refused unless
     offered; the place's other options go, and the decision waits on for the rest."""
     p = state.pending
-    assert p is not None
-    if [place, force] not in p.data["options"]:
+    assert isinstance(p, CutSupplyDecision | EscortDecision)
+    if (place, force) not in p.options:
         raise RuleError(refusal)
-    rest = [o for o in p.data["options"] if o[0] != place]
-    state.pending = Pending(p.kind, p.actor, {"options": rest}) if rest else None
+    rest = tuple(o for o in p.options if o[0] != place)
+    state.pending = replace(p, options=rest) if rest else None
 
 
 def cut(state: CampaignState, place: str, force: str) -> list[Event]:
@@ -156,9 +158,9 @@ def after_cuts(state: CampaignState) -> None:
     to concede it or fight for its convoys with fleets in reach (004 case (b): a naval
     battle unless the supplied side concedes)."""
     state.pending = None
-    options = [[p, f] for p in sorted(state.cuts) for f in escorts(state, state.active, p)]
+    options = tuple((p, f) for p in sorted(state.cuts) for f in escorts(state, state.active, p))
     if options:
-        state.pending = Pending("escort", state.active, {"options": options})
+        state.pending = EscortDecision(state.active, options)
 
 
 def convoy_group(state: CampaignState, place: str, escort: str) -> list[str]:
@@ -212,11 +214,45 @@ def resolve_supply(
     """The active side's supply phase (§10, §11.2, §13).  A convoy battle (§10.2) whose
     result is among ``outcomes`` (fought on the battleboard or the tactical engine) takes
     it; any other is fought by ``resolver``."""
-    given = {o.engagement: o for o in outcomes}
+    side = state.active
+    cmap = roman_world()
+    events, cut_places = _sea_lanes(state, dice, resolver, {o.engagement: o for o in outcomes})
+    state.cuts = {}
+    state.escorts = {}
+    sieges_done: set[str] = set()
+    winter = state.winter()
+    for fid in sorted(f.id for f in state.forces_of(side)):
+        f = state.forces.get(fid)
+        if f is None or not f.units:
+            continue
+        place = f.location
+        if cmap.is_sea(place):
+            supplied = True
+        else:
+            supplied = land_supplied(state, side, place) or (
+                place not in cut_places and sea_supply_possible(state, side, place)
+            )
+        if supplied:
+            events += _rally(state, fid)
+            if winter and source(state, side, place):
+                events += _quarters(state, fid)
+        elif ground(f):
+            events += _out_of_supply(state, f, sieges_done, dice)
+        f = state.forces.get(fid)
+        if winter and f is not None and f.units and not (cmap.is_land(place) and source(state, side, place)):
+            events += _winter(state, fid, dice)
+    tidy(state)
+    return events
+
+
+def _sea_lanes(
+    state: CampaignState, dice: Dice, resolver: Resolver, given: dict[str, Outcome]
+) -> tuple[list[Event], set[str]]:
+    """The declared cuts of the sea supply (§10.2): conceded, or fought for in a convoy battle
+    (its result taken from ``given`` by engagement id, else from ``resolver``); the events and
+    the places whose sea supply is cut."""
     side = state.active
     foe = enemy(side)
-    cmap = roman_world()
-    cat = catalogue()
     events: list[Event] = []
     cut_places: set[str] = set()
     for place, cutter in sorted(state.cuts.items()):
@@ -244,54 +280,33 @@ def resolve_supply(
             events += retreat_sea(state, fids, place, loser)
     if given:
         raise RuleError(f"No convoy battle {sorted(given)[0]} is fought in this supply phase.")
-    state.cuts = {}
-    state.escorts = {}
-    sieges_done: set[str] = set()
-    winter = state.winter()
-    for fid in sorted(f.id for f in state.forces_of(side)):
-        f = state.forces.get(fid)
-        if f is None or not f.units:
-            continue
-        place = f.location
-        if cmap.is_sea(place):
-            supplied = True
-        else:
-            supplied = land_supplied(state, side, place) or (
-                place not in cut_places and sea_supply_possible(state, side, place)
-            )
-        if supplied:
-            events += _rally(state, fid)
-            if winter and source(state, side, place):
-                events += _quarters(state, fid)
-        elif ground(f):
-            besieger = under_siege(state, place)
-            if besieger == foe:
-                if place not in sieges_done:
-                    sieges_done.add(place)
-                    events += siege_attrition(state, place, side, dice)
-            else:
-                res = forage_result(state, f, dice.d10(f"forage {fid}"))
-                if res.kind != "ok":
-                    lost = inflict(state, fid, share(f.strength(), res.loss))
-                    pillage = state.owner_side(place) == foe
-                    verb = "pillages" if pillage else "forages"
-                    events.append(
-                        event(
-                            state,
-                            "forage",
-                            f"{force_name(f)} {verb} around {cmap.name(place)} and finds too little: "
-                            f"{loss_text(lost)} lost.",
-                            force=fid,
-                            place=place,
-                            losses=lost,
-                        )
-                    )
-        f = state.forces.get(fid)
-        if winter and f is not None and f.units and not (cmap.is_land(place) and source(state, side, place)):
-            events += _winter(state, fid, dice)
-    tidy(state)
-    del cat
-    return events
+    return events, cut_places
+
+
+def _out_of_supply(state: CampaignState, f: Force, sieges_done: set[str], dice: Dice) -> list[Event]:
+    """Ground troops out of supply: a besieged city suffers its siege attrition once (§11.2);
+    a force in the field forages, or pillages enemy land (§13)."""
+    place, foe = f.location, enemy(state.active)
+    if under_siege(state, place) == foe:
+        if place in sieges_done:
+            return []
+        sieges_done.add(place)
+        return siege_attrition(state, place, state.active, dice)
+    res = forage_result(state, f, dice.d10(f"forage {f.id}"))
+    if res.kind == "ok":
+        return []
+    lost = inflict(state, f.id, share(f.strength(), res.loss))
+    verb = "pillages" if state.owner_side(place) == foe else "forages"
+    return [
+        event(
+            state,
+            "forage",
+            f"{force_name(f)} {verb} around {roman_world().name(place)} and finds too little: {loss_text(lost)} lost.",
+            force=f.id,
+            place=place,
+            losses=lost,
+        )
+    ]
 
 
 def _rally(state: CampaignState, fid: str) -> list[Event]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import arcade
 
-from bellum.errors import InputError
 from bellum.view.picker import ScenarioPicker
 from campaign.state import SIDES
 
@@ -15,7 +14,7 @@ BLURB = "The civil war of 49 BC month by month: march, sail, besiege and fight f
 CHOICES: tuple[tuple[str, str], ...] = (
     ("caesarian", "New campaign — you command the Caesarians"),
     ("senatorial", "New campaign — you command the Senatorials"),
-    ("load", "Continue the saved campaign"),
+    ("load", "Load a saved campaign"),
     ("map", "The map of January 49 BC"),
 )
 
@@ -29,21 +28,14 @@ class CampaignPicker(ScenarioPicker):
 
     def make_view(self, key: str, hotseat: bool) -> arcade.View:
         from campaign.view.game import CampaignGame
+        from campaign.view.loadscreen import LoadScreen
         from campaign.view.mapview import MapView
-        from campaign.view.model import PlainMapModel
-        from campaign.view.play import CampaignView, default_save
+        from campaign.view.play import CampaignView
 
         if key == "map":
-            return MapView(PlainMapModel(), menu=self.menu)
-        if key == "load":
-            path = default_save()
-            if not path.exists():
-                raise InputError(path, "", "there is no saved campaign yet (use Save in a game first)")
-            game = CampaignGame.new()
-            if not game.load(path):
-                raise InputError(path, "", game.message)
-            game.set_humans(frozenset(SIDES) if hotseat else frozenset({SIDES[0]}))
-            return CampaignView(game, menu=self.menu)
+            return MapView(CampaignGame.new(), menu=self.menu)
+        if key == "load":  # every save in the player's folder (issue 15 item 5)
+            return LoadScreen(CampaignView, back=self, menu=self.menu)
         humans = frozenset(SIDES) if hotseat else frozenset({key})
         return CampaignView(CampaignGame.new(humans=humans), menu=self.menu)
 

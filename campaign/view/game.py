@@ -43,7 +43,6 @@ from bellum.engagement import Engagement, Outcome
 from bellum.errors import BellumError, RuleError
 from bellum.events import Event
 from bellum.odds import exact_distribution
-from bellum.paths import SAVES
 from bellum.report import AfterAction
 from bellum.session import Session
 from campaign import actions as A
@@ -298,7 +297,8 @@ class CampaignGame:
         self.selected_force: str | None = None
         self.message = ""
         self.battle: BattleChoice | None = None
-        self.save_path = Path(save_path) if save_path else SAVES / "campaign-window.toml"
+        #: the file ``--save``/``--load`` named; None: the window saves to named slots (campaign.saveslots)
+        self.save_path = Path(save_path) if save_path else None
         self.chronicle: list[str] = []
         self.version = 0  # bumped by every change the window must redraw
         #: news the window shows as pop-ups: (title, lines) — historical events, the war's end
@@ -921,8 +921,17 @@ class CampaignGame:
         return True
 
     def save(self, path: str | Path | None = None) -> Path | None:
+        """Save to ``path``, to the file named on the command line, or else to a slot named by
+        the side and the date in the player's folder (the window asks for a name first)."""
+        from campaign.saveslots import card, save_slot
+
         try:
-            where = self.session.save(path or self.save_path)
+            target = path or self.save_path
+            if target is None:
+                c = card(self.state, self.humans)
+                where = save_slot(self.session, self.humans, f"{c['side']} {c['date']}")
+            else:
+                where = self.session.save(target)
         except BellumError as no:  # a game by e-mail: the turn files are the save
             self.message = str(no)
             self.version += 1
@@ -937,8 +946,13 @@ class CampaignGame:
             self.message = "In a game by e-mail, open the turn file you received instead of a save."
             self.version += 1
             return False
+        target = path or self.save_path
+        if target is None:
+            self.message = "Choose a save on the load screen (Ctrl+L)."
+            self.version += 1
+            return False
         try:
-            session = Session.load(CampaignEngine(), path or self.save_path, self.session.scenario)
+            session = Session.load(CampaignEngine(), target, self.session.scenario)
         except BellumError as no:
             self.message = str(no)
             self.version += 1
@@ -950,7 +964,7 @@ class CampaignGame:
         self.chronicle = []
         self._chronicle_from(session.log)
         self._after([])
-        self.message = f"Loaded {path or self.save_path}: {self.state.date()}."
+        self.message = f"Loaded {target}: {self.state.date()}."
         return True
 
     # ------------------------------------------------------------------ words

@@ -63,11 +63,12 @@ from pyglet.graphics import Batch
 from campaign.map import CampaignMap, Link
 from campaign.view import markers
 from campaign.view.enemy_turn import EnemyTurn
+from campaign.view.game import CampaignGame
 from campaign.view.geometry import MapGeometry, Point, build_geometry, roman_world_geometry
 from campaign.view.labels import Box, Wish, beside
 from campaign.view.labels import place as place_labels
 from campaign.view.minimap import Minimap
-from campaign.view.model import ForceMarker, MapModel, PlainMapModel
+from campaign.view.model import ForceMarker, MapModel
 from campaign.view.palette import (
     BG_TOP,
     CROSS_COUNTRY,
@@ -243,7 +244,7 @@ class MapView(arcade.View):
         menu: arcade.View | None = None,
     ) -> None:
         super().__init__()
-        self.model: MapModel = model or PlainMapModel()
+        self.model: MapModel = model or CampaignGame.new()
         world = self.model.world
         if geometry is None:
             plain = roman_world_geometry()

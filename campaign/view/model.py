@@ -2,7 +2,7 @@
 
 The window only reads the model and tells it what the player picked; it never
 changes the game state itself.  The playing window's model (``campaign.view.game``)
-has this shape; ``PlainMapModel`` is the menu's bare map of January 49 BC (no forces).
+has this shape (the menu's map of January 49 BC is that game at its opening).
 
 No arcade here: the AI and the tests may build models without a window.
 """
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from campaign.map import CampaignMap, roman_world
+from campaign.map import CampaignMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,31 +67,3 @@ class MapModel(Protocol):
     def forces(self) -> Sequence[ForceMarker]: ...
 
     def select(self, place: str | None) -> None: ...
-
-
-class PlainMapModel:
-    """The bare map: January 49 BC, the owners of the map file, no forces."""
-
-    def __init__(self, world: CampaignMap | None = None) -> None:
-        self.world = world or roman_world()
-        self.selected: str | None = None
-
-    def date_label(self) -> str:
-        return "January 49 BC"
-
-    def turn_label(self) -> str:
-        return "Turn —"
-
-    def phase_label(self) -> str:
-        return "The map"
-
-    def owners(self) -> Mapping[str, str]:
-        return {s.id: s.owner for s in self.world.data.space}
-
-    def forces(self) -> Sequence[ForceMarker]:
-        return ()
-
-    def select(self, place: str | None) -> None:
-        if place is not None and place not in self.world:
-            raise KeyError(f"there is no place called {place!r} on the map")
-        self.selected = place

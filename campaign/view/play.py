@@ -24,8 +24,9 @@ and is applied through the engine.
 
 Controls besides the map's: Enter ends or passes the phase, C shows or hides the
 chronicle, R lists the war's battles and opens their after-action reports (campaign.md
-§14.4), Ctrl+Z undo, Ctrl+S save, Ctrl+L load, Esc closes a dialog, clears the selection
-or returns to the menu.
+§14.4), Ctrl+Z undo, Ctrl+S save (a named slot: ``loadscreen``), Ctrl+L load (the load
+screen), V the end of the war once it is over (``victory``), Esc closes a dialog, clears
+the selection or returns to the menu.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from campaign.rules.common import force_name, place_name
 from campaign.state import SIDE_NAMES as SIDE_TITLES_LOWER
 from campaign.state import SIDES, side_title
 from campaign.units import catalogue
-from campaign.view import markers
+from campaign.view import loadscreen, markers, victory
 from campaign.view.game import ODDS_BATTLES, CampaignGame, Option, tactical_refusal
 from campaign.view.mapview import SANS, SERIF, TOP_BAR, MapView, rgba
 from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT, owner_kind
@@ -628,10 +629,10 @@ class CampaignView(MapView):
         self.game.undo()
 
     def save(self) -> None:
-        self.game.save()
+        loadscreen.open_save_dialog(self)  # a named slot (issue 15 item 5)
 
     def load(self) -> None:
-        self.game.load()
+        loadscreen.open_load_screen(self)
 
     def _take_over(self) -> None:
         self.close_dialog()
@@ -1015,6 +1016,8 @@ class CampaignView(MapView):
             self.save()
         elif ctrl and symbol == arcade.key.L:
             self.load()
+        elif symbol == arcade.key.V and not ctrl and self.game.state.result and self.dialog is None:
+            victory.show(self)  # the end of the war again (issue 15 item 7)
         elif symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.dialog is None:
             opts = [o for o in self.game.phase_options() if isinstance(o.action, A.EndPhase | A.Pass | A.Supply)]
             if opts:
@@ -1037,6 +1040,9 @@ class CampaignView(MapView):
             self._ai_clock = 0.0
             self._refresh_dialogs()
         super().on_update(delta_time)
+        # issue 15 items 5 and 7: the autosave of each turn, the end-of-war screen
+        loadscreen.autosave_tick(self.game)
+        victory.offer(self)
 
 
 # ---------------------------------------------------------------------- starting a game
@@ -1116,10 +1122,3 @@ def tactical_folder() -> Path:
     import tempfile
 
     return Path(tempfile.gettempdir()) / "bellum-campaign-battles"
-
-
-def default_save() -> Path:
-    """Where the window's Save button writes unless ``--save`` says otherwise."""
-    from bellum.paths import SAVES
-
-    return SAVES / "campaign-window.toml"

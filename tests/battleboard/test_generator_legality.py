@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from battleboard.actions import parse_action
 from battleboard.ai import play_turn
 from battleboard.cases import snapshot_of
 from battleboard.model import Action, State
@@ -58,4 +59,5 @@ def test_generated_actions_apply_and_others_are_refused_untouched(
         snapshot=snapshot_of,
         pick=pick,
         seed=seed,
+        parse=parse_action,
     )

@@ -51,8 +51,9 @@ def test_bench_baseline_full_screen_copy(benchmark: Any, window: Any) -> None:
 
 def test_bench_full_map_redraw(benchmark: Any, window: Any) -> None:
     from campaign.view.mapview import MapView
+    from tests.campaign.bare_map import BareMap
 
-    view = MapView()
+    view = MapView(BareMap())
     window.show_view(view)
     view.model.select("roma")  # a selection and its links on screen too
     view.on_update(1 / 60)
@@ -65,8 +66,9 @@ def test_bench_full_map_redraw(benchmark: Any, window: Any) -> None:
 def test_bench_map_redraw_while_panning(benchmark: Any, window: Any) -> None:
     """Every frame moves the camera, so the labels are re-placed (zoomed in on Italy)."""
     from campaign.view.mapview import MapView
+    from tests.campaign.bare_map import BareMap
 
-    view = MapView()
+    view = MapView(BareMap())
     window.show_view(view)
     view.zoom_at(*view.world_to_screen(*view.geo.pos("roma")), 2.5)
     steps = itertools.cycle([(6, 0)] * 20 + [(-6, 0)] * 20)

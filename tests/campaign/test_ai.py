@@ -29,9 +29,10 @@ from campaign.ai import (
     rebuilding,
     road,
 )
+from campaign.decisions import VetoDecision
 from campaign.engine import CampaignEngine, legal_actions
 from campaign.rules.clients import levy
-from campaign.state import CampaignState, Pending
+from campaign.state import CampaignState
 from tests.campaign.test_ops_sequence import army, fresh, put
 
 
@@ -118,7 +119,7 @@ def test_caesar_works_the_populares_until_his_requirement_is_safe() -> None:
 
 def test_the_tribune_vetoes_the_enemys_result() -> None:
     s = fresh(phase="res_publica", side="senatorial")
-    s.pending = Pending("veto", "caesarian", {})
+    s.pending = VetoDecision("caesarian", "senatorial", "populares", 0)
     assert s.republic["tribune"] == "caesarian"  # Antonius and Q. Cassius fled to Caesar
     assert A.Veto() in legal_actions(s)
     assert CampaignAI().choose(s) == A.Veto()

@@ -48,4 +48,5 @@ def test_generated_actions_apply_and_others_are_refused_untouched(steps: int, se
         snapshot=encode_state,
         pick=pick,
         seed=seed,
+        parse=A.parse_action,
     )

@@ -15,8 +15,9 @@ from PIL import Image
 from campaign.map import roman_world
 from campaign.view.geometry import Site as GeoSite
 from campaign.view.geometry import roman_world_geometry, voronoi_cells
-from campaign.view.model import ForceMarker, MapModel, PlainMapModel
+from campaign.view.model import ForceMarker, MapModel
 from campaign.view.palette import CITY_CENTRE, OWNER_FILL, OWNER_INK, SEA_DEEP, SEA_SHALLOW, Color
+from tests.campaign.bare_map import BareMap
 from tests.conftest import ROOT, render
 
 # --------------------------------------------------------------------------- helpers
@@ -46,7 +47,7 @@ def difference(a: Image.Image, b: Image.Image) -> int:
     return sum(1 for i in range(0, len(pa), 3) if pa[i : i + 3] != pb[i : i + 3])
 
 
-class ArmyModel(PlainMapModel):
+class ArmyModel(BareMap):
     """A model as the rules engine will provide it: forces and a changed owner."""
 
     def __init__(self) -> None:
@@ -73,7 +74,7 @@ class ArmyModel(PlainMapModel):
 def new_view(model: MapModel | None = None) -> Any:
     from campaign.view.mapview import MapView
 
-    return MapView(model or PlainMapModel())
+    return MapView(model or BareMap())
 
 
 # --------------------------------------------------------------------------- geometry (no window)
@@ -134,7 +135,7 @@ def test_model_and_geometry_do_not_import_arcade() -> None:
 
 
 def test_plain_model_is_a_map_model_with_no_forces() -> None:
-    model = PlainMapModel()
+    model = BareMap()
     assert isinstance(model, MapModel)
     assert model.forces() == ()
     assert model.owners()["roma"] == "senatorial"

@@ -5,29 +5,50 @@ through the window's input handlers and checked on real screenshots."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 
 from campaign.view.labels import overlaps
-from campaign.view.model import ForceMarker, PlainMapModel
+from campaign.map import roman_world
+from campaign.view.model import ForceMarker
 from campaign.view.stacks import SYMBOLS
 from tests.conftest import render
 
 pytestmark = pytest.mark.window
 
 
-class Forces(PlainMapModel):
-    """The bare map with one force of each kind, each in its own place."""
+class Forces:
+    """A bare map of January 49 BC (a ``MapModel``) with one force of each kind, each in its
+    own place."""
 
     PLACES = ("roma", "capua", "brundisium", "tarentum", "ancona", "ravenna", "genua")
+
+    def __init__(self) -> None:
+        self.world = roman_world()
+        self.selected: str | None = None
+
+    def date_label(self) -> str:
+        return "January 49 BC"
+
+    def turn_label(self) -> str:
+        return "Turn 1"
+
+    def phase_label(self) -> str:
+        return "The map"
+
+    def owners(self) -> Mapping[str, str]:
+        return {s.id: s.owner for s in self.world.data.space}
 
     def forces(self) -> Sequence[ForceMarker]:
         return tuple(
             ForceMarker(f"f{i}", place, "caesarian", "", "", leader=False, symbol=sym)
             for i, (place, sym) in enumerate(zip(self.PLACES, SYMBOLS, strict=True))
         )
+
+    def select(self, place: str | None) -> None:
+        self.selected = place
 
 
 def _game_view(window: Any) -> Any:

@@ -406,21 +406,21 @@ def test_a_risky_march_asks_first_with_its_odds(window: Any) -> None:
 
 
 @pytest.mark.window
-def test_save_and_load_buttons_restore_the_game(view: Any, window: Any, tmp_path: Path) -> None:
+def test_save_and_load_of_the_named_file_restore_the_game(view: Any, window: Any, tmp_path: Path) -> None:
     game = view.game
     game.save_path = tmp_path / "c.toml"
     to_movement(game)
-    press_label(view, "Save")
+    game.save()  # the file --save named (the window's Save asks for a slot: tests/campaign/test_save_slots.py)
     assert (tmp_path / "c.toml").exists()
     saved = game.session.checksum()
     game.select_force("caesar")
     game.move_to("ariminum")
     assert game.session.checksum() != saved
-    press_label(view, "Load")
+    game.load()
     assert game.session.checksum() == saved
     assert game.state.forces["caesar"].location == "ravenna"
     (tmp_path / "c.toml").write_text("garbage = = =")
-    press_label(view, "Load")
+    game.load()
     assert game.message and "c.toml" in game.message  # one sentence, the game unchanged
     assert game.session.checksum() == saved
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tactical.actions import Action, Activate, Designate, Fire, Move, Rally
+from tactical.actions import Action, Activate, Designate, Fire, Move, Rally, parse_action
 from tactical.engine import apply
 from tactical.game import TacticalEngine, encode_state, offered
 from tactical.legal import legal_actions
@@ -51,4 +51,5 @@ def test_generated_actions_apply_and_others_are_refused_untouched(steps: int, se
         snapshot=encode_state,
         pick=pick,
         seed=seed,
+        parse=parse_action,
     )
