@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from campaign.view.labels import overlaps
 from campaign.map import roman_world
+from campaign.view.labels import overlaps
 from campaign.view.model import ForceMarker
 from campaign.view.stacks import SYMBOLS
 from tests.conftest import render
