@@ -163,7 +163,7 @@ class EnemyTurn:
         return l <= x <= r and b <= y <= t
 
     def key_press(self, symbol: int) -> bool:
-        if symbol == arcade.key.V:
+        if symbol == arcade.key.V and self.last is not None:
             self.show()
             return True
         if not self.shown:
