@@ -174,3 +174,12 @@ def test_the_enemy_turn_is_played_back_step_by_step(window: Any) -> None:
     close = enemy.buttons["close"]
     view.on_mouse_press(int(close[0] + 5), int(close[1] + 5), 1, 0)
     assert not enemy.shown
+    # the keys: V shows it again from its first step, N steps on
+    import arcade
+
+    view.on_key_press(arcade.key.V, 0)
+    assert enemy.shown and enemy.index == 0
+    view.on_key_press(arcade.key.N, 0)
+    assert enemy.index == 1
+    view.on_key_press(arcade.key.X, 0)
+    assert not enemy.shown
