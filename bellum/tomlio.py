@@ -205,6 +205,22 @@ def validation_error(exc: ValidationError, source: str | Path, prefix: str = "")
     return InputError(source, format_loc(loc, prefix), msg)
 
 
+_ENTRY = re.compile(r"^(\w+)\[(\d+)\](.*)$")
+
+
+def entry_at(raw: dict[str, Any], place: str, tables: tuple[str, ...]) -> tuple[str, dict[str, Any], str] | None:
+    """The entry of one of ``tables`` that a validation place points into, so a loader can
+    name it by its id: ``space[12].terrain`` → ``("space", raw["space"][12], ".terrain")``;
+    None when the place is elsewhere or the entry is not a table."""
+    m = _ENTRY.match(place)
+    if m is None or m.group(1) not in tables:
+        return None
+    items, index = raw.get(m.group(1)), int(m.group(2))
+    if not isinstance(items, list) or index >= len(items) or not isinstance(items[index], dict):
+        return None
+    return m.group(1), items[index], m.group(3)
+
+
 def validate(model: type[M], data: Any, source: str | Path, prefix: str = "") -> M:
     """Validate ``data`` (what a file holds: tables, arrays, text, numbers, booleans) against
     ``model`` strictly, or raise one clear ``InputError``.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -156,11 +156,8 @@ class CampaignEngine:
                 return got
         if s.phase == "movement":
             if isinstance(action, A.March):
-                cmd = _player(s, action.force) if action.stratagem else None
-                events = march.do_march(s, action.force, action.path, action.stratagem, dice)
-                if cmd is not None:
-                    record_play(s, cmd)
-                return events
+                force, path, backed = action.force, action.path, action.stratagem
+                return _backed(s, force, backed, lambda: march.do_march(s, force, path, backed, dice))
             if isinstance(action, A.Sail):
                 return naval.sail(s, action.force, action.to, action.path)
             if isinstance(action, A.Merge):
@@ -177,11 +174,8 @@ class CampaignEngine:
                 s.pending = CommitDecision(enemy(s.active), action.place, action.stratagems)
                 return []
             if isinstance(action, A.Storm):
-                cmd = _player(s, action.force) if action.stratagem else None
-                events = siege.storm(s, action.city, action.force, action.stratagem, dice)
-                if cmd is not None:
-                    record_play(s, cmd)
-                return events
+                city, force, backed = action.city, action.force, action.stratagem
+                return _backed(s, force, backed, lambda: siege.storm(s, city, force, backed, dice))
             if isinstance(action, A.OfferNaval):
                 return naval.offer_naval(s, action.place)
             if isinstance(action, A.EndPhase):
@@ -196,11 +190,10 @@ class CampaignEngine:
     def _decide(self, s: CampaignState, p: Pending, action: A.Action, dice: Dice) -> list[Event]:
         if p.kind == "intercept":
             if isinstance(action, A.Intercept):
-                cmd = _player(s, action.force) if action.force in s.forces else None
-                events = naval.intercept(s, action.force, dice, self.resolver, action.outcome)
-                if cmd is not None:
-                    record_play(s, cmd)
-                return events
+                force, given = action.force, action.outcome
+                return _backed(
+                    s, force, force in s.forces, lambda: naval.intercept(s, force, dice, self.resolver, given)
+                )
             if isinstance(action, A.Decline):
                 return naval.decline_interception(s, dice)
         elif p.kind == "cut_supply":
@@ -302,6 +295,16 @@ def describe_pending(p: Pending) -> str:
         "veto": "will your Tribune veto the Res Publica result?",
         "spoils": f"take the spoils of victory ({n} left) as Military stratagems or Agents?",
     }[p.kind]
+
+
+def _backed(s: CampaignState, force_id: str, backed: bool, run: Callable[[], list[Event]]) -> list[Event]:
+    """A march, storm or interception its commander backs with a Military stratagem: he must
+    have a play left before it (``_player``), and the play counts once it stands (§15.3)."""
+    cmd = _player(s, force_id) if backed else None
+    events = run()
+    if cmd is not None:
+        record_play(s, cmd)
+    return events
 
 
 def _player(state: CampaignState, force_id: str) -> str:

@@ -30,18 +30,17 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.errors import InputError
 from bellum.paths import MAPS
-from bellum.tomlio import read_toml, validate
+from bellum.tomlio import entry_at, read_toml, validate
 
 DEFAULT_MAP = MAPS / "roman_world.toml"
 
@@ -492,20 +491,13 @@ def load_map(path: str | Path = DEFAULT_MAP) -> CampaignMap:
     return CampaignMap(source, data, nx.freeze(graph))
 
 
-_INDEXED = re.compile(r"^(space|sea|edge|province|river|owner)\[(\d+)\](.*)$")
-
-
-def _name_the_place(raw: dict[str, object], place: str) -> str:
+def _name_the_place(raw: dict[str, Any], place: str) -> str:
     """Turn ``space[12].terrain`` into ``space 'roma' (space[12].terrain)`` so a
     reader finds the entry by its id."""
-    m = _INDEXED.match(place)
-    if not m:
+    found = entry_at(raw, place, ("space", "sea", "edge", "province", "river", "owner"))
+    if found is None:
         return place
-    table, index = m.group(1), int(m.group(2))
-    items = raw.get(table)
-    if not isinstance(items, list) or index >= len(items) or not isinstance(items[index], dict):
-        return place
-    item = items[index]
+    table, item, _ = found
     if table == "edge":
         a, b = item.get("a"), item.get("b")
         if isinstance(a, str) and isinstance(b, str):

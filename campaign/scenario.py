@@ -21,31 +21,17 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bellum.engagement import Discipline
 from bellum.errors import InputError
 from bellum.paths import resolve_scenario
-from bellum.tomlio import read_toml, validate
+from bellum.tomlio import entry_at, read_toml, validate
 from campaign.map import CampaignMap, roman_world
 from campaign.units import Catalogue, Force, Report, Unit, catalogue, force_problems
 
-MONTHS: tuple[str, ...] = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 Month = Literal[
     "January",
     "February",
@@ -60,6 +46,7 @@ Month = Literal[
     "November",
     "December",
 ]
+MONTHS: tuple[str, ...] = get_args(Month)
 #: the force side of barbarian hordes, which own nothing on the map
 BARBARIAN = "barbarian"
 
@@ -254,19 +241,12 @@ def resolve(name: str) -> Path:
     return resolve_scenario(name, "campaign")
 
 
-_INDEXED = re.compile(r"^(forces|sides|clients|owners|counter_mix)\[(\d+)\](?:\.units\[(\d+)\])?(.*)$")
-
-
 def _name_the_place(raw: dict[str, Any], place: str) -> str:
     """``forces[3].units[1].strength`` → ``force 'x', unit 'y' (forces[3].units[1].strength)``."""
-    m = _INDEXED.match(place)
-    if not m:
+    found = entry_at(raw, place, ("forces", "sides", "clients", "owners", "counter_mix"))
+    if found is None:
         return place
-    table, index = m.group(1), int(m.group(2))
-    items = raw.get(table)
-    if not isinstance(items, list) or index >= len(items) or not isinstance(items[index], dict):
-        return place
-    item = items[index]
+    table, item, rest = found
     key = "space" if table == "owners" else "owner" if table == "counter_mix" else "id"
     ident = item.get(key)
     if not isinstance(ident, str):
@@ -279,9 +259,10 @@ def _name_the_place(raw: dict[str, Any], place: str) -> str:
         "counter_mix": "counter mix of",
     }
     named = f"{singular[table]} '{ident}'"
-    if m.group(3) is not None:
+    unit = re.match(r"^\.units\[(\d+)\]", rest)
+    if unit is not None:
         units = item.get("units")
-        u = int(m.group(3))
+        u = int(unit.group(1))
         if isinstance(units, list) and u < len(units) and isinstance(units[u], dict):
             uid = units[u].get("id")
             if isinstance(uid, str):

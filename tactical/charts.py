@@ -298,13 +298,7 @@ def _resolve_aliases(
     """Every known type → the printed row/column it uses; all must be covered."""
     printed = list(printed)
     out = {name: name for name in printed}
-    for key, target in aliases.items():
-        _check_type(path, f"{place}.{key}", key)
-        if key in out:
-            raise _fail(path, f"{place}.{key}", f"{key} is printed in the matrix and cannot also be an alias")
-        if target not in printed:
-            raise _fail(path, f"{place}.{key}", f"points to {target!r}, which the matrix does not print")
-        out[key] = target
+    out.update(_v1_alias(path, place, aliases, set(printed)))
     for key in exempt:
         _check_type(path, f"may_not_attack.{key}", key)
     uncovered = [t for t in UNIT_TYPES if t not in out and t not in exempt]
@@ -430,13 +424,15 @@ def _no_type_twice(path: Path, place: str, names: list[str], members: list[tuple
 
 
 def _v1_alias(path: Path, place: str, aliases: Mapping[str, str], covered: set[str]) -> dict[str, str]:
+    """Each alias → the type whose place in the matrix it takes (``covered``: the types the
+    matrix gives a place, which cannot also be aliases)."""
     out: dict[str, str] = {}
     for key, target in aliases.items():
         _check_type(path, f"{place}.{key}", key)
         if key in covered:
             raise _fail(path, f"{place}.{key}", f"{key} already has its own place in the matrix")
         if target not in covered:
-            raise _fail(path, f"{place}.{key}", f"points to {target!r}, which the matrix does not cover")
+            raise _fail(path, f"{place}.{key}", f"points to {target!r}, which the matrix does not print")
         out[key] = target
     return out
 

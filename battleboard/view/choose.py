@@ -19,7 +19,7 @@ from bellum.errors import InputError
 from bellum.paths import scenario_files
 from bellum.settings import SPEED_FACTOR, Settings
 from bellum.view.picker import BattleInfo, SideInfo
-from bellum.view.watch import Watched, WatchView
+from bellum.view.watch import BAR_H, Watched, WatchView
 
 #: the computer's seats by the person's seat (``battleboard.view.window.ai_sides``)
 AI_SIDES = {"A": "B", "B": "A", "hotseat": "none", "watch": "both"}
@@ -76,6 +76,7 @@ class BoardBattles:
         def progress() -> int:
             return len(view.standalone.actions) if view.standalone is not None else 0
 
+        view.bottom = BAR_H + 2  # the watch bar's room
         watched = Watched(step=step, progress=progress, over=lambda: view.state.phase == "over")
         return WatchView(view, watched, speed=settings.speed, back=back, title=info.title)
 

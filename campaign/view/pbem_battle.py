@@ -35,7 +35,7 @@ class PbemBattleView(BattleView):
         self.session = session
         self.campaign = campaign
         self.dice = session.dice
-        self.log.extend(_line(e) for e in battle_so_far(session))
+        self.log.extend(self.words.event(e) for e in battle_so_far(session))
 
     def human_to_act(self) -> bool:
         return self.session.battle is not None and not self.session.turn_over()
@@ -57,7 +57,7 @@ class PbemBattleView(BattleView):
             return False
         game = self.campaign.game  # type: ignore[attr-defined]
         game._after(events)
-        self.log.extend(_line(e) for e in events)
+        self.log.extend(self.words.event(e) for e in events)  # names, as the window's own log
         self.message = ""
         self.selected = None
         self.options = []
@@ -77,13 +77,6 @@ def battle_so_far(session: Any) -> list[Event]:
     events = list(session.log)
     begun = max((i for i, e in enumerate(events) if e.kind == "battle_begins"), default=len(events))
     return events[begun + 1 :]
-
-
-def _line(e: Any) -> str:
-    """How a battle event reads in the log (an allocation says only that it was made)."""
-    if e.kind == "allocate" and e.data.get("side") is not None:
-        return f"Side {e.data['side']} has allocated in secret."
-    return str(e.text)
 
 
 class TacticalTurn:

@@ -37,11 +37,14 @@ def battle_view(
     ai_sides: Iterable[str] = (),
     menu: arcade.View | None = None,
     options: list[str] | None = None,
+    **view_options: Any,
 ) -> BattleView:
-    """``options``: the optional rules chosen for the battle (None: the scenario's own)."""
+    """``options``: the optional rules chosen for the battle (None: the scenario's own);
+    ``view_options`` go to ``BattleView`` as they are (``ai_delay``: seconds between the AI's
+    actions, a watch mode's speed)."""
     session = open_session(scenario, seed, options)
     title, names = scenario_names(session)
-    return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu)
+    return BattleView(session, title=title, side_names=names, ai_sides=frozenset(ai_sides), menu=menu, **view_options)
 
 
 def engagement_view(

@@ -30,15 +30,27 @@ pyglet batch each.  The world is drawn through a ``Camera2D`` (zoom and pan), th
 through a second camera that stays put.  A frame after a change draws every layer into an
 offscreen framebuffer; an unchanged frame only copies that framebuffer to the screen.
 
+The panel (issue 16), top to bottom: each side's rout points against its withdrawal level as a
+bar; the selected piece; the Choices panel — every action the generator offers now, grouped
+(``tactical.view.choices``: resolve, fire and shock rows with their exact odds, rally, the
+rest, a Move row per piece with the count of hexes it can reach) — or, while a fire or combat
+is looked at, its odds with Confirm / Cancel; the minimap (click to go there; the gold
+rectangle is the map area's view); the dice and the log.  The camera opens on both battle
+lines (``tactical.view.camera``); a leader's token writes his name by the abbreviation rule
+(``words.abbreviate``), the hover card the full name; F1 opens the help (controls, legend, and
+the rules section for what is selected: ``tactical.view.helptext``).  ``text_boxes`` lists
+every text on screen with the place it must stay inside (the tests check none is cut or
+overlaps another).
+
 Mouse: left-click a unit to select it (an enemy: to read its counter in the panel), a
 highlighted hex to move there (near one of its corners: to end facing that vertex), a
 corner of the unit's own hex to turn, a red enemy to open the odds panel (again: the next
 option), Confirm / Cancel under the odds, a button of the choice list to play it;
 right-drag pans, the wheel zooms.  Keys: N the next piece that can act, Q / E turn, C carry
 a unit with the selected leader, L every leader's command range, Enter confirm, Tab
-another option, Esc cancel, U undo, P pass, R resolve, 1–9 the listed choices (PgUp / PgDn
-more), F5 save, F9 load, arrows pan, + / - zoom, Home the whole field, Space centre on the
-selection.
+another option, Esc cancel, U undo, P pass, R resolve, 1–9 the numbered choices (PgUp / PgDn
+more), F1 help, F5 save, F9 load, arrows pan, + / - zoom, Home the whole field, Space centre on
+the selection.
 """
 
 from __future__ import annotations
@@ -59,8 +71,6 @@ from bellum.paths import SAVES
 from bellum.session import Session
 from tactical.actions import (
     Action,
-    Continuity,
-    Decline,
     Designate,
     Fire,
     Move,
@@ -74,53 +84,54 @@ from tactical.hexes import FACING_CLOCK
 from tactical.movement import mp_text, reachable
 from tactical.state import Leader, State, Unit
 from tactical.view import palette as P
+from tactical.view.camera import opening_frame
+from tactical.view.choices import Choice, build_choices
 from tactical.view.geometry import HexLayout
+from tactical.view.helptext import ABBREVIATION_WORDS, CONTROLS, COUNTER_WORDS, LEGEND, rules_text, section_for
+from tactical.view.minimap import Minimap
 from tactical.view.play import load_session, session_state, try_play
 from tactical.view.sprites import CounterLayer, label_texture
 from tactical.view.terrain import terrain_layer
 from tactical.view.words import (
     actors_of,
-    continuity_odds,
-    describe,
     describe_variant,
     hex_words,
     log_tail,
     odds_lines,
-    pct,
-    reaction_odds,
+    piece_words,
     reaction_prompt,
     target_of,
 )
 
 HEX = 36.0
+#: a box in window pixels: (left, bottom, right, top)
+Box = tuple[float, float, float, float]
 PANEL_W = 360
 TOP_H = 34
 BOTTOM_H = 22
-LOG_LINES = 11
+LOG_LINES = 7
 #: characters of the log's font per panel line (for wrapping)
-LOG_WIDTH = 50
-#: choice buttons shown at once (PgUp / PgDn page through more)
-MAX_CHOICES = 15
-CHOICE_H = 22
+LOG_WIDTH = 52
+#: rows of the Choices panel at most at once (PgUp / PgDn page through more; fewer when
+#: they do not fit)
+MAX_CHOICES = 14
+#: the combat log's height, and the minimap's, at the bottom of the panel
+LOG_H = 96
+MINIMAP_H = 152
+#: the panel's bottom margin, left free for a strip drawn over the window's foot (watch mode)
+FOOT = 30
 #: variants listed in the odds panel around the current one
 MAX_VARIANTS = 6
+#: where the rout-point bars begin in the panel
+BAR_X = 228
+#: the info's height in the panel (more, up to INFO_MAX, when its text needs it)
+INFO_H = 94
+INFO_MAX = 220
+#: the width of each of the help's two columns
+HELP_COL = 410
 ZOOMS = (0.2, 0.25, 0.3, 0.35, 0.45, 0.55, 0.65, 0.8, 1.0, 1.25, 1.5, 2.0)
 #: the zoom a battle opens at, centred on the action (Home shows the whole field)
 START_ZOOM = 0.8
-
-#: a combat on the map: (attackers, defender)
-Combat = tuple[tuple[str, ...], str]
-
-
-@dataclass
-class Choice:
-    """A button in the HUD's choice list: a non-map action (start, designate a leader, pass,
-    rally, resolve), or a designated combat to resolve (``opens``: opens the odds panel)."""
-
-    label: str
-    action: Action
-    opens: bool = False
-    top: float = 0.0
 
 
 @dataclass
@@ -153,6 +164,7 @@ class BattleView(arcade.View):
         ai_sides: frozenset[str] = frozenset(),
         menu: arcade.View | None = None,
         save_path: Path | None = None,
+        ai_delay: float = 0.35,
     ) -> None:
         super().__init__()
         #: a campaign battle (``tactical.engagement.TacticalRoute.begin``): the window plays
@@ -167,7 +179,14 @@ class BattleView(arcade.View):
         self.ai_sides = ai_sides
         self.menu = menu
         self.save_path = save_path or SAVES / f"tactical-{Path(session.scenario).stem}.toml"
-        # -- the model the HUD shows (tests read these) --
+        #: seconds between two of the AI's actions (a watch mode's speed)
+        self.ai_delay = ai_delay
+        self._init_model()
+        self._init_drawing()
+        self.refresh()
+
+    def _init_model(self) -> None:
+        """What the HUD shows and the tests read."""
         self.selected: str | None = None
         #: the unit the selected leader takes with him (003 §4.2), or None
         self.carry: str | None = None
@@ -184,17 +203,27 @@ class BattleView(arcade.View):
         self.targets: dict[str, list[Action]] = {}
         self.pending: Pending | None = None
         self.choices: list[Choice] = []
-        #: the first choice shown (the list pages by MAX_CHOICES)
+        #: the first row of the Choices panel shown, the first rows of the pages before, and
+        #: the first row not shown (the list pages by what fits)
         self.choice_first = 0
+        self._pages: list[int] = []
+        self.choice_next = 0
         self.message = ""
+        #: F1: the help over the map area, and how far its rules text is scrolled
+        self.help_open = False
+        self.help_scroll = 0
         self._version = 0
         self._ai: Any = None
-        self.ai_delay = 0.35
         self._ai_clock = 0.0
         self._legal_key: Any = None
         self._legal: list[Action] = []
         self._by_actor: dict[str, list[Action]] = {}
-        # -- drawing --
+        #: the Choices panel's odds worked out in this state, by action
+        self._odds_memo: dict[Action, str] = {}
+        #: the piece under the mouse (its hover card)
+        self.hovered: str | None = None
+
+    def _init_drawing(self) -> None:
         self.layout = HexLayout(self.state.field.grid, HEX)
         self.world_camera = arcade.Camera2D()
         self.hud_camera = arcade.Camera2D()
@@ -204,20 +233,23 @@ class BattleView(arcade.View):
         self.button_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.overlay: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.counters = CounterLayer(self.layout)
+        self.minimap = Minimap(self.state, self.layout)
         #: the movement cost written in each reachable hex: (hex, text), and their sprites
         self.cost_labels: list[tuple[int, str]] = []
         self.labels: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.hud_batch = Batch()
+        self.help_batch = Batch()
+        self.help_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self._build_hud_texts()
         self._hud_size = (0, 0)
         self.choice_top = 0.0
+        self.choice_bottom = 0.0
         #: the odds panel's buttons (left, bottom, right, top in window pixels)
         self.confirm_box: tuple[float, float, float, float] = (0, 0, 0, 0)
         self.cancel_box: tuple[float, float, float, float] = (0, 0, 0, 0)
         self._cache: Any = None
         self._cache_key: Any = None
         self._centred = False
-        self.refresh()
 
     # -- the model --------------------------------------------------------------------------
     @property
@@ -247,6 +279,7 @@ class BattleView(arcade.View):
             self._legal = list(self.session.legal_actions())
             self._legal_key = self.session.state
             self._by_actor = {}
+            self._odds_memo = {}
             for a in self._legal:
                 actors = (a.unit,) if isinstance(a, Move) else actors_of(a)
                 for uid in actors:
@@ -261,8 +294,8 @@ class BattleView(arcade.View):
     def refresh(self, keep: str | None = None) -> None:
         """Re-sync everything from the model after an action, an undo or a load; ``keep``
         stays selected if it can still act."""
-        self._build_choices()
         self.counters.sync(self.state)
+        self.minimap.sync(self.state)
         self._select(keep)
         if keep is not None and not (self.reach or self.targets):
             self._select(None)
@@ -298,6 +331,7 @@ class BattleView(arcade.View):
                 target = target_of(a)
                 if target is not None:
                     self.targets.setdefault(target, []).append(a)
+        self._build_choices()
         self._build_highlights()
         self._update_hud()
 
@@ -345,27 +379,10 @@ class BattleView(arcade.View):
         return True
 
     def _build_choices(self) -> None:
-        self.choices = []
-        state = self.state
-        combats: dict[Combat, Shock] = {}
-        for a in self.legal():
-            if isinstance(a, Shock):
-                combats.setdefault((a.attackers, a.defender), a)
-                continue
-            if isinstance(a, Move | Fire | Designate):
-                continue
-            label = describe(a)
-            if isinstance(a, Continuity):
-                label += f"  ({pct(continuity_odds(state, a))})"
-            if isinstance(a, Resolve):
-                n = len(state.designations)
-                label += f" ({n} shock{'s' if n != 1 else ''} designated)"
-            if isinstance(a, React | Decline) and state.reacting is not None and state.reacting.kind == "shock":
-                label += f"  ({reaction_odds(state, a)})"
-            self.choices.append(Choice(label, a))
-        # pending designated combats first: they must all be resolved
-        self.choices[:0] = [Choice(describe(a), a, opens=True) for a in combats.values()]
-        self.choice_first = 0
+        """The Choices panel's rows (``tactical.view.choices``): the selection's, or everyone's."""
+        shown = self.selected if self.selected in self.state.units or self.selected in self.state.leaders else None
+        self.choices = build_choices(self.state, self.legal(), shown, self._odds_memo)
+        self.choice_first, self._pages = 0, []
 
     # -- actions ------------------------------------------------------------------------------
     def play(self, action: Action) -> bool:
@@ -395,19 +412,32 @@ class BattleView(arcade.View):
             self.look_at(p.at)
 
     def choose(self, choice: Choice) -> bool:
-        """A button of the choice list: play it, or open the odds panel of a designated combat."""
-        if not choice.opens:
-            return self.play(choice.action)
-        action = choice.action
-        assert isinstance(action, Shock)
-        variants: list[Action] = [
-            a
-            for a in self.legal()
-            if isinstance(a, Shock) and a.defender == action.defender and a.attackers == action.attackers
-        ]
-        self._select(action.attackers[0])
-        self._open(action.defender, variants)
+        """A row of the Choices panel: play it; a Move row selects its piece and shows its
+        reachable hexes; an odds row opens the odds panel on its options."""
+        if choice.heading:
+            return False
+        if choice.group == "move" and choice.unit is not None:
+            if self.selected != choice.unit:
+                self.select(choice.unit)
+            self._bring_into_view(choice.unit)
+            return True
+        if not choice.opens or choice.action is None:
+            return self.play(choice.action) if choice.action is not None else False
+        variants, target = list(choice.variants), choice.target
+        self._select(actors_of(choice.action)[0])
+        self._open(target, variants)
         return True
+
+    def _bring_into_view(self, piece: str) -> None:
+        """Slide the map to ``piece`` if it is outside the map area (zoom kept)."""
+        p = self.state.units.get(piece) or self.state.leaders.get(piece)
+        if p is None or not p.on_map:
+            return
+        left, bottom, right, top = self.map_area()
+        sx, sy = self.screen_point(*self.layout.centre(p.hex))
+        if not (left + 40 < sx < right - 40 and bottom + 40 < sy < top - 40):
+            self._look_at(*self.layout.centre(p.hex))
+            self._version += 1
 
     def move_to(self, hex_index: int, facing: int | None = None) -> bool:
         """Move the selected mover to ``hex_index`` (ending facing ``facing`` if given) by the
@@ -517,7 +547,7 @@ class BattleView(arcade.View):
         lo = max(0, min(pend.index - MAX_VARIANTS // 2, n - MAX_VARIANTS))
         for k in range(lo, min(n, lo + MAX_VARIANTS)):
             mark = ">" if k == pend.index else " "
-            head.append(f"{mark} {k + 1}. {describe_variant(pend.variants[k])}"[:58])
+            head.append(f"{mark} {k + 1}. {describe_variant(pend.variants[k])}")  # wrapped, never cut
         if n > MAX_VARIANTS:
             head.append(f"  ({n} options: Tab for the next)")
         tail = ["Tab / click the enemy again: next option"]
@@ -651,29 +681,61 @@ class BattleView(arcade.View):
     # -- HUD --------------------------------------------------------------------------------
     def _build_hud_texts(self) -> None:
         b = self.hud_batch
+        inner = PANEL_W - 24
         self.t_top = arcade.Text("", 0, 0, P.INK, 13, bold=True, batch=b)
-        self.t_points = arcade.Text("", 0, 0, P.DIM, 12, anchor_x="right", batch=b)
-        self.t_info = arcade.Text("", 0, 0, P.INK, 11, multiline=True, width=PANEL_W - 24, batch=b)
-        self.t_odds_head = arcade.Text("", 0, 0, P.GOLD, 12, bold=True, batch=b)
-        self.t_odds = arcade.Text("", 0, 0, P.INK, 10, multiline=True, width=PANEL_W - 20, batch=b)
-        self.t_choices = [arcade.Text("", 0, 0, P.INK, 11, batch=b) for _ in range(MAX_CHOICES)]
-        self.t_dice = arcade.Text("", 0, 0, P.GOLD, 11, batch=b)
+        self.t_help_key = arcade.Text("F1 help", 0, 0, P.GOLD, 12, bold=True, anchor_x="right", batch=b)
+        #: rout points against the withdrawal level, a bar per side (003 §10.4)
+        self.t_sides = {s: arcade.Text("", 0, 0, P.INK, 10, batch=b) for s in ("A", "B")}
+        self.t_info = arcade.Text("", 0, 0, P.INK, 11, multiline=True, width=inner, anchor_y="top", batch=b)
+        self.t_odds_head = arcade.Text("", 0, 0, P.GOLD, 12, bold=True, anchor_y="top", batch=b)
+        self.t_odds = arcade.Text("", 0, 0, P.INK, 10, multiline=True, width=inner, anchor_y="top", batch=b)
+        self.t_choices = [
+            arcade.Text("", 0, 0, P.INK, 11, multiline=True, width=inner - 12, anchor_y="top", batch=b)
+            for _ in range(MAX_CHOICES)
+        ]
+        self.t_details = [
+            arcade.Text("", 0, 0, P.DIM, 10, multiline=True, width=inner - 26, anchor_y="top", batch=b)
+            for _ in range(MAX_CHOICES)
+        ]
+        self.t_dice = arcade.Text("", 0, 0, P.GOLD, 10, batch=b)
         self.t_confirm = arcade.Text("", 0, 0, P.INK, 11, bold=True, anchor_x="center", batch=b)
         self.t_cancel = arcade.Text("", 0, 0, P.INK, 11, anchor_x="center", batch=b)
-        self.t_log_head = arcade.Text("Combat log", 0, 0, P.GOLD, 12, bold=True, batch=b)
-        self.t_log = arcade.Text("", 0, 0, P.DIM, 10, multiline=True, width=PANEL_W - 24, batch=b)
-        self.t_msg = arcade.Text("", 0, 0, P.BAD, 12, batch=b)
-        #: the hex under the mouse: id, terrain, level, hexside features (in the top bar)
-        self.t_hex = arcade.Text("", 0, 0, P.DIM, 11, anchor_x="right", batch=b)
+        self.t_map_head = arcade.Text("Field (click to go there)", 0, 0, P.GOLD, 10, bold=True, batch=b)
+        self.t_log_head = arcade.Text("Combat log", 0, 0, P.GOLD, 11, bold=True, batch=b)
+        self.t_log = arcade.Text("", 0, 0, P.DIM, 9, multiline=True, width=inner, anchor_y="top", batch=b)
+        self.t_msg = arcade.Text("", 0, 0, P.BAD, 12, multiline=True, width=600, anchor_y="top", batch=b)
+        #: the hex under the mouse: id, terrain, level, hexside features (in the bottom bar)
+        self.t_hex = arcade.Text("", 0, 0, P.DIM, 10, anchor_x="right", batch=b)
         self._hover = -1
         self.t_keys = arcade.Text(
-            "N next · Q/E turn · C carry · L ranges · Enter/Tab/Esc odds · U undo · P pass · R resolve"
-            " · F5/F9 save/load · wheel/Home zoom · right-drag pan",
-            0,
-            0,
-            P.DIM,
-            10,
-            batch=b,
+            "F1 help · N next · P pass · R resolve · U undo · Esc cancel · wheel zoom · right-drag pan",
+            0, 0, P.DIM, 10, batch=b,
+        )  # fmt: skip
+        #: the hover card: the full name of the piece under the mouse
+        self.t_tip = arcade.Text("", 0, 0, P.INK, 10, multiline=True, width=420, anchor_y="top", batch=b)
+        self.tip_box: tuple[float, float, float, float] | None = None
+        self._build_help_texts()
+
+    def _build_help_texts(self) -> None:
+        hb = self.help_batch
+        self.h_heads = [
+            arcade.Text(t, 0, 0, P.GOLD, 12, bold=True, anchor_y="top", batch=hb) for t in ("Controls", "Legend")
+        ]
+        self.h_controls = arcade.Text(
+            "\n".join(CONTROLS), 0, 0, P.INK, 10, multiline=True, width=HELP_COL, anchor_y="top", batch=hb
+        )
+        self.h_legend = [
+            arcade.Text(words, 0, 0, P.INK, 10, multiline=True, width=HELP_COL - 30, anchor_y="top", batch=hb)
+            for _colour, words in LEGEND
+        ]
+        marks = " ".join(COUNTER_WORDS) + "\n\n" + " ".join(ABBREVIATION_WORDS)
+        self.h_counter = arcade.Text(marks, 0, 0, P.DIM, 10, multiline=True, width=HELP_COL, anchor_y="top", batch=hb)
+        self.h_title = arcade.Text(
+            "", 0, 0, P.GOLD, 12, bold=True, multiline=True, width=HELP_COL, anchor_y="top", batch=hb
+        )
+        self.h_rules = arcade.Text("", 0, 0, P.INK, 10, multiline=True, width=HELP_COL, anchor_y="top", batch=hb)
+        self.h_foot = arcade.Text(
+            "PgUp / PgDn: scroll the rules · F1, Esc or a click: close", 0, 0, P.DIM, 10, anchor_x="right", batch=hb
         )
 
     def _layout_hud(self) -> None:
@@ -692,28 +754,33 @@ class BattleView(arcade.View):
         sl.append(shape_list.create_line(0, h - TOP_H, w, h - TOP_H, P.PANEL_EDGE, 2))
         sl.append(shape_list.create_rectangle_filled((w - PANEL_W) / 2, BOTTOM_H / 2, w - PANEL_W, BOTTOM_H, panel))
         self.hud_shapes = sl
-        x = px + 12
+        x, top = px + 12, h - TOP_H
         self.t_top.position = (12, h - 23)
-        self.t_points.position = (w - 12, h - 23)
-        self.t_info.position = (x, h - TOP_H - 18)
-        self.t_odds_head.position = (x, h - TOP_H - 132)
-        self.t_odds.position = (x, h - TOP_H - 152)
-        self.choice_top = h - TOP_H - 132
-        for k, t in enumerate(self.t_choices):
-            t.position = (x + 8, self.choice_top - 20 - CHOICE_H * k)
-        self.confirm_box = (px + 8, 248, px + PANEL_W / 2 - 4, 272)
-        self.cancel_box = (px + PANEL_W / 2 + 4, 248, w - 8, 272)
-        self.t_confirm.position = ((self.confirm_box[0] + self.confirm_box[2]) / 2, 255)
-        self.t_cancel.position = ((self.cancel_box[0] + self.cancel_box[2]) / 2, 255)
-        self.t_dice.position = (x, 232)
-        self.t_log_head.position = (x, 210)
-        self.t_log.position = (x, 192)
-        self.t_msg.position = (12, h - TOP_H - 22)
+        self.t_help_key.position = (w - 12, h - 23)
+        self.t_sides["A"].position = (x, top - 16)
+        self.t_sides["B"].position = (x, top - 36)
+        self.t_info.position = (x, top - 46)
+        self.choice_top = top - 140
+        # bottom up: the log, the dice, the minimap, the odds panel's buttons
+        self.t_log.position = (x, FOOT + LOG_H)
+        self.t_log_head.position = (x, FOOT + LOG_H + 4)
+        self.t_dice.position = (x, FOOT + LOG_H + 22)
+        map_bottom = FOOT + LOG_H + 38
+        self.minimap.place((x, map_bottom, w - 12, map_bottom + MINIMAP_H), self.state)
+        self.t_map_head.position = (x, map_bottom + MINIMAP_H + 5)
+        # the odds panel hides the minimap: its buttons take the minimap's place
+        buttons = map_bottom + 4
+        self.confirm_box = (px + 8, buttons, px + PANEL_W / 2 - 4, buttons + 24)
+        self.cancel_box = (px + PANEL_W / 2 + 4, buttons, w - 8, buttons + 24)
+        self.t_confirm.position = ((self.confirm_box[0] + self.confirm_box[2]) / 2, buttons + 7)
+        self.t_cancel.position = ((self.cancel_box[0] + self.cancel_box[2]) / 2, buttons + 7)
+        self.choice_bottom = map_bottom + MINIMAP_H + 24
+        self.t_msg.position = (12, h - TOP_H - 10)
         self.t_keys.position = (10, 6)
-        self.t_hex.position = (w - PANEL_W - 10, h - 23)
+        self.t_hex.position = (w - PANEL_W - 10, 6)
         if not self._centred:
             self._centred = True
-            self.centre_on_action()
+            self.frame_battle()
         self._update_hud()
 
     def fit_world(self) -> None:
@@ -729,12 +796,34 @@ class BattleView(arcade.View):
         z = self.world_camera.zoom
         self.world_camera.position = (wx + PANEL_W / 2 / z, wy + (TOP_H - BOTTOM_H) / 2 / z)
         self._centred = True  # placed: showing the view keeps it
+        self._clear_hover()
+
+    def _clear_hover(self) -> None:
+        """The map moved under the mouse: no hover card until the mouse moves again."""
+        if hasattr(self, "t_tip"):
+            self._hover, self.hovered, self.tip_box = -1, None, None
+            self.t_tip.text = ""
 
     def look_at(self, hex_index: int, zoom: float | None = None) -> None:
         """Centre the map area on a hex (at ``zoom`` if given)."""
         if zoom is not None:
             self.world_camera.zoom = zoom
         self._look_at(*self.layout.centre(hex_index))
+
+    def map_area(self) -> tuple[float, float, float, float]:
+        """The part of the window the map shows through: (left, bottom, right, top) in pixels."""
+        return 0.0, float(BOTTOM_H), float(self.window.width - PANEL_W), float(self.window.height - TOP_H)
+
+    def frame_battle(self) -> None:
+        """The opening camera: both battle lines in view (``tactical.view.camera``); the whole
+        field when there are not two sides on the map."""
+        left, bottom, right, top = self.map_area()
+        frame = opening_frame(self.state, self.layout, (right - left, top - bottom), ZOOMS)
+        if frame is None:
+            self.fit_world()
+            return
+        self.world_camera.zoom = frame[0]
+        self._look_at(frame[1], frame[2])
 
     def centre_on_action(self, zoom: float | None = START_ZOOM) -> None:
         """Centre on the selection, else the activated leader, else the side to act."""
@@ -762,75 +851,150 @@ class BattleView(arcade.View):
         self._version += 1
         if not hasattr(self, "t_top"):
             return
+        self._update_top()
+        self._update_bars()
+        self.t_info.text = self._info_text()
+        # the Choices panel starts under the info, at least INFO_H under its top (a long
+        # question to the defender pushes it down, up to INFO_MAX)
+        _fit_lines(self.t_info, INFO_MAX, keep="head")
+        x, top = self.window.width - PANEL_W + 12, self.t_info.y
+        self.choice_top = top - max(INFO_H, self.t_info.content_height + 10)
+        self.t_odds_head.position = (x, self.choice_top)
+        self.t_odds.position = (x, self.choice_top - 20)
+        bs: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self._bar_shapes(bs)
+        self.t_confirm.text = self.t_cancel.text = ""
+        if self.pending is not None and self.pending.lines:
+            self._update_odds_panel(bs)
+        else:
+            self._update_choice_rows(bs)
+        self.button_shapes = bs
+        rolls = self.session.dice.rolls[-3:]
+        self.t_dice.text = "Dice: " + ("  ".join(f"{r.value} ({r.label})" for r in rolls) if rolls else "none yet")
+        _fit_width(self.t_dice, PANEL_W - 24)
+        self.t_log.text = "\n".join(log_tail([e.text for e in self.session.log], LOG_LINES, LOG_WIDTH))
+        _fit_lines(self.t_log, LOG_H - 2, keep="tail")
+        self.t_msg.text = self.message
+        self._update_help()
+
+    def _update_top(self) -> None:
         state, seq = self.state, self.state.seq
         acting = state.acting
         side = self.side_names.get(acting, acting)
-        who = seq.leader or ("group " + ",".join(seq.group) if seq.group else "")
+        who = seq.leader or (f"a group of {len(seq.group)}" if seq.group else "")
         phase = {"start": "before the battle", "over": "the battle is over"}.get(seq.phase, seq.phase)
         if seq.phase == "shock" and state.designations:
             phase = "shock: designating" if state.designating else "shock: resolving"
         if state.reacting is not None:
-            phase = f"reacting to side {seq.side}"
+            phase = f"reacting to {self.side_names.get(seq.side, seq.side)}"
         ai = "  (AI)" if acting in self.ai_sides and seq.phase != "over" else ""
         self.t_top.text = f"{self.title}   ·   {side}{ai}: {phase}" + (f"  ·  {who}" if who else "")
         if state.winner:
             self.t_top.text = f"{self.title}   ·   {self.side_names.get(state.winner, state.winner)} wins"
-        rp = state.rout_points
-        wl = state.withdrawal
-        self.t_points.text = (
-            f"Rout points  {self.side_names.get('A', 'A')} {rp['A']}/{wl.get('A', '-')}"
-            f"   {self.side_names.get('B', 'B')} {rp['B']}/{wl.get('B', '-')}"
-        )
-        self.t_info.text = self._info_text()
-        bs: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
-        self.t_confirm.text = self.t_cancel.text = ""
-        if self.pending is not None and self.pending.lines:
-            self.t_odds_head.text = "Exact odds"
-            self.t_odds.text = "\n".join(self.pending.lines)
-            for t in self.t_choices:
-                t.text = ""
-            self.t_confirm.text, self.t_cancel.text = "Confirm (Enter)", "Cancel (Esc)"
-            for box, fill in ((self.confirm_box, (120, 40, 30, 255)), (self.cancel_box, (70, 58, 46, 255))):
-                left, bottom, right, top = box
-                cx, cy, bw, bh = (left + right) / 2, (bottom + top) / 2, right - left, top - bottom
-                bs.append(shape_list.create_rectangle_filled(cx, cy, bw, bh, fill))
-                bs.append(shape_list.create_rectangle_outline(cx, cy, bw, bh, P.PANEL_EDGE, 1))
-        else:
-            n = len(self.choices)
-            shown = self.shown_choices()
-            more = (
-                f"  ({self.choice_first + 1}-{self.choice_first + len(shown)} of {n}, PgUp/PgDn)"
-                if n > len(shown)
-                else ""
-            )
-            self.t_odds_head.text = ("Choices" + more) if self.choices else ""
-            self.t_odds.text = ""
-            x0, x1 = self.window.width - PANEL_W + 8, self.window.width - 8
-            for c in self.choices:
-                c.top = -1000.0
-            for k, t in enumerate(self.t_choices):
-                if k < len(shown):
-                    c = shown[k]
-                    t.text = f"{k + 1}. {c.label}"[:46]
-                    c.top = self.choice_top - 20 - CHOICE_H * k
-                    y0 = c.top - 6
-                    edge = (200, 90, 70, 255) if c.opens else (110, 92, 70, 255)
-                    bs.append(shape_list.create_rectangle_outline((x0 + x1) / 2, y0 + 10.5, x1 - x0, 21, edge, 1))
-                else:
-                    t.text = ""
-        self.button_shapes = bs
-        rolls = self.session.dice.rolls[-4:]
-        self.t_dice.text = "Dice: " + ("  ".join(f"{r.value} ({r.label})" for r in rolls) if rolls else "none yet")
-        self.t_log.text = "\n".join(log_tail([e.text for e in self.session.log], LOG_LINES, LOG_WIDTH))
-        self.t_msg.text = self.message
+        _fit_width(self.t_top, self.window.width - 120)
+
+    def _update_bars(self) -> None:
+        """Each side's rout points against its withdrawal level (docs/rules/tactical.md §7.4)."""
+        state = self.state
+        for side, t in self.t_sides.items():
+            level = state.withdrawal.get(side)
+            name = self.side_names.get(side, side)
+            t.text = f"{name}: {state.rout_points[side]}" + (f"/{level} rout pts" if level else " rout pts")
+            _fit_width(t, BAR_X - 16)
+
+    def _bar_shapes(self, bs: shape_list.ShapeElementList[Any]) -> None:
+        state = self.state
+        x0, x1 = self.window.width - PANEL_W + BAR_X, self.window.width - 12
+        for side, t in self.t_sides.items():
+            y = t.y + 4
+            level = state.withdrawal.get(side) or 0
+            share = min(1.0, state.rout_points[side] / level) if level else 0.0
+            bs.append(shape_list.create_rectangle_filled((x0 + x1) / 2, y, x1 - x0, 10, (70, 58, 46, 255)))
+            if share > 0:
+                fill = P.SIDE_FILL.get(side, (200, 200, 200))
+                bs.append(
+                    shape_list.create_rectangle_filled(
+                        x0 + (x1 - x0) * share / 2, y, (x1 - x0) * share, 10, (*fill, 255)
+                    )
+                )
+            bs.append(shape_list.create_rectangle_outline((x0 + x1) / 2, y, x1 - x0, 10, P.PANEL_EDGE, 1))
+
+    def _update_odds_panel(self, bs: shape_list.ShapeElementList[Any]) -> None:
+        assert self.pending is not None and self.pending.lines is not None
+        self.t_odds_head.text = "Exact odds"
+        self.t_map_head.text = ""
+        self.t_odds.text = "\n".join(self.pending.lines)
+        _fit_lines(self.t_odds, self.t_odds.y - self.confirm_box[3] - 8, keep="head")
+        for t in (*self.t_choices, *self.t_details):
+            t.text = ""
+        for c in self.choices:
+            c.top = c.bottom = -1000.0
+        self.choice_next = self.choice_first
+        self.t_confirm.text, self.t_cancel.text = "Confirm (Enter)", "Cancel (Esc)"
+        for box, fill in ((self.confirm_box, (120, 40, 30, 255)), (self.cancel_box, (70, 58, 46, 255))):
+            left, bottom, right, top = box
+            cx, cy, bw, bh = (left + right) / 2, (bottom + top) / 2, right - left, top - bottom
+            bs.append(shape_list.create_rectangle_filled(cx, cy, bw, bh, fill))
+            bs.append(shape_list.create_rectangle_outline(cx, cy, bw, bh, P.PANEL_EDGE, 1))
+
+    def _update_choice_rows(self, bs: shape_list.ShapeElementList[Any]) -> None:
+        """The Choices panel from ``choice_first``: as many rows as fit, headings in gold, each
+        playable row numbered (keys 1-9) in a box, an odds row with its odds under it."""
+        self.t_odds.text = ""
+        self.t_map_head.text = "Field (click to go there)"
+        for c in self.choices:
+            c.top = c.bottom = -1000.0
+        x = self.window.width - PANEL_W + 12
+        y = self.choice_top - 20
+        k = number = 0
+        index = self.choice_first
+        while index < len(self.choices) and k < MAX_CHOICES:
+            c, t, d = self.choices[index], self.t_choices[k], self.t_details[k]
+            if not c.heading:
+                number += 1
+            _put(t, c.label if c.heading else f"{number}. {c.label}")
+            if t.bold != c.heading:  # a style change lays the text out again: only when it changes
+                t.color, t.bold = (P.GOLD, True) if c.heading else (P.INK, False)
+            t.position = (x + (0 if c.heading else 6), y - 2)
+            _put(d, "" if c.heading else c.detail)
+            d.position = (x + 20, y - 2 - t.content_height)
+            height = t.content_height + (d.content_height if d.text else 0) + 4
+            if y - height < self.choice_bottom:
+                t.text = d.text = ""
+                break
+            c.top, c.bottom = y, y - height
+            if not c.heading:
+                edge = (200, 90, 70, 255) if c.opens else (110, 92, 70, 255)
+                x1 = self.window.width - 8
+                bs.append(
+                    shape_list.create_rectangle_outline((x + x1) / 2 - 2, y - height / 2, x1 - x + 4, height, edge, 1)
+                )
+            y -= height + 3
+            k += 1
+            index += 1
+        self.choice_next = index
+        for t, d in zip(self.t_choices[k:], self.t_details[k:], strict=True):
+            t.text = d.text = ""
+        n = len(self.choices)
+        more = f"  ({self.choice_first + 1}-{index} of {n}, PgUp/PgDn)" if index < n or self.choice_first else ""
+        whose = f" of {self.selected}" if self.selected is not None else ""
+        self.t_odds_head.text = (f"Choices{whose}{more}") if self.choices else ""
+        _fit_width(self.t_odds_head, PANEL_W - 24)
 
     def _info_text(self) -> str:
         state = self.state
         shown = self.selected or self.inspected
         if state.reacting is not None and shown is None:
-            return "\n".join(reaction_prompt(state))
+            lines = reaction_prompt(state)
+            return "\n".join([*lines[:1], " ".join(lines[1:])] if len(lines) > 1 else lines)
         if shown is None or (shown not in state.units and shown not in state.leaders):
-            return "Select a unit or leader of the side to act."
+            side = self.side_names.get(state.acting, state.acting)
+            if state.acting in self.ai_sides:
+                return f"The computer plays {side}: what it may do is listed below, and the map shows each move."
+            return (
+                f"{side} to act: pick a row of the Choices below, or click one of your units or "
+                "leaders on the map to see what it may do. F1: the controls, the marks and the rules."
+            )
         u = state.units.get(shown)
         if u is not None:
             hexes = "/".join(state.field.grid.hex_id(h) for h in u.hexes())
@@ -857,6 +1021,87 @@ class BattleView(arcade.View):
             f"{'  elite' if ld.elite else ''}{'  overall commander' if ld.overall else ''}\n"
             + (f"{len(self.reach)} hexes reachable{carry}" if self.selected else "(not yours to act)")
         )
+
+    # -- text boxes (for the tests: nothing cut, nothing overlapping) ---------------------------
+    def text_boxes(self) -> list[tuple[str, Box, Box]]:
+        """Every text on screen now: (name, its box, the box it must stay inside), boxes as
+        (left, bottom, right, top) window pixels around the drawn glyphs' lines."""
+        w, h = self.window.width, self.window.height
+        px = w - PANEL_W
+        top_bar: Box = (0, h - TOP_H, w, h)
+        panel: Box = (px, 0, w, h - TOP_H)
+        bottom_bar: Box = (0, 0, px, BOTTOM_H)
+        named: list[tuple[str, arcade.Text, Box]] = [
+            ("top", self.t_top, top_bar),
+            ("help key", self.t_help_key, top_bar),
+            *((f"rout points {s}", t, panel) for s, t in self.t_sides.items()),
+            ("info", self.t_info, panel),
+            ("panel head", self.t_odds_head, panel),
+            ("odds", self.t_odds, panel),
+            *((f"choice {k}", t, panel) for k, t in enumerate(self.t_choices)),
+            *((f"choice odds {k}", t, panel) for k, t in enumerate(self.t_details)),
+            ("confirm", self.t_confirm, self.confirm_box),
+            ("cancel", self.t_cancel, self.cancel_box),
+            ("minimap head", self.t_map_head, panel),
+            ("dice", self.t_dice, panel),
+            ("log head", self.t_log_head, panel),
+            ("log", self.t_log, panel),
+            ("keys", self.t_keys, bottom_bar),
+            ("hex", self.t_hex, bottom_bar),
+            ("message", self.t_msg, self.map_area()),
+        ]
+        if self.tip_box is not None and not self.help_open:
+            named.append(("hover card", self.t_tip, self.tip_box))
+        if self.help_open:
+            left, bottom, right, top = self.map_area()
+            inside: Box = (left + 14, bottom + 10, right - 14, top - 10)
+            named += [(f"help {k}", t, inside) for k, t in enumerate(self._help_texts())]
+        return [(name, _box(t), region) for name, t, region in named if t.text]
+
+    def _help_texts(self) -> list[arcade.Text]:
+        return [*self.h_heads, self.h_controls, *self.h_legend, self.h_counter, self.h_title, self.h_rules, self.h_foot]
+
+    # -- help (F1) ----------------------------------------------------------------------------
+    def toggle_help(self) -> None:
+        """Open or close the help over the map area (F1)."""
+        self.help_open = not self.help_open
+        self.help_scroll = 0
+        self._update_hud()
+
+    def help_section(self) -> str:
+        """The number of the rules section the help shows for what is selected now."""
+        pending = self.pending.action if self.pending is not None else None
+        return section_for(self.state, pending, self.selected)
+
+    def _update_help(self) -> None:
+        self.help_shapes = shape_list.ShapeElementList()
+        if not self.help_open:
+            return
+        left, bottom, right, top = self.map_area()
+        l, b, r, t = left + 14, bottom + 10, right - 14, top - 10
+        hs = self.help_shapes
+        hs.append(shape_list.create_rectangle_filled((l + r) / 2, (b + t) / 2, r - l, t - b, (30, 24, 20, 245)))
+        hs.append(shape_list.create_rectangle_outline((l + r) / 2, (b + t) / 2, r - l, t - b, P.PANEL_EDGE, 2))
+        x = l + 16
+        self.h_heads[0].position = (x, t - 14)
+        self.h_controls.position = (x, t - 36)
+        y = t - 36 - self.h_controls.content_height - 14
+        self.h_heads[1].position = (x, y)
+        y -= 22
+        for (colour, _), text in zip(LEGEND, self.h_legend, strict=True):
+            hs.append(shape_list.create_rectangle_filled(x + 9, y - 7, 18, 12, colour))
+            text.position = (x + 28, y)
+            y -= text.content_height + 3
+        self.h_counter.position = (x, y - 8)
+        rx = x + HELP_COL + 30
+        title, paras = rules_text(self.help_section())
+        self.h_title.text = title
+        self.h_title.position = (rx, t - 14)
+        self.help_scroll = max(0, min(self.help_scroll, len(paras) - 1))
+        self.h_rules.text = "\n\n".join(paras[self.help_scroll :])
+        self.h_rules.position = (rx, t - 20 - self.h_title.content_height)
+        _fit_lines(self.h_rules, self.h_rules.y - b - 30, keep="head")
+        self.h_foot.position = (r - 14, b + 10)
 
     # -- arcade -------------------------------------------------------------------------------
     def on_show_view(self) -> None:
@@ -897,7 +1142,16 @@ class BattleView(arcade.View):
         with self.hud_camera.activate():
             self.hud_shapes.draw()
             self.button_shapes.draw()
+            if self.pending is None:
+                self.minimap.draw((self.world_point(0, BOTTOM_H), self.world_point(*self.map_area()[2:])))
+            if self.tip_box is not None and not self.help_open:
+                l, b, r, t = self.tip_box
+                arcade.draw_lrbt_rectangle_filled(l, r, b, t, (30, 24, 20, 235))
+                arcade.draw_lrbt_rectangle_outline(l, r, b, t, P.PANEL_EDGE, 1)
             self.hud_batch.draw()
+            if self.help_open:
+                self.help_shapes.draw()
+                self.help_batch.draw()
 
     def on_update(self, delta_time: float) -> None:
         seq = self.state.seq
@@ -934,22 +1188,38 @@ class BattleView(arcade.View):
         if self.pending is not None or x < self.window.width - PANEL_W:
             return None
         for c in self.shown_choices():
-            if c.top - 6 <= y <= c.top + 15:
+            if c.bottom <= y <= c.top and not c.heading:
                 return c
         return None
 
     def shown_choices(self) -> list[Choice]:
-        return self.choices[self.choice_first : self.choice_first + MAX_CHOICES]
+        """The rows of the Choices panel on screen now (headings included)."""
+        return self.choices[self.choice_first : self.choice_next]
+
+    def numbered_choices(self) -> list[Choice]:
+        """The playable rows on screen, in the order of their numbers (keys 1-9)."""
+        return [c for c in self.shown_choices() if not c.heading]
 
     def page(self, step: int) -> None:
         """Show the next (``step`` 1) or previous (-1) page of the choice list."""
-        first = self.choice_first + step * MAX_CHOICES
-        if 0 <= first < len(self.choices):
-            self.choice_first = first
-            self._update_hud()
+        if step > 0 and self.choice_next < len(self.choices):
+            self._pages.append(self.choice_first)
+            self.choice_first = self.choice_next
+        elif step < 0 and self._pages:
+            self.choice_first = self._pages.pop()
+        else:
+            return
+        self._update_hud()
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         if button != arcade.MOUSE_BUTTON_LEFT:
+            return
+        if self.help_open:
+            self.toggle_help()
+            return
+        if self.pending is None and self.minimap.inside(x, y):
+            self._look_at(*self.minimap.world_at(x, y))
+            self._version += 1
             return
         if x >= self.window.width - PANEL_W:
             c = self.choice_at(x, y)
@@ -1014,11 +1284,44 @@ class BattleView(arcade.View):
         return m.hex if m is not None else -1
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        h = self.layout.hex_at(*self.world_point(x, y)) if x < self.window.width - PANEL_W else -1
-        if h != self._hover:
-            self._hover = h
-            self.t_hex.text = hex_words(self.state, h) if h >= 0 else ""
-            self._version += 1
+        left, bottom, right, top = self.map_area()
+        inside = left <= x < right and bottom < y < top
+        h = self.layout.hex_at(*self.world_point(x, y)) if inside else -1
+        if h == self._hover:
+            return
+        self._hover = h
+        self.t_hex.text = hex_words(self.state, h, names=False) if h >= 0 else ""
+        _fit_width(self.t_hex, right - left - self.t_keys.content_width - 40)
+        self.hovered = self.piece_at(h) if h >= 0 else None
+        self._update_tip()
+        self._version += 1
+
+    def piece_at(self, h: int) -> str | None:
+        """The leader in hex ``h`` (his token is on top), else its first unit, else None."""
+        state = self.state
+        leaders = [ld.id for ld in state.leaders_at(h)]
+        units = [u.id for u in state.units_at(h)]
+        return (leaders + units)[0] if leaders or units else None
+
+    def _update_tip(self) -> None:
+        """The hover card: the full name of each piece in the hex under the mouse and what it
+        is, beside the hex and inside the map area."""
+        if self.hovered is None:
+            self.t_tip.text, self.tip_box = "", None
+            return
+        state = self.state
+        here = self.piece_at(self._hover)
+        pieces = [ld.id for ld in state.leaders_at(self._hover)] + [u.id for u in state.units_at(self._hover)]
+        self.t_tip.text = "\n".join(piece_words(state, p, self.side_names) for p in pieces if p) or (here or "")
+        w, h = self.t_tip.content_width + 12, self.t_tip.content_height + 8
+        _left, bottom, right, top = self.map_area()
+        hx, hy = self.screen_point(*self.layout.centre(self._hover))
+        reach = self.layout.size * self.world_camera.zoom * 0.8
+        x = min(hx + reach, right - w - 4)
+        y = max(hy - reach, bottom + h + 4)
+        y = min(y, top - 4)
+        self.t_tip.position = (x + 6, y - 4)
+        self.tip_box = (x, y - h, x + w, y)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         if buttons & (arcade.MOUSE_BUTTON_RIGHT | arcade.MOUSE_BUTTON_MIDDLE):
@@ -1031,6 +1334,7 @@ class BattleView(arcade.View):
         z = self.world_camera.zoom
         px, py = self.world_camera.position
         self.world_camera.position = (px + dx / z, py + dy / z)
+        self._clear_hover()
 
     def zoom(self, step: int) -> None:
         """One zoom step, keeping the middle of the map area where it is."""
@@ -1044,50 +1348,59 @@ class BattleView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         k = arcade.key
-        if symbol == k.ESCAPE:
+        if symbol == k.F1 or (self.help_open and symbol == k.ESCAPE):
+            self.toggle_help()
+        elif self.help_open and symbol in (k.PAGEDOWN, k.PAGEUP, k.DOWN, k.UP):
+            self.help_scroll += 1 if symbol in (k.PAGEDOWN, k.DOWN) else -1
+            self._update_hud()
+        elif symbol == k.ESCAPE:
             if self.pending is not None or self.selected is not None:
                 self.cancel()
             elif self.menu is not None:
                 self.window.show_view(self.menu)
-        elif symbol in (k.ENTER, k.RETURN):
-            self.confirm()
+        elif k.KEY_1 <= symbol <= k.KEY_9:
+            self._number_key(symbol - k.KEY_1)
+        elif not self._command_key(symbol, modifiers):
+            self._camera_key(symbol)
+
+    def _number_key(self, i: int) -> None:
+        """Keys 1-9: an option of the odds panel, or a numbered row of the Choices panel."""
+        if self.pending is not None:
+            if i < len(self.pending.variants):
+                self.pending.index = i
+                self._compute_odds()
+                self._build_highlights()
+                self._update_hud()
+        elif i < len(self.numbered_choices()):
+            self.choose(self.numbered_choices()[i])
+
+    def _command_key(self, symbol: int, modifiers: int) -> bool:
+        k = arcade.key
+        simple = {
+            k.ENTER: self.confirm, k.RETURN: self.confirm, k.Q: lambda: self.turn(-1), k.E: lambda: self.turn(1),
+            k.C: self.toggle_carry, k.N: self.next_piece, k.U: self.undo, k.F5: self.save, k.F9: self.load,
+        }  # fmt: skip
+        if symbol in simple:
+            simple[symbol]()
         elif symbol == k.TAB:
             self.cycle(-1 if modifiers & arcade.key.MOD_SHIFT else 1)
-        elif symbol == k.Q:
-            self.turn(-1)
-        elif symbol == k.E:
-            self.turn(1)
-        elif symbol == k.C:
-            self.toggle_carry()
-        elif symbol == k.N:
-            self.next_piece()
         elif symbol == k.L:
             self.show_ranges = not self.show_ranges
             self._build_highlights()
-        elif symbol == k.U:
-            self.undo()
         elif symbol in (k.P, k.R):
             kind = Pass if symbol == k.P else Resolve
             action = next((a for a in self.legal() if isinstance(a, kind)), None)
             if action is not None:
                 self.play(action)
-        elif symbol == k.F5:
-            self.save()
-        elif symbol == k.F9:
-            self.load()
-        elif k.KEY_1 <= symbol <= k.KEY_9:
-            i = symbol - k.KEY_1
-            if self.pending is not None:
-                if i < len(self.pending.variants):
-                    self.pending.index = i
-                    self._compute_odds()
-                    self._build_highlights()
-                    self._update_hud()
-            elif i < len(self.shown_choices()):
-                self.choose(self.shown_choices()[i])
         elif symbol in (k.PAGEDOWN, k.PAGEUP):
             self.page(1 if symbol == k.PAGEDOWN else -1)
-        elif symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
+        else:
+            return False
+        return True
+
+    def _camera_key(self, symbol: int) -> None:
+        k = arcade.key
+        if symbol in (k.PLUS, k.EQUAL, k.NUM_ADD):
             self.zoom(1)
         elif symbol in (k.MINUS, k.NUM_SUBTRACT):
             self.zoom(-1)
@@ -1101,6 +1414,42 @@ class BattleView(arcade.View):
                 {k.LEFT: -step, k.RIGHT: step}.get(symbol, 0),
                 {k.DOWN: -step, k.UP: step}.get(symbol, 0),
             )
+
+
+def _put(text: arcade.Text, words: str) -> None:
+    """Set a text's words only when they change (each change lays the text out again)."""
+    if text.text != words:
+        text.text = words
+
+
+def _fit_width(text: arcade.Text, width: float) -> None:
+    """Shorten a one-line text to ``width`` pixels, ending it with an ellipsis (a whole word
+    at a time where it can)."""
+    if text.content_width <= width:
+        return
+    words = text.text.split(" ")
+    while len(words) > 1 and text.content_width > width:
+        words.pop()
+        text.text = " ".join(words) + " …"
+    while len(text.text) > 2 and text.content_width > width:
+        text.text = text.text[:-2] + "…"
+
+
+def _fit_lines(text: arcade.Text, height: float, keep: str = "head") -> None:
+    """Drop whole lines of a multiline text (the last ones for ``keep="head"``, the first for
+    ``"tail"``) until it fits ``height`` pixels."""
+    lines = text.text.split("\n")
+    while len(lines) > 1 and text.content_height > height:
+        lines = lines[:-1] if keep == "head" else lines[1:]
+        text.text = "\n".join(lines)
+
+
+def _box(text: arcade.Text) -> Box:
+    """The box of a text's drawn lines: its content's size from its anchored corner."""
+    left, bottom = text.left, text.bottom
+    if text.multiline and text.anchor_y == "top":
+        bottom = text.y - text.content_height
+    return (left, bottom, left + text.content_width, bottom + text.content_height)
 
 
 def _inside(box: tuple[float, float, float, float], x: float, y: float) -> bool:

@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw, ImageFont
 from tactical.state import State
 from tactical.view.geometry import HexLayout
 from tactical.view.palette import SIDE_DARK, SIDE_FILL, SIDE_INK
+from tactical.view.words import token_names
 
 PX = 80  # texture pixels per counter height (drawn scaled to the hex)
 #: counter height in hex circumradii, and the facing notch's distance from the centre
@@ -129,7 +130,8 @@ def counter_texture(
 
 @cache
 def leader_texture(name: str, side: str, initiative: int, rng: int, overall: bool, active: bool) -> arcade.Texture:
-    """A round leader token: the name's first letters, Initiative · command range."""
+    """A round leader token: the name as ``words.abbreviate`` writes it (whole, in the
+    largest font that fits the disc), Initiative · command range."""
     s = 56
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
@@ -137,7 +139,10 @@ def leader_texture(name: str, side: str, initiative: int, rng: int, overall: boo
     if active:
         d.ellipse((0, 0, s - 1, s - 1), fill=(255, 240, 120))
     d.ellipse((3, 3, s - 4, s - 4), fill=SIDE_DARK.get(side, (40, 40, 40)), outline=ring, width=3)
-    d.text((s / 2, 19), name[:5], font=_font(12), fill=ring, anchor="mm")
+    size = 12
+    while size > 7 and d.textlength(name, font=_font(size)) > s - 12:
+        size -= 1
+    d.text((s / 2, 19), name, font=_font(size), fill=ring, anchor="mm")
     d.text((s / 2, 38), f"{initiative}·{rng}", font=_font(13, bold=False), fill=(250, 244, 230), anchor="mm")
     return arcade.Texture(img, hash=f"tac-leader-{name}-{side}-{initiative}-{rng}-{int(overall)}-{int(active)}")
 
@@ -187,6 +192,7 @@ class CounterLayer:
             tex = (u.type, u.side, u.status, u.size, u.tq, u.ma, u.double, min(u.missile_hits, 9), u.reduced)
             wanted["u:" + u.id] = ("unit", tex, u.hex, u.hex2, u.facing, k)
         activated = state.seq.leader
+        names = token_names(state.leaders)
         leaders_in: dict[int, int] = {}
         for ld in sorted(state.leaders.values(), key=lambda ld: ld.id):
             if ld.on_map:
@@ -194,7 +200,7 @@ class CounterLayer:
                 leaders_in[ld.hex] = k + 1
                 wanted["l:" + ld.id] = (
                     "leader",
-                    (ld.id, ld.side, ld.initiative, ld.range, ld.overall, ld.id == activated),
+                    (names[ld.id], ld.side, ld.initiative, ld.range, ld.overall, ld.id == activated),
                     ld.hex,
                     k,
                 )

@@ -225,8 +225,9 @@ def odds_lines(state: State, action: Action) -> tuple[list[str], dict[Any, Fract
     return [action.notation()], None
 
 
-def hex_words(state: State, h: int) -> str:
-    """The hex under the mouse in words: id, terrain, elevation, hexside features, who is there."""
+def hex_words(state: State, h: int, names: bool = True) -> str:
+    """The hex under the mouse in words: id, terrain, elevation, hexside features, who is there
+    (without ``names``: the hover card names them)."""
     from tactical.tables import TERRAINS
 
     field = state.field
@@ -238,7 +239,7 @@ def hex_words(state: State, h: int) -> str:
     parts += sides
     if any(h in edge for edge in field.roads) or any(h in edge for edge in field.roman_roads):
         parts.append("road")
-    here = [u.id for u in state.units_at(h)] + [ld.id for ld in state.leaders_at(h)]
+    here = [u.id for u in state.units_at(h)] + [ld.id for ld in state.leaders_at(h)] if names else []
     return " · ".join(parts) + (f"   ({', '.join(here)})" if here else "")
 
 
@@ -298,3 +299,88 @@ def _fate_lines(state: State, full: dict[Any, Fraction]) -> list[str]:
                 fates[(uid, status)] = fates.get((uid, status), Fraction(0)) + p
     out = [f"  {uid} {status}: {pct(p)}" for (uid, status), p in sorted(fates.items())]
     return out[:8]
+
+
+_VOWELS = frozenset("aeiouyAEIOUY")
+
+
+def _cut(word: str, extra: int = 0) -> str:
+    """The word cut after the consonants that follow its first vowel group; after the next
+    group's consonants too when that leaves fewer than three letters (Ant., Caes., Alex.);
+    ``extra`` letters more when two names would read the same."""
+    i, n = 0, len(word)
+    while True:
+        while i < n and word[i] not in _VOWELS:  # consonants before the vowels
+            i += 1
+        while i < n and word[i] in _VOWELS:  # the vowel group
+            i += 1
+        while i < n and word[i] not in _VOWELS:  # the consonants that close it
+            i += 1
+        if i >= n or i >= 3:
+            break
+    if i < n and i > 5:  # never more than five letters before the stop
+        i = 4
+    i += extra
+    return word if i >= n else word[:i] + "."
+
+
+def abbreviate(name: str, room: int = 5, extra: int = 0) -> str:
+    """A leader's name as his token writes it, by a rule (never by a blind cut):
+
+    1. a name of ``room`` letters or fewer is written whole (Curio, Mago, Sulla);
+    2. otherwise its first word is cut after the consonants that follow its first vowel
+       group — the Roman scribes' habit (Ant., Caes., Pomp., Scip., Lab.) — and, when that
+       leaves fewer than three letters, after the next group's too (Alex., Atil.); never more
+       than five letters before the stop;
+    3. each later word of a hyphenated name adds its first letter and its digits, after a
+       stop (legate-right: Leg.R, tribune-B1: Trib.B1, foot-commander: Foot.C);
+    4. two leaders of a side that would still read the same each take one more letter
+       until they differ (Philip, Philotas: Phili., Philo.) — ``token_names``.
+
+    The full name is in the hover card and the info panel."""
+    words = [w for w in name.split("-") if w]
+    if not words:
+        return name
+    if len(words) == 1 and len(name) <= room and not extra:
+        return name[:1].upper() + name[1:]
+    head = _cut(words[0], extra)
+    head = head[:1].upper() + head[1:]
+    if len(words) > 1 and not head.endswith("."):
+        head += "."
+    return head + "".join(w[:1].upper() + "".join(c for c in w[1:] if c.isdigit()) for w in words[1:])
+
+
+def token_names(leaders: dict[str, Any]) -> dict[str, str]:
+    """Every leader's token name (``abbreviate``), made distinct within each side (rule 4)."""
+    out: dict[str, str] = {}
+    for side in sorted({ld.side for ld in leaders.values()}):
+        ids = sorted(lid for lid, ld in leaders.items() if ld.side == side)
+        extra = dict.fromkeys(ids, 0)
+        for _ in range(8):
+            names = {lid: abbreviate(lid, extra=extra[lid]) for lid in ids}
+            seen: dict[str, list[str]] = {}
+            for lid, n in names.items():
+                seen.setdefault(n, []).append(lid)
+            clashes = [lid for group in seen.values() if len(group) > 1 for lid in group]
+            if not clashes:
+                break
+            for lid in clashes:
+                extra[lid] += 1
+        out.update(names)
+    return out
+
+
+def piece_words(state: State, pid: str, side_names: dict[str, str]) -> str:
+    """The hover card of a unit or leader: the full name and what it is."""
+    u = state.units.get(pid)
+    if u is not None:
+        return (
+            f"{u.id}: {u.type}{' (' + u.group + ')' if u.group else ''}, {side_names.get(u.side, u.side)}, "
+            f"size {u.size} TQ {u.tq} MA {u.ma}, {u.status}"
+        )
+    ld = state.leaders[pid]
+    kind = ld.kind.replace("_", " ")
+    return (
+        f"{ld.id}: {kind}, {side_names.get(ld.side, ld.side)}, "
+        f"Initiative {ld.initiative}, command range {ld.range}" + (", overall commander" if ld.overall else "")
+    )

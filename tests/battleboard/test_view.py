@@ -10,7 +10,8 @@ import arcade
 import pytest
 
 from battleboard.position import Position, build_state
-from battleboard.view.battle import BADGE, DARK_INK, GOLD, SIDE_COLORS, BattleView, counter_labels, unit_line
+from battleboard.view.battle import BADGE, DARK_INK, GOLD, SIDE_COLORS, BattleView, counter_labels
+from battleboard.view.words import Words
 from bellum.dice import Dice
 from tests.conftest import render
 
@@ -159,16 +160,16 @@ def land_state() -> Any:
     return build_state(pos, "test")
 
 
-def test_counter_labels_give_discipline_id_kind_and_strength() -> None:
-    """A counter reads like a wargame counter: discipline box, id, kind and strength."""
+def test_counter_labels_give_discipline_name_kind_and_strength() -> None:
+    """A counter reads like a wargame counter: morale box, name (abbreviated by rule), type and strength."""
     s = land_state()
-    assert counter_labels(s.units["X"]) == ("I", "X", "Lg 5")
-    assert counter_labels(s.units["GAL"]) == ("B", "GAL", "Cv 2")
+    assert counter_labels(s.units["X"], "X") == ("I", "X", "Lg 5")
+    assert counter_labels(s.units["GAL"], "Gallic horse", 12) == ("B", "Gallic horse", "Cv 2")
     f = naval_state().units["F1"]
-    assert counter_labels(f) == ("V", "F1", "Fl 2")
-    long = land_state().units["X"]
-    long.id = "caesar_legio_x"
-    assert counter_labels(long)[1] == "caesar_…"
+    assert counter_labels(f, "F1") == ("V", "F1", "Fl 2")
+    assert counter_labels(s.units["X"], "Legio X Equestris", 10)[1] == "Legio X"
+    assert counter_labels(s.units["X"], "Legio VIII", 9)[1] == "Leg. VIII"
+    assert counter_labels(s.units["X"], "Archers and slingers", 10)[1] == "Archers"
 
 
 def test_land_counters_show_strength_and_discipline_legibly(window: Any) -> None:
@@ -177,17 +178,19 @@ def test_land_counters_show_strength_and_discipline_legibly(window: Any) -> None
     texts = [t.text for t in view._texts]
     for want in ("X", "Lg 5", "I", "GAL", "Cv 2", "B", "CIL", "Lg 4", "R"):
         assert want in texts, want
-    assert any("Caesarians 0 · Pompeians 0" in t for t in texts)
+    assert "Caesarians lost 0 SP of 7; panics when 3 are lost" in texts
+    assert "Pompeians lost 0 SP of 4; panics when 2 are lost" in texts
     board = view.state.cfg.board
     for uid in ("X", "CIL"):
-        x, y = view.square_center(view.state.units[uid].square)
-        corner = image.getpixel((int(x - view.cell * 0.35), int(view.window.height - (y + view.cell * 0.35))))
+        x, y = view.square_center(view.state.units[uid].square)  # type: ignore[arg-type]
+        corner = image.getpixel((int(x - view.cell * 0.41), int(view.window.height - (y + view.cell * 0.41))))
         assert close(corner, BADGE), (uid, corner)  # the discipline box, top left
     # the flipped counter is drawn pale and lettered in dark ink, so it stays legible
     cil = next(t for t in view._texts if t.text == "CIL")
     assert tuple(cil.color)[:3] == DARK_INK
     x, y = view.square_center(board.parse("c5"))  # type: ignore[arg-type]
-    pale = tuple((c + 255) // 2 for c in SIDE_COLORS["B"])
+    r, g, b = SIDE_COLORS["B"]
+    pale = ((r + 255) // 2, (g + 255) // 2, (b + 255) // 2)
     assert close(image.getpixel((int(x - view.cell * 0.32), int(view.window.height - (y + view.cell * 0.05)))), pale)
 
 
@@ -205,13 +208,14 @@ def test_fleets_show_what_they_carry(window: Any) -> None:
     assert texts.count("Fl 2") == 5  # every fleet shows its strength
     assert texts.count("Lg5") == sum(len(u.cargo) for u in s.units.values() if u.kind == "fleet" and u.side == "A")
     assert "Ax2" in texts  # B's auxiliaries aboard G2
-    x, y = view.square_center(f3.square)
+    x, y = view.square_center(f3.square)  # type: ignore[arg-type]
     chip = image.getpixel((int(x - view.cell * 0.33), int(view.window.height - (y - view.cell * 0.27))))
     assert close(chip, (236, 222, 190)) or close(chip, GOLD[:3])  # the passenger chip, parchment or gold-edged
     view.select("F3")
     render(window, view)
-    line = next(t.text for t in view._texts if t.text.startswith("F3:"))
-    assert line == unit_line(s, f3) == "F3: fleet, Veteran, 2 SP; carrying P3 (legion V5)"
+    line = next(t.text for t in view._texts if t.text.startswith("F3 ("))
+    assert line == Words.of(s, view.side_names).unit_line(s, f3)
+    assert line == "F3 (Side A): fleet, Veteran, 2 SP; carrying P3 (legion 5 SP)"
 
 
 def test_a_finished_stand_alone_battle_shows_its_after_action_report(window: Any) -> None:

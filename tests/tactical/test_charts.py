@@ -654,7 +654,7 @@ BROKEN = [
         r"row\[\d+\]\.uncertain\[\d+\]\.columns",
         "not a defender column",
     ),
-    ("weapons_charts_v1", 'AT = "SK"', 'AT = "QQ"', r"alias\.defender\.AT", "does not cover"),
+    ("weapons_charts_v1", 'AT = "SK"', 'AT = "QQ"', r"alias\.defender\.AT", "does not print"),
     ("weapons_charts_v1", 'MI = ["MI", "CO(Con)"]', 'MI = ["MI", "CO(Rec)"]', "columns", "both HI and MI"),
     ("weapons_charts_v1", 'attacker = "GC"', 'attacker = "LC"', r"row\[16\]\.attacker", "second row"),
     (

@@ -120,8 +120,11 @@ def _click_hex(view: Any, hex_index: int, dx: float = 0.0, dy: float = 0.0) -> N
 
 def _click_choice(view: Any, kind: type) -> None:
     """Click the first button of the choice list whose action is a ``kind``."""
+    if view._hud_size == (0, 0):  # not shown yet: lay the panel out as showing it would
+        view.on_show_view()
     choice = next(c for c in view.choices if isinstance(c.action, kind))
-    view.on_mouse_press(view.window.width - 120, int(choice.top + 4), LEFT, 0)
+    assert choice.top > choice.bottom > 0, "the row is not on screen"
+    view.on_mouse_press(view.window.width - 120, int((choice.top + choice.bottom) / 2), LEFT, 0)
 
 
 def _pixel(view: Any, image: Any, hex_index: int, dx: float = 0.0, dy: float = 0.0) -> tuple[int, int, int]:
@@ -408,7 +411,8 @@ def test_counters_show_status_missile_hits_and_facing(window: Any, tmp_path: Pat
     notch = _pixel(view, shot, b1, nx - cx, ny - cy)
     assert notch[0] > 200 and notch[1] > 190
     view.on_mouse_motion(*_screen(view, b1), 0, 0)  # the hex under the mouse, in words
-    assert view.t_hex.text.startswith("0504 · clear") and "(B1)" in view.t_hex.text
+    assert view.t_hex.text.startswith("0504 · clear")
+    assert view.hovered == "B1" and view.t_tip.text.startswith("B1: LG")  # the hover card names it
     _click_hex(view, b1)  # an enemy counter: read, not selected
     assert view.selected is None and view.inspected == "B1"
     assert view.t_info.text.startswith("B1  LG") and "Size 6  TQ 6  MA 5" in view.t_info.text
@@ -612,20 +616,27 @@ def test_command_ranges_are_outlined_and_l_shows_every_leaders(window: Any) -> N
 
 
 def test_the_choice_list_pages_when_it_is_long(window: Any) -> None:
+    """Rows that do not fit go to the next page (PgDn), and PgUp comes back."""
     import arcade
 
     from tactical.actions import Pass
-    from tactical.view.battle import MAX_CHOICES, Choice
+    from tactical.view.battle import MAX_CHOICES
+    from tactical.view.choices import Choice
 
     view = _view()
     render(window, view)
     view.choices = [Choice(f"option {k}", Pass()) for k in range(MAX_CHOICES + 3)]
     view._update_hud()
     assert [t.text for t in view.t_choices][:2] == ["1. option 0", "2. option 1"]
-    assert f"1-{MAX_CHOICES} of {MAX_CHOICES + 3}" in view.t_odds_head.text
+    first = view.choice_next
+    assert 5 < first < len(view.choices)
+    assert f"(1-{first} of {MAX_CHOICES + 3}, PgUp/PgDn)" in view.t_odds_head.text
     view.on_key_press(arcade.key.PAGEDOWN, 0)
-    assert view.t_choices[0].text == f"1. option {MAX_CHOICES}" and view.t_choices[3].text == ""
-    assert view.choice_at(window.width - 100, view.shown_choices()[0].top + 4) is view.choices[MAX_CHOICES]
+    assert view.t_choices[0].text == f"1. option {first}"
+    assert (
+        view.choice_at(window.width - 100, (view.shown_choices()[0].top + view.shown_choices()[0].bottom) / 2)
+        is (view.choices[first])
+    )
     view.on_key_press(arcade.key.PAGEUP, 0)
     assert view.t_choices[0].text == "1. option 0"
 
@@ -734,7 +745,7 @@ def _offered_by_the_ui(view: Any) -> set[Any]:
             view.choose(choice)
             found |= set(view.pending.variants)
             view.cancel()
-        else:
+        elif choice.action is not None:  # headings and Move rows (a piece's hexes) play nothing
             found.add(choice.action)
     return found
 
@@ -856,9 +867,8 @@ def test_the_defending_player_is_asked_and_offered_exactly_the_generators_reacti
     assert view.play(Designate(("A2",), "B2")) and view.play(Resolve())
     assert view.play(Shock(("A2",), "B2"))
     assert view.state.reacting is not None and view.state.reacting.kind == "shock"
-    labels = {c.label for c in view.choices}
-    assert any(label.startswith("Reaction fire at A2  (") for label in labels)
-    assert any(label.startswith("No reaction (decline)  (") for label in labels)
+    rows = {c.label: c.detail for c in view.choices if not c.heading}  # each with its odds under it
+    assert rows.get("Reaction fire at A2") and rows.get("No reaction (decline)")
     assert _offered_by_the_ui(view) == set(view.legal())
     render(window, view)
     # the AI plays the defender when it is the AI's side
