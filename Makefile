@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 APT_PACKAGES := libegl1 libegl-mesa0 libgl1 libgl1-mesa-dri libgles2 libglu1-mesa xvfb xauth \
                 libfontconfig1 libfreetype6 fonts-dejavu-core
 
-.PHONY: play test setup system lint typecheck unit release bundle cases bench shot clean
+.PHONY: play test setup system lint typecheck unit release bundle cases bench shot screens clean
 
 play: setup
 	$(VENV)/bin/bellum
@@ -63,6 +63,10 @@ bench: setup
 
 shot: setup
 	$(VENV)/bin/bellum shot menu --out shots/menu.png
+
+# the window tests, writing their screenshots into docs/screens/ (a normal run never does)
+screens: setup
+	BELLUM_SCREENS=1 $(PY) -m pytest -q -n 2 -k 'window or view or screen or menu or picker' tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .benchmarks build dist

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from bellum.dice import Dice
 from bellum.errors import BellumError, InputError, RuleError
@@ -71,6 +71,20 @@ def new_state(engine: Engine[S, A], scenario: str, dice: Dice, options: Sequence
     return cast(Callable[[str, Dice, Sequence[str]], S], with_options)(scenario, dice, list(options))
 
 
+@runtime_checkable
+class ExplainsUndo(Protocol):
+    """An engine that says in words why a step cannot be taken back (optional: the window
+    shows the sentence; an engine without it gets a plain one)."""
+
+    def undo_refusal(self, before: Any, after: Any) -> str:
+        """Why the step from ``before`` to ``after`` cannot be taken back ('' when it can)."""
+        ...
+
+
+#: the sentence of an engine that does not say why (``ExplainsUndo``)
+NOT_ANY_MORE = "That action cannot be taken back any more."
+
+
 @dataclass(frozen=True)
 class _Step:
     state: S  # type: ignore[valid-type]
@@ -119,20 +133,29 @@ class Session(Generic[S, A]):
         return events
 
     def can_undo(self) -> bool:
-        if not self._undo:
-            return False
-        step = self._undo[-1]
-        return not step.rolled and self.engine.may_undo(step.state, self.state)
+        return not self.undo_refusal()
 
-    def undo(self) -> None:
-        """Take back the last action, if no die was rolled for it."""
+    def undo_refusal(self) -> str:
+        """Why the last action cannot be taken back, in words ('' when it can): nothing
+        played, a die rolled for it (named with its roll), or the engine's own reason."""
         if not self._undo:
-            raise RuleError("There is nothing to take back.")
+            return "There is nothing to take back."
         step = self._undo[-1]
         if step.rolled:
-            raise RuleError("Dice were rolled for that action; it cannot be taken back.")
-        if not self.engine.may_undo(step.state, self.state):
-            raise RuleError("That action cannot be taken back any more.")
+            rolls = self.dice.rolls[step.rolls :]
+            named = f" ({rolls[0].label}: {rolls[0].value})" if rolls else ""
+            return f"A die was rolled for that action{named}: dice are never taken back."
+        if isinstance(self.engine, ExplainsUndo):
+            return self.engine.undo_refusal(step.state, self.state)
+        return "" if self.engine.may_undo(step.state, self.state) else NOT_ANY_MORE
+
+    def undo(self) -> None:
+        """Take back the last action, if no die was rolled for it and the engine allows it
+        (``RuleError`` with ``undo_refusal``'s sentence otherwise)."""
+        why = self.undo_refusal()
+        if why:
+            raise RuleError(why)
+        step = self._undo[-1]
         self._undo.pop()
         self.state = step.state
         self.actions.pop()

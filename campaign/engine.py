@@ -57,6 +57,7 @@ from campaign.scenario import Scenario, load_scenario, resolve
 from campaign.state import (
     PASS_PHASES,
     POLITICAL_PHASES,
+    SIDE_NAMES,
     CampaignState,
     encode_state,
     enemy,
@@ -110,10 +111,20 @@ class CampaignEngine:
         return encode_state(state)
 
     def may_undo(self, before: CampaignState, after: CampaignState) -> bool:
-        """A step may be taken back within one side's movement phase (no dice rolled)."""
-        return (before.turn, before.phase, before.active) == (after.turn, after.phase, after.active) and (
-            after.phase == "movement"
-        )
+        """A step that rolled no die may be taken back while the side that took it still
+        decides (campaign.md §14.1): the Session refuses dice, this refuses the rest."""
+        return not self.undo_refusal(before, after)
+
+    def undo_refusal(self, before: CampaignState, after: CampaignState) -> str:
+        """Why the step from ``before`` to ``after`` cannot be taken back, in words ('' when it
+        can): once the decision has passed to the other side — the enemy has moved or has
+        been asked something — or the war is over, what was done stands (§14.1)."""
+        if after.result:
+            return "The war is over: its last step cannot be taken back."
+        if before.actor != after.actor:
+            now, then = SIDE_NAMES.get(after.actor, after.actor), SIDE_NAMES.get(before.actor, before.actor)
+            return f"The decision has passed to {now}: what {then} did before it cannot be taken back."
+        return ""
 
     # -- applying --------------------------------------------------------------
     def _refusal(self, state: CampaignState, action: A.Action, dice: Dice) -> str:

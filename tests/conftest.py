@@ -48,6 +48,18 @@ def window(_test_window: Any) -> Any:
     return _test_window
 
 
+def keep_screen(shot: Any, name: str, tmp_path: Path | None = None) -> Path:
+    """Save a test's screenshot: into ``tmp_path`` (or a temporary folder) on a normal run,
+    and into docs/screens/ as well when ``BELLUM_SCREENS=1`` (``make screens``) — a test
+    run never rewrites the committed screens."""
+    folder = tmp_path if tmp_path is not None else Path(tempfile.mkdtemp(prefix="bellum-screen-"))
+    out = folder / name
+    shot.save(out)
+    if os.environ.get("BELLUM_SCREENS"):
+        shot.save(ROOT / "docs" / "screens" / name)
+    return out
+
+
 def render(window: Any, view: Any) -> Any:
     """Show ``view``, draw one frame and return the screenshot (a PIL image)."""
     import arcade

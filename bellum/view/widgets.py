@@ -21,6 +21,8 @@ class Button:
     action: Any = None
     run: Callable[[], Any] | None = None
     enabled: bool = True
+    #: what the button does (or why it is disabled), shown as its tooltip
+    tip: str = ""
 
     def hit(self, x: float, y: float) -> bool:
         return self.left <= x <= self.left + self.width and self.bottom <= y <= self.bottom + self.height

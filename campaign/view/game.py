@@ -229,6 +229,39 @@ def action_label(state: CampaignState, a: A.Action) -> str:
     return type(a).__name__ + (f" ({', '.join(values)})" if values else "")
 
 
+#: the stratagem each decision of the political phases costs (campaign.md §15.3, §17, §18)
+STRATAGEM_COST: dict[type, str] = {
+    A.Recruit: "Political",
+    A.RecruitLeader: "Political",
+    A.FoundColony: "Political",
+    A.FormGuard: "Political",
+    A.Politics: "Political",
+    A.Claim: "Political",
+    A.Tribute: "Political",
+    A.Bribe: "Political",
+    A.Subvert: "Political",
+    A.Train: "Military",
+    A.Assassinate: "Agent",
+}
+
+
+def action_cost(state: CampaignState, a: A.Action) -> str:
+    """What a decision costs, in words ("1 Political stratagem (3 held) · 2 legions left to
+    raise"); '' for one that costs nothing."""
+    from campaign.rules.recruiting import builds_left
+
+    kind = STRATAGEM_COST.get(type(a))
+    if kind is None:
+        return ""
+    held = state.stratagems.get(state.active, {}).get(kind.lower(), 0)
+    out = f"costs 1 {kind} stratagem ({held} held)"
+    if isinstance(a, A.Recruit):
+        left = builds_left(state, state.active, a.kind)
+        if left is not None:
+            out += f" · {left} left to raise"
+    return out
+
+
 #: what declining reads as, by the decision it answers
 DECLINE_LABELS = {
     "intercept": "Let the voyage pass",
@@ -726,7 +759,8 @@ class CampaignGame:
             elif isinstance(a, A.March | A.Sail | A.Merge):
                 continue
             elif self.place_of(a) is None and self.force_of(a) is None:
-                out.append(Option(action_label(self.state, a), a, self.decision_odds(a)))
+                detail = " · ".join(x for x in (action_cost(self.state, a), self.decision_odds(a)) if x)
+                out.append(Option(action_label(self.state, a), a, detail))
         return out
 
     def decision_odds(self, a: A.Action) -> str:
@@ -782,7 +816,8 @@ class CampaignGame:
         for a in self.legal():
             f = self.force_of(a)
             if self.place_of(a) == place or (f in self.state.forces and self.state.forces[f].location == place):
-                out.append(Option(action_label(self.state, a), a, self.decision_odds(a)))
+                detail = " · ".join(x for x in (action_cost(self.state, a), self.decision_odds(a)) if x)
+                out.append(Option(action_label(self.state, a), a, detail))
         return out
 
     def phase_note(self) -> str:
@@ -906,15 +941,33 @@ class CampaignGame:
 
     # ------------------------------------------------------------------ undo, save, load
     def can_undo(self) -> bool:
-        return self.human_to_act() and self.session.can_undo()
+        return not self.undo_refusal()
+
+    def undo_refusal(self) -> str:
+        """Why Undo cannot take the last step back, in words ('' when it can): a die was
+        rolled for it, the enemy has moved since, or it is not this player's decision."""
+        if self.battle is not None:
+            return "Choose how to fight the battle first."
+        if not self.human_to_act():
+            return "It is not your decision now."
+        explain = getattr(self.session, "undo_refusal", None)
+        if explain is None:  # a session that only says yes or no (a game by e-mail)
+            return "" if self.session.can_undo() else "That step cannot be taken back."
+        why: str = explain()
+        return why
 
     def undo(self) -> bool:
+        """Take the last step back, or say why not (the message)."""
+        why = self.undo_refusal()
         try:
+            if why:
+                raise RuleError(why)
             self.session.undo()
         except RuleError as no:
             self.message = str(no)
             self.version += 1
             return False
+        self.message = ""
         self.chronicle = []
         self._chronicle_from(self.session.log)
         self._after([])

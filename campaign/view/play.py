@@ -2,18 +2,26 @@
 (docs/rules/campaign.md §14, "Playing").
 
 ``CampaignView`` is a ``MapView`` over a ``CampaignGame`` (``campaign.view.game``).  On
-top of the map it shows, under a fixed HUD camera:
+top of the map it shows, under a fixed HUD camera, panels docked in two columns (left and
+right), each folding to its title bar and moving to the other side, remembered in the
+player's settings (``campaign.view.panels``):
 
-* the **phase panel** (left): who is to act, the phase's actions from the legal-action
-  generator (end or pass the phase, supply, attacks, storms with their chance, offers of
-  battle at sea), undo, save and load;
-* the **force panel** (left, below): the selected force's leaders and units, and the
-  forces it may join;
-* the **chronicle** (bottom right): the last lines of the campaign's chronicle;
+* the **orders** (left): Undo, Save, Load, Report and Help first (they never move), who is
+  to act, the phase's actions from the legal-action generator (end or pass the phase,
+  supply, attacks, storms with their chance, stratagems, the Res Publica with its odds and
+  cost), a page at a time;
+* the **force** (left, below): the selected force's leaders and units, the forces it may join;
+* **here** (left, below): what can be done at the selected place (recruiting with its cost…);
+* **the war** (right, folded by default) and the **chronicle** (right): the hands of
+  stratagems, the Res Publica, clients at war; the latest lines of the chronicle;
+* the **message** in one fixed place at the bottom (a refusal, why Undo cannot, a save);
 * **dialogs** (centre): the choice of march (plain or with a Military stratagem, or by
   sea) with the exact March Table odds, the reactive decisions (intercept, cut supply,
   accept battle at sea, commit stratagems), and the **battle dialog** — auto-resolve
-  with the odds shown first, the battleboard, or the tactical engine.
+  with the odds shown first, the battleboard, or the tactical engine;
+* the **help** (F1, ``campaign.view.helppanel``): controls, legend, sequence of play, rules.
+
+Every button has a tooltip (what it does, or why it is disabled); long labels wrap.
 
 A click on a force selects it and lights its legal destinations on the map, each with
 the chance that the march arrives; a click on a lit place moves it there (a sure march
@@ -22,18 +30,18 @@ at once, otherwise through the march dialog).  The battleboard choice opens
 player leaves it and lets the generals finish it), its ``Outcome`` comes back to the map
 and is applied through the engine.
 
-Controls besides the map's: Enter ends or passes the phase, C shows or hides the
-chronicle, R lists the war's battles and opens their after-action reports (campaign.md
-§14.4), Ctrl+Z undo, Ctrl+S save (a named slot: ``loadscreen``), Ctrl+L load (the load
-screen), V the end of the war once it is over (``victory``), Esc closes a dialog, clears
-the selection or returns to the menu.
+Controls besides the map's: Enter ends or passes the phase, C folds or opens the
+chronicle, L shows or hides the map's legend, F1 the help, R lists the war's battles and
+opens their after-action reports (campaign.md §14.4), Ctrl+Z undo, Ctrl+S save (a named
+slot: ``loadscreen``), Ctrl+L load (the load screen), V the end of the war once it is over
+(``victory``), Esc closes a dialog, clears the selection or returns to the menu.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -55,14 +63,27 @@ from campaign.state import SIDES, side_title
 from campaign.units import catalogue
 from campaign.view import loadscreen, markers, victory
 from campaign.view.game import ODDS_BATTLES, CampaignGame, Option, tactical_refusal
+from campaign.view.helppanel import build_help
 from campaign.view.mapview import SANS, SERIF, TOP_BAR, MapView, rgba
 from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT, owner_kind
+from campaign.view.panels import PANELS, TITLES, load_settings, map_share, save_settings, settings_path
 
-PANEL_W = 300
-CHRONICLE_W = 400
-CHRONICLE_LINES = 7
-MAX_PHASE_BUTTONS = 12
-MAX_PLACE_BUTTONS = 8
+#: the columns of docked panels (campaign.view.panels): their widths and the space around them
+LEFT_W = 292
+RIGHT_W = 340
+PANEL_MARGIN = 8
+PANEL_GAP = 6
+HEADER_H = 24
+#: the chronicle panel's height for its lines (more in a taller window), and the lines it may show
+CHRONICLE_H = 64
+CHRONICLE_LINES = 12
+#: the message's fixed place: the bottom of the window, right of the map's legend
+MESSAGE_LEFT = 246.0
+MESSAGE_W = 560.0
+#: the map view's own legend box (hidden while the legend panel is folded)
+MAP_LEGEND_RECT = (9.0, 9.0, 237.0, 161.0)
+#: the hover key of a button (its tooltip)
+BUTTON_TIP = "tip:"
 #: battles listed by the R key (the latest first)
 REPORTS_SHOWN = 10
 DIALOG_W = 560
@@ -79,6 +100,9 @@ WARN = (150, 40, 30, 255)
 BUTTON = (92, 60, 48, 255)
 BUTTON_OFF = (160, 150, 136, 255)
 BUTTON_INK = rgba(PARCHMENT)
+#: a disabled button's words, and the panels' headings (dark enough to read on parchment)
+OFF_INK = (70, 58, 48, 255)
+HEAD_INK = (128, 78, 18, 255)
 DEST_SURE = (40, 120, 60)
 DEST_RISK = (200, 140, 30)
 DEST_BAD = (170, 40, 30)
@@ -90,6 +114,40 @@ AAR_LABEL = "Illustrated report of the war"
 AAR_NOTE = "maps, charts and every battle, as a web page"
 AAR_BATTLE = "Illustrated report of this battle"
 AAR_BATTLE_NOTE = "the field at its start, turning points and end, as a web page"
+
+
+#: what a choice without odds or a cost does, for its tooltip (by the action's kind)
+ACTION_TIPS: dict[type, str] = {
+    A.Pass: "nothing more this phase: go on to the next (Enter)",
+    A.EndPhase: "go on to the next phase (Enter)",
+    A.Supply: "trace every force's supply and roll for those out of it (campaign.md §10)",
+    A.Battle: "choose the Military stratagems you commit, with the odds of each (§12.2)",
+    A.Merge: "the two forces become one, under the better leader (§8.4)",
+    A.OfferNaval: "offer the enemy fleet battle at sea; it may refuse (§9.4)",
+}
+#: what each kind of stratagem is for (campaign.md §15)
+STRATAGEM_USES = {
+    "military": "for battles, forced marches, interceptions and training",
+    "political": "for the Res Publica, recruiting, colonies, tribute and bribes",
+    "agent": "for plots against enemy leaders",
+}
+
+
+def option_tip(o: Option) -> str:
+    """A choice's tooltip: what it risks or costs, else what it does."""
+    if o.detail:
+        return f"{o.label}: {o.detail}"
+    if isinstance(o.action, A.Take):
+        return f"{o.label}: {STRATAGEM_USES.get(o.action.kind, 'kept in your hand until played')}"
+    does = ACTION_TIPS.get(type(o.action))
+    return f"{o.label}: {does}" if does else f"{o.label} (no die is rolled)"
+
+
+def button_layer(key: str) -> str:
+    """The layer a button belongs to by its key: the help's, a dialog's, or the panels'."""
+    if key.startswith("help:"):
+        return "help"
+    return "dialog" if key.startswith("option") or key == "cancel" else "panel"
 
 
 @dataclass
@@ -123,7 +181,27 @@ class CampaignView(MapView):
         self._play_texts: list[arcade.Text] = []
         self._force_ids: list[str] = []
         self.dest_labels: dict[str, str] = {}
-        self.show_chronicle = True
+        #: the panels' remembered state (folded, docked): the player's settings file
+        self.settings_file = settings_path()
+        self.settings, problem = load_settings(self.settings_file)
+        if problem:
+            game.message = problem
+        #: the page each list of choices shows, and where each paged list is (for the wheel)
+        self.pages: dict[str, int] = {}
+        self.page_lists: dict[str, tuple[float, float, float, float]] = {}
+        self.button_texts: dict[str, arcade.Text] = {}
+        self.panel_rects: list[tuple[float, float, float, float]] = []
+        self.message_rect: tuple[float, float, float, float] | None = None
+        self.dialog_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.help_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.help_batch = Batch()
+        self.help_sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        #: the help panel (F1): open, its tab, the rules search and the section shown
+        self.help_open = False
+        self.help_tab = "controls"
+        self.help_query = ""
+        self.help_section = -1
+        self.help_scroll = 0
         super().__init__(game, menu=menu)
 
     # ------------------------------------------------------------------ following the game
@@ -224,6 +302,15 @@ class CampaignView(MapView):
         self.panel.text = "\n".join(lines)
 
     # ------------------------------------------------------------------ the HUD
+    @property
+    def show_chronicle(self) -> bool:
+        return not self.settings.panel("chronicle").collapsed
+
+    @show_chronicle.setter
+    def show_chronicle(self, shown: bool) -> None:
+        self.settings.panel("chronicle").collapsed = not shown
+        self._remember()
+
     def _hud_state(self) -> tuple[Any, ...]:
         return (
             self.game.version,
@@ -231,159 +318,374 @@ class CampaignView(MapView):
             self.window.width,
             self.window.height,
             self.game.selected_force,
-            self.show_chronicle,
+            self.model.selected,
+            self.settings.model_dump_json(),
+            tuple(sorted(self.pages.items())),
+            (self.help_open, self.help_tab, self.help_query, self.help_section, self.help_scroll),
         )
 
     def _build_play_hud(self) -> None:
-        """Rebuild the panels, the buttons and the dialog (when the game or the dialog changed)."""
+        """Rebuild the panels, the buttons, the message, the dialog and the help (when the
+        game, the dialog, the window's size or a panel changed): two docked columns of
+        panels that fold to their title bar (``campaign.view.panels``)."""
         self._hud_key = self._hud_state()
         self.play_batch = Batch()
         self.play_shapes = shape_list.ShapeElementList()
         self.dialog_batch = Batch()
-        self.dialog_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
+        self.dialog_shapes = shape_list.ShapeElementList()
+        self.help_batch = Batch()
+        self.help_shapes = shape_list.ShapeElementList()
         self._play_texts = []
         self.buttons = []
-        self.panel_rects: list[tuple[float, float, float, float]] = []
+        self.button_texts = {}
+        self.panel_rects = []
+        self.panel_at: dict[str, tuple[float, float, float, float]] = {}
         w, h = self.window.width, self.window.height
+        top = h - TOP_BAR - 8
+        bodies = self._panel_bodies()
+        self._build_column("left", PANEL_MARGIN, top, LEFT_W, bodies)
+        right = self._build_column("right", w - RIGHT_W - PANEL_MARGIN, top, RIGHT_W, bodies)
+        self.panel_drop = top - right + 4 if right < top else 0.0  # the map's place panel goes below
+        self._build_message()
+        if self.dialog is not None:
+            self._build_dialog(self.dialog)
+        if self.help_open:
+            build_help(self)
+        self._layer_buttons()
+
+    def _build_column(
+        self, dock: str, x: float, top: float, width: float, bodies: dict[str, Callable[[float, float, float], float]]
+    ) -> float:
+        """The panels docked on one side, stacked from the top; the bottom reached."""
+        y = top
+        for name in PANELS:
+            state = self.settings.panel(name)
+            body = bodies.get(name)
+            if state.dock != dock or body is None:
+                continue
+            y = self._panel(name, x, y, width, body) - PANEL_GAP
+        return y
+
+    def _panel_bodies(self) -> dict[str, Callable[[float, float, float], float]]:
+        """The panels shown now and what fills each (x, top, width -> bottom)."""
         g = self.game
-        # -- the phase panel ------------------------------------------------------
-        x0, top = 10.0, h - TOP_BAR - 10
-        y = top - 8
-        s = g.state
-        actor = s.actor
-        who = side_title(actor)
+        bodies: dict[str, Callable[[float, float, float], float]] = {"orders": self._orders_body}
+        if g.selected_force is not None and g.selected_force in g.state.forces:
+            bodies["force"] = self._force_body
+        if self.model.selected is not None and g.place_options(self.model.selected):
+            bodies["place"] = self._place_body
+        bodies["war"] = self._war_body
+        bodies["chronicle"] = self._chronicle_body
+        return bodies
+
+    def _panel(
+        self, name: str, x: float, top: float, width: float, body: Callable[[float, float, float], float]
+    ) -> float:
+        """A panel: its title bar (fold and dock buttons on the right), then its body unless
+        folded; the parchment box behind both.  Returns its bottom."""
+        state = self.settings.panel(name)
+        title = TITLES[name]
+        if name == "chronicle" and state.collapsed and self.game.chronicle:
+            title += f" ({len(self.game.chronicle)})"
+        self._line(title, x + 8, top - 4, HEAD_INK, 10.5, bold=True)
+        side = "right" if state.dock == "left" else "left"
+        fold_tip = (
+            f"Open the {TITLES[name].lower()} panel"
+            if state.collapsed
+            else f"Fold the {TITLES[name].lower()} panel to its title"
+        )
+        self._add_button(
+            f"fold:{name}",
+            "+" if state.collapsed else "−",
+            x + width - 28,
+            top - 21,
+            22,
+            partial(self.fold, name),
+            height=18,
+            tip=fold_tip,
+        )
+        self._add_button(
+            f"dock:{name}",
+            "⇄",
+            x + width - 54,
+            top - 21,
+            22,
+            partial(self.dock, name),
+            height=18,
+            tip=f"Dock the {TITLES[name].lower()} panel on the {side} of the window",
+        )
+        bottom = top - HEADER_H
+        if not state.collapsed:
+            bottom = body(x, bottom, width) - 4
+        self._panel_box(x, bottom, top, width)
+        self.panel_at[name] = (x, bottom, x + width, top)
+        return bottom
+
+    def fold(self, name: str) -> None:
+        """Fold a panel to its title bar, or open it (remembered)."""
+        state = self.settings.panel(name)
+        state.collapsed = not state.collapsed
+        self._remember()
+
+    def dock(self, name: str) -> None:
+        """Move a panel to the other side of the window (remembered)."""
+        state = self.settings.panel(name)
+        state.dock = "right" if state.dock == "left" else "left"
+        self._remember()
+
+    def _remember(self) -> None:
+        self._hud_key = None
+        try:
+            save_settings(self.settings, self.settings_file)
+        except OSError as no:
+            self.game.message = f"The window's settings could not be written: {no.strerror or no}."
+            self.game.version += 1
+
+    def _status(self) -> str:
+        g, s = self.game, self.game.state
+        who = side_title(s.actor)
         if getattr(s, "result", None):
-            status = "The war is over"
-        elif g.battle is not None:
-            status = f"{g.battle.title}: choose how to fight it"
-        elif g.handover is not None:
-            status = f"Hand over to {SIDE_TITLES_LOWER[g.handover]}"
-        elif g.human_to_act():
-            status = f"{who} to act" + (" (you)" if len(g.humans) == 1 else "")
-        elif actor in g.ais:
-            status = f"{who} (the computer) are moving…"
-        elif actor in g.remote:
-            status = f"{who} decide on their own computer"
-        else:
-            status = "Nothing to do"
-        y = self._line(status, x0 + 10, y, GOLD, 11.5, bold=True)
-        if s.pending is not None:
-            y = self._wrapped(g.pending_question(), x0 + 10, y, INK, 9.5, PANEL_W - 20)
-        if g.message:
-            y = self._wrapped(g.message, x0 + 10, y, WARN, 9.5, PANEL_W - 20)
-        y -= 4
-        options = g.phase_options()
-        for o in options[:MAX_PHASE_BUTTONS]:
-            y = self._button(o.label, x0 + 10, y, PANEL_W - 20, partial(self.choose_phase, o), key=f"phase:{o.label}")
-            if o.detail:  # what it risks: a storm's or a roll's exact odds (campaign.md §14.3)
-                y = self._wrapped(o.detail, x0 + 16, y + 2, DIM, 8.5, PANEL_W - 26)
-        if len(options) > MAX_PHASE_BUTTONS:
-            y = self._line(f"…and {len(options) - MAX_PHASE_BUTTONS} more choices.", x0 + 10, y, DIM, 8.5)
+            return "The war is over"
+        if g.battle is not None:
+            return f"{g.battle.title}: choose how to fight it"
+        if g.handover is not None:
+            return f"Hand over to {SIDE_TITLES_LOWER[g.handover]}"
+        if g.human_to_act():
+            return f"{who} to act" + (" (you)" if len(g.humans) == 1 else "")
+        if s.actor in g.ais:
+            return f"{who} (the computer) are moving…"
+        if s.actor in g.remote:
+            return f"{who} decide on their own computer"
+        return "Nothing to do"
+
+    def _toolbar(self, x: float, y: float, width: float) -> float:
+        """Undo, Save, Load, Report and Help: always first in the orders, so they never move."""
+        g = self.game
+        why = g.undo_refusal()
+        tips = {
+            "undo": why or "Take back your last step (Ctrl+Z)",
+            "save": "Save the game in a named slot (Ctrl+S)",
+            "load": "Load a saved game: every save, the newest first (Ctrl+L)",
+            "report": "Write the war's illustrated after-action report, as a web page",
+            "help": "Controls, the legend, the sequence of play and the rules (F1)",
+        }
+        runs: dict[str, Callable[[], Any]] = {
+            "undo": self.undo,
+            "save": self.save,
+            "load": self.load,
+            "report": self.write_aar,
+            "help": self.toggle_help,
+        }
+        each = (width - 4 * 4) / 5
+        for i, (key, run) in enumerate(runs.items()):
+            self._add_button(
+                key,
+                key.capitalize(),
+                x + i * (each + 4),
+                y - BUTTON_H,
+                each,
+                run,
+                enabled=key != "undo" or not why,
+                tip=tips[key],
+            )
+        return y - BUTTON_H - 6
+
+    def _orders_body(self, x: float, y: float, width: float) -> float:
+        """The toolbar, who is to act, the waiting question and the phase's actions (a page
+        at a time), then a line of help."""
+        g = self.game
+        y = self._toolbar(x + 8, y - 4, width - 16)
+        y = self._line(self._status(), x + 8, y, HEAD_INK, 11, bold=True)
+        if g.state.pending is not None:
+            y = self._wrapped(g.pending_question(), x + 8, y, INK, 9.5, width - 16)
+        options = [(o, partial(self.choose_phase, o), f"phase:{o.label}") for o in g.phase_options()]
+        y = self._option_list("phase", options, x + 8, y - 2, width - 16, self._rows())
         places = g.action_places()
         if places:
             y = self._wrapped(
                 f"{len(places)} places with something to do are ringed in gold: click one.",
-                x0 + 10,
+                x + 8,
                 y,
                 DIM,
                 8.5,
-                PANEL_W - 20,
+                width - 16,
             )
         note = g.phase_note()
         if note:
-            y = self._wrapped(note, x0 + 10, y, DIM, 8.5, PANEL_W - 20)
-        quarter = (PANEL_W - 20 - 12) / 4
-        row = y - BUTTON_H - 4
-        self._add_button("undo", "Undo", x0 + 10, row, quarter, self.undo, enabled=g.can_undo())
-        self._add_button("save", "Save", x0 + 14 + quarter, row, quarter, self.save)
-        self._add_button("load", "Load", x0 + 18 + 2 * quarter, row, quarter, self.load)
-        # the war's illustrated after-action report (``bellum aar``), written in the background
-        self._add_button("report", "Report", x0 + 22 + 3 * quarter, row, quarter, self.write_aar)
-        y = row - 8
-        self._panel_box(x0, y, top, PANEL_W)
-        # -- the force panel --------------------------------------------------------
-        fid = g.selected_force
-        if fid is not None and fid in s.forces:
-            top2 = y - 8
-            y2 = top2 - 8
-            f = s.forces[fid]
-            side = s.allegiance(f.side)
-            ink = rgba(OWNER_INK[owner_kind(self.world, f.side)])
-            lines = g.describe_force(fid)
-            y2 = self._line(lines[0], x0 + 10, y2, ink, 11.5, bold=True)
-            for ln in lines[1:]:
-                y2 = self._wrapped(ln, x0 + 10, y2, INK, 9, PANEL_W - 20)
-            moves = g.moves()
-            if moves:
-                y2 = self._line(f"{len(moves)} places it may reach are lit on the map.", x0 + 10, y2, DIM, 8.5)
-            elif side == s.active and s.phase == "movement" and g.human_to_act():
-                y2 = self._line("It cannot move any further this phase.", x0 + 10, y2, DIM, 8.5)
-            for o in g.merges():
-                y2 = self._button(o.label, x0 + 10, y2, PANEL_W - 20, partial(self.game.play, o.action), key="merge")
-            self._panel_box(x0, y2 - 6, top2, PANEL_W)
-            y = y2 - 6
-        here = g.place_options(self.model.selected)
-        if here and self.model.selected is not None:
-            top3 = y - 8
-            y3 = self._line(f"At {place_name(self.model.selected)}", x0 + 10, top3 - 8, GOLD, 11, bold=True)
-            for i, o in enumerate(here[:MAX_PLACE_BUTTONS]):
-                y3 = self._button(o.label, x0 + 10, y3, PANEL_W - 20, partial(self.game.play, o.action), key=f"here{i}")
-                if o.detail:
-                    y3 = self._wrapped(o.detail, x0 + 16, y3 + 2, DIM, 8.5, PANEL_W - 26)
-            if len(here) > MAX_PLACE_BUTTONS:
-                y3 = self._line(f"…and {len(here) - MAX_PLACE_BUTTONS} more.", x0 + 10, y3, DIM, 8.5)
-            self._panel_box(x0, y3 - 6, top3, PANEL_W)
-        # -- the war (top right, above the place panel) -------------------------------
-        ww = 316
-        wx0 = w - ww - 10
-        wtop = h - TOP_BAR - 10
-        wy = self._line("The war", wx0 + 10, wtop - 8, GOLD, 10.5, bold=True)
-        for ln in g.war_lines():
-            wy = self._wrapped(ln, wx0 + 10, wy, INK, 8.5, ww - 20)
-        self._panel_box(wx0, wy - 4, wtop, ww)
-        self.panel_drop = wtop - (wy - 4) + 8
-        # -- the chronicle -----------------------------------------------------------
-        cw = CHRONICLE_W
-        cx0 = w - cw - 10
-        bottom = 52.0  # above the scale bar and the help line
-        yy = bottom + 8
-        shown = g.chronicle[-CHRONICLE_LINES:] if self.show_chronicle else []
-        for ln in reversed(shown):
+            y = self._wrapped(note, x + 8, y, DIM, 8.5, width - 16)
+        return y
+
+    def _rows(self) -> int:
+        """How many choices a list shows on a page (more in a taller window)."""
+        return max(4, min(12, int((self.window.height - 500) / 50)))
+
+    def _option_list(
+        self,
+        name: str,
+        options: Sequence[tuple[Option, Callable[[], Any], str]],
+        x: float,
+        y: float,
+        width: float,
+        rows: int,
+    ) -> float:
+        """Choices as buttons, ``rows`` a page, with Previous / Next when there are more (the
+        wheel over the list turns the pages too): every choice can be reached."""
+        pages = max(1, -(-len(options) // rows))
+        page = min(self.pages.get(name, 0), pages - 1)
+        self.pages[name] = page
+        for o, run, key in options[page * rows : (page + 1) * rows]:
+            tip = option_tip(o)
+            y = self._button(o.label, x, y, width, run, key=key, tip=tip)
+            if o.detail:  # what it risks or costs: the exact odds (campaign.md §14.3)
+                y = self._wrapped(o.detail, x + 6, y + 2, DIM, 8.5, width - 6)
+        if pages > 1:
+            half = (width - 70) / 2
+            prev, nxt = partial(self.turn_page, name, -1), partial(self.turn_page, name, 1)
+            self._add_button(
+                f"page:{name}:-1",
+                "‹ Previous",
+                x,
+                y - BUTTON_H,
+                half,
+                prev,
+                enabled=page > 0,
+                tip="The previous page of choices",
+            )
+            self._add_button(
+                f"page:{name}:1",
+                "Next ›",
+                x + width - half,
+                y - BUTTON_H,
+                half,
+                nxt,
+                enabled=page < pages - 1,
+                tip="The next page of choices",
+            )
+            t = arcade.Text(
+                f"{page + 1} of {pages}",
+                x + width / 2,
+                y - BUTTON_H / 2,
+                DIM,
+                9,
+                font_name=SANS,
+                anchor_x="center",
+                anchor_y="center",
+                batch=self.play_batch,
+            )
+            self._play_texts.append(t)
+            self.page_lists[name] = (x, y - BUTTON_H, x + width, y + 4)
+            y -= BUTTON_H + 4
+        return y
+
+    def turn_page(self, name: str, step: int) -> None:
+        self.pages[name] = max(0, self.pages.get(name, 0) + step)
+        self._hud_key = None
+
+    def _force_body(self, x: float, y: float, width: float) -> float:
+        """The selected force: leaders, units, movement, and the forces it may join."""
+        g, s = self.game, self.game.state
+        fid = g.selected_force or ""
+        f = s.forces[fid]
+        ink = rgba(OWNER_INK[owner_kind(self.world, f.side)])
+        lines = g.describe_force(fid)
+        y = self._wrapped(lines[0], x + 8, y - 4, ink, 11, width - 16, bold=True)
+        for ln in lines[1:]:
+            y = self._wrapped(ln, x + 8, y, INK, 9, width - 16)
+        moves = g.moves()
+        if moves:
+            y = self._line(f"{len(moves)} places it may reach are lit on the map.", x + 8, y, DIM, 8.5)
+        elif s.allegiance(f.side) == s.active and s.phase == "movement" and g.human_to_act():
+            y = self._line("It cannot move any further this phase.", x + 8, y, DIM, 8.5)
+        merges = [(o, partial(self.game.play, o.action), "merge") for o in g.merges()]
+        return self._option_list("merge", merges, x + 8, y, width - 16, self._rows())
+
+    def _place_body(self, x: float, y: float, width: float) -> float:
+        """What can be done at the selected place (recruiting, colonies, tribute, bribes…)."""
+        place = self.model.selected or ""
+        y = self._wrapped(f"At {place_name(place)}", x + 8, y - 4, HEAD_INK, 11, width - 16, bold=True)
+        here = self.game.place_options(place)
+        options = [(o, partial(self.game.play, o.action), f"here{i}") for i, o in enumerate(here)]
+        return self._option_list("place", options, x + 8, y, width - 16, self._rows())
+
+    def _war_body(self, x: float, y: float, width: float) -> float:
+        for ln in self.game.war_lines():
+            y = self._wrapped(ln, x + 8, y - 2, INK, 8.5, width - 16) + 2
+        return y
+
+    def _chronicle_body(self, x: float, y: float, width: float) -> float:
+        """The latest lines of the chronicle, newest at the bottom, as many as fit a few lines' height."""
+        g = self.game
+        if not g.chronicle:
+            return self._line("Nothing has happened yet.", x + 8, y - 2, DIM, 8.5)
+        room = CHRONICLE_H if self.window.height < 1000 else CHRONICLE_H * 1.6
+        texts: list[arcade.Text] = []
+        used = 0.0
+        for ln in reversed(g.chronicle[-CHRONICLE_LINES:]):
             t = arcade.Text(
                 ln,
-                cx0 + 10,
-                yy,
+                x + 8,
+                0,
                 INK,
                 8.5,
                 font_name=SANS,
                 multiline=True,
-                width=cw - 20,
-                anchor_y="bottom",
+                width=int(width - 16),
+                anchor_y="top",
                 batch=self.play_batch,
             )
-            if yy + t.content_height > h * 0.38:
+            if texts and used + t.content_height > room:
                 t.visible = False
                 break
+            used += t.content_height + 3
+            texts.append(t)
+        y -= 2
+        for t in reversed(texts):
+            t.y = y
             self._play_texts.append(t)
-            yy += t.content_height + 3
-        if not g.chronicle and self.show_chronicle:
-            yy = self._line("Nothing has happened yet.", cx0 + 10, yy + 14, DIM, 8.5) + 16
-        head = arcade.Text(
-            "Chronicle" if self.show_chronicle else "Chronicle (C shows it)",
-            cx0 + 10,
-            yy + 4,
-            rgba(GOLD),
-            10.5,
-            font_name=SERIF,
-            bold=True,
+            y -= t.content_height + 3
+        return y
+
+    def _build_message(self) -> None:
+        """The game's last message (a refusal, a save) in its fixed place at the bottom of
+        the window: it never pushes a button, and OK clears it."""
+        self.message_rect = None
+        text = self.game.message
+        if not text:
+            return
+        w = self.window.width
+        left = MESSAGE_LEFT
+        width = max(260.0, min(MESSAGE_W, w - left - 420))
+        t = arcade.Text(
+            text,
+            left + 10,
+            0,
+            WARN,
+            9.5,
+            font_name=SANS,
+            multiline=True,
+            width=int(width - 70),
+            anchor_y="top",
             batch=self.play_batch,
         )
-        self._play_texts.append(head)
-        self._panel_box(cx0, bottom, yy + 24, cw)
-        # -- the dialog --------------------------------------------------------------
-        if self.dialog is not None:
-            self._build_dialog(self.dialog)
-        self._layer_buttons()
+        height = max(BUTTON_H + 8, t.content_height + 12)
+        bottom = 8.0
+        t.y = bottom + height - 6
+        self._play_texts.append(t)
+        self._add_button(
+            "dismiss",
+            "OK",
+            left + width - 52,
+            bottom + (height - BUTTON_H) / 2,
+            44,
+            self.dismiss,
+            tip="Clear the message",
+        )
+        self._panel_box(left, bottom, bottom + height, width)
+        self.message_rect = (left, bottom, left + width, bottom + height)
+
+    def dismiss(self) -> None:
+        self.game.message = ""
+        self.game.version += 1
 
     def _panel_box(self, x0: float, bottom: float, top: float, width: float) -> None:
         """A parchment box behind a panel (drawn before its texts: shapes draw under the batch)."""
@@ -397,7 +699,18 @@ class CampaignView(MapView):
         self._play_texts.append(t)
         return y - t.content_height - 3
 
-    def _wrapped(self, text: str, x: float, y: float, color: Any, size: float, width: float) -> float:
+    def _wrapped(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        color: Any,
+        size: float,
+        width: float,
+        *,
+        bold: bool = False,
+        batch: Batch | None = None,
+    ) -> float:
         t = arcade.Text(
             text,
             x,
@@ -405,10 +718,11 @@ class CampaignView(MapView):
             color,
             size,
             font_name=SANS,
+            bold=bold,
             multiline=True,
             width=int(width),
             anchor_y="top",
-            batch=self.play_batch,
+            batch=batch or self.play_batch,
         )
         self._play_texts.append(t)
         return y - t.content_height - 3
@@ -424,18 +738,47 @@ class CampaignView(MapView):
         *,
         enabled: bool = True,
         height: float = BUTTON_H,
+        tip: str = "",
+        size: float = 9.5,
     ) -> Button:
-        b = Button(key, label, left, bottom, width, height, run=run, enabled=enabled)
+        """A button; its label wraps onto more lines (the button grows down from its top)
+        rather than being cut."""
+        top = bottom + height
+        t = arcade.Text(
+            label,
+            left + width / 2,
+            top,
+            BUTTON_INK if enabled else OFF_INK,
+            size,
+            font_name=SANS,
+            multiline=True,
+            width=max(8, int(width - 10)),
+            align="center",
+            anchor_x="center",
+            anchor_y="top",
+            batch=self._batch_for(key),
+        )
+        height = max(height, t.content_height + 8)
+        t.y = top - (height - t.content_height) / 2
+        b = Button(key, label, left, top - height, width, height, run=run, enabled=enabled, tip=tip or label)
         self.buttons.append(b)
+        self.button_texts[key] = t
         return b
 
-    def _button(self, label: str, x: float, y: float, width: float, run: Callable[[], Any], *, key: str) -> float:
-        self._add_button(key, label, x, y - BUTTON_H, width, run)
-        return y - BUTTON_H - 4
+    def _batch_for(self, key: str) -> Batch:
+        layer = button_layer(key)
+        return self.help_batch if layer == "help" else self.dialog_batch if layer == "dialog" else self.play_batch
+
+    def _button(
+        self, label: str, x: float, y: float, width: float, run: Callable[[], Any], *, key: str, tip: str = ""
+    ) -> float:
+        b = self._add_button(key, label, x, y - BUTTON_H, width, run, tip=tip)
+        return b.bottom - 4
 
     def _build_dialog(self, d: Dialog) -> None:
+        """The dialog in the middle of the window; its answers wrap rather than being cut."""
         w, h = self.window.width, self.window.height
-        dw = DIALOG_W
+        dw = min(DIALOG_W, w - 40)
         texts: list[arcade.Text] = []
         batch = self.dialog_batch
         title = arcade.Text(
@@ -455,9 +798,31 @@ class CampaignView(MapView):
             arcade.Text(ln, 0, 0, INK, 10, font_name=SANS, multiline=True, width=dw - 32, anchor_y="top", batch=batch)
             for ln in d.lines
         ]
-        height = 20 + title.content_height + 10 + sum(t.content_height + 4 for t in body) + 10
         opts = list(d.options) + ([("Cancel", self.close_dialog, "")] if d.cancel else [])
-        height += sum(BUTTON_H + 6 + (14 if why else 0) for _, _, why in opts) + 10
+        # the buttons first, at the top of the window, to know their heights
+        made = []
+        for i, (label, run, why) in enumerate(opts):
+            key = "cancel" if label == "Cancel" and d.cancel and i == len(opts) - 1 else f"option{i}"
+            tip = why or ("Close this dialog without choosing (Esc)" if key == "cancel" else f"{label} ({d.title})")
+            b = self._add_button(key, label, 0, 0, dw - 32, run, enabled=run is not None, tip=tip)
+            note = None
+            if why:  # why it is disabled, or what it risks: wrapped under the button
+                note = arcade.Text(
+                    why,
+                    0,
+                    0,
+                    DIM,
+                    8.5,
+                    font_name=SANS,
+                    italic=True,
+                    multiline=True,
+                    width=dw - 44,
+                    anchor_y="top",
+                    batch=batch,
+                )
+            made.append((b, note))
+        height: float = 20 + title.content_height + 10 + sum(t.content_height + 4 for t in body) + 10
+        height += sum(b.height + 6 + (note.content_height + 4 if note else 0) for b, note in made) + 10
         left, top = (w - dw) / 2, min(h - TOP_BAR - 20, h / 2 + height / 2)
         bottom = top - height
         shapes = self.dialog_shapes
@@ -473,78 +838,95 @@ class CampaignView(MapView):
             y -= t.content_height + (10 if t is title else 4)
             texts.append(t)
         y -= 6
-        for i, (label, run, why) in enumerate(opts):
-            key = "cancel" if label == "Cancel" and d.cancel and i == len(opts) - 1 else f"option{i}"
-            self._add_button(key, label, left + 16, y - BUTTON_H, dw - 32, run, enabled=run is not None)
-            y -= BUTTON_H + 6
-            if why:
-                t = arcade.Text(
-                    why, left + 22, y + 2, DIM, 8.5, font_name=SANS, italic=True, anchor_y="top", batch=batch
-                )
-                texts.append(t)
-                y -= 14
+        for b, note in made:
+            self._move_button(b, left + 16, y - b.height)
+            y -= b.height + 6
+            if note is not None:
+                note.x, note.y = left + 22, y + 2
+                texts.append(note)
+                y -= note.content_height + 4
         self.dialog_texts = texts
         self.dialog_box = (left, bottom, left + dw, top)
 
+    def _move_button(self, b: Button, left: float, bottom: float) -> None:
+        t = self.button_texts[b.key]
+        t.x += left - b.left
+        t.y += bottom - b.bottom
+        b.left, b.bottom = left, bottom
+
     def hud_rects(self) -> list[tuple[float, float, float, float]]:
         self.refresh_hud()
-        return super().hud_rects() + [(a - 1, b - 1, c + 1, d + 1) for a, b, c, d in self.panel_rects]
+        rects = super().hud_rects()
+        if self.settings.panel("legend").collapsed:
+            rects = [r for r in rects if r != MAP_LEGEND_RECT]
+        return rects + [(a - 1, b - 1, c + 1, d + 1) for a, b, c, d in self.panel_rects]
 
     def hud_opaque(self) -> bool:
-        return self.dialog is None
+        return self.dialog is None and not self.help_open
+
+    def map_share(self) -> float:
+        """The share of the window the map shows, with no dialog or help open: what the top
+        bar, the panels, the message and the help line leave."""
+        return map_share(self.hud_rects(), self.window.width, self.window.height)
 
     def _build_hud(self) -> None:
         super()._build_hud()
         self.hud_texts["map"].text = self.game.title()
-        self.hud_texts["help"].text = (
-            "click a force, then a lit place · Enter end phase · C chronicle · R battles · Ctrl+Z undo · Ctrl+S save"
-            " · Ctrl+L load"
-        )
+        self.hud_texts["help"].text = "F1 help · Enter end phase · Ctrl+Z undo · Ctrl+S save · C chronicle · L legend"
+        if self.settings.panel("legend").collapsed:  # the map's legend hidden: F1 shows it too
+            for t in self.legend_texts:
+                t.visible = False
+            w, h = self.window.width, self.window.height
+            self.hud_shapes = shape_list.ShapeElementList()
+            self.hud_shapes.append(shape_list.create_rectangle_filled(w / 2, h - TOP_BAR / 2, w, TOP_BAR, rgba(BG_TOP)))
+            self.hud_shapes.append(shape_list.create_rectangle_filled(w / 2, h - TOP_BAR - 1.5, w, 3, rgba(GOLD)))
+
+    def toggle_legend(self) -> None:
+        self.fold("legend")
+        self._build_hud()
+        self._cache_valid = False
 
     def _hud_extra_key(self) -> Any:
         self.refresh_hud()
         return self._hud_key
 
     def _draw_hud_extra(self) -> None:
-        """The panels and their buttons, then the dialog over them: two shape lists and two
-        text batches (drawn into the still frame; a panning frame draws them again)."""
+        """The panels and their buttons, then the dialog, then the help over them (shape
+        lists and text batches, drawn into the still frame)."""
         self.refresh_hud()
         self.play_shapes.draw()
         self.play_batch.draw()
         if self.dialog is not None:
             self.dialog_shapes.draw()
             self.dialog_batch.draw()
+        if self.help_open:
+            self.help_shapes.draw()
+            self.help_sprites.draw()
+            self.help_batch.draw()
 
     def _draw_tooltip(self) -> None:
-        if self.dialog is None:
+        tip = self.hover is not None and self.hover.startswith(BUTTON_TIP)
+        if tip or (self.dialog is None and not self.help_open):
             super()._draw_tooltip()
 
     def _layer_buttons(self) -> None:
-        """Each button's box and label into its layer (the panels' or the dialog's), after
-        the panel boxes so that they draw on top of them."""
+        """Each button's box into its layer (the panels', the dialog's or the help's), after
+        the panel boxes so that it draws on top of them (its label is already in the batch)."""
+        layers = {"panel": self.play_shapes, "dialog": self.dialog_shapes, "help": self.help_shapes}
         for b in self.buttons:
-            in_dialog = b.key.startswith("option") or b.key == "cancel"
-            shapes, batch = (
-                (self.dialog_shapes, self.dialog_batch) if in_dialog else (self.play_shapes, self.play_batch)
-            )
             fill = BUTTON if b.enabled else BUTTON_OFF
-            shapes.append(
+            layers[button_layer(b.key)].append(
                 shape_list.create_rectangle_filled(
                     b.left + b.width / 2, b.bottom + b.height / 2, b.width, b.height, fill
                 )
             )
-            t = arcade.Text(
-                b.label,
-                b.left + b.width / 2,
-                b.bottom + b.height / 2,
-                BUTTON_INK if b.enabled else (236, 230, 220, 255),
-                9.5,
-                font_name=SANS,
-                anchor_x="center",
-                anchor_y="center",
-                batch=batch,
-            )
-            self._play_texts.append(t)
+
+    def active_layer(self) -> str:
+        return "help" if self.help_open else "dialog" if self.dialog is not None else "panel"
+
+    def toggle_help(self) -> None:
+        self.help_open = not self.help_open
+        self._hud_key = None
 
     # ------------------------------------------------------------------ acting
     def choose_phase(self, o: Option) -> None:
@@ -907,11 +1289,12 @@ class CampaignView(MapView):
         return place
 
     def button_at(self, x: float, y: float) -> Button | None:
+        """The button under a point, in the layer that takes clicks now (the help over a
+        dialog over the panels)."""
         self.refresh_hud()
+        layer = self.active_layer()
         for b in self.buttons:
-            if self.dialog is not None and not (b.key.startswith("option") or b.key == "cancel"):
-                continue
-            if b.hit(x, y):
+            if button_layer(b.key) == layer and b.hit(x, y):
                 return b
         return None
 
@@ -925,12 +1308,21 @@ class CampaignView(MapView):
         self.refresh_hud()
         for b in list(self.buttons):
             if b.key == key and b.enabled and b.run is not None:
-                if self.dialog is not None and not (key.startswith("option") or key == "cancel"):
+                if button_layer(key) != self.active_layer():
                     return False
                 b.run()
                 self._after_input()
                 return True
         return False
+
+    def _run_button(self, b: Button) -> None:
+        """A click on a button: it runs, or — disabled — says why in the message's place."""
+        if b.enabled and b.run is not None:
+            b.run()
+        elif b.tip and b.tip != b.label:
+            self.game.message = b.tip
+            self.game.version += 1
+        self._after_input()
 
     def _after_input(self) -> None:
         self._refresh_dialogs()
@@ -938,19 +1330,22 @@ class CampaignView(MapView):
         self._hud_key = None
 
     def on_panel(self, x: float, y: float) -> bool:
-        """Whether a screen point is on a HUD panel or dialog (not the map)."""
+        """Whether a screen point is on a HUD panel, the message, a dialog or the help (not the map)."""
         self.refresh_hud()
-        if self.dialog is not None:
+        if self.dialog is not None or self.help_open:
             return True
         if self.button_at(x, y) is not None:
             return True
         return any(left <= x <= right and bottom <= y <= top for left, bottom, right, top in self.hud_rects())
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
-        """The tooltip names a force under the cursor (its leaders and units), else the place;
-        nothing over a panel."""
+        """The tooltip: a button's (what it does, or why it is disabled), else a force under
+        the cursor (its leaders and units), else the place; nothing over a panel."""
         super().on_mouse_motion(x, y, dx, dy)
-        if self.hover is not None and self.on_panel(x, y):
+        b = self.button_at(x, y)
+        if b is not None:
+            self.hover = f"{BUTTON_TIP}{b.key}|{self.game.version}"
+        elif self.hover is not None and self.on_panel(x, y):
             self.hover = None
         elif self.hover is not None:
             fid = self.force_at(x, y)
@@ -958,7 +1353,28 @@ class CampaignView(MapView):
                 self.hover = FORCE_TIP + fid
         return None
 
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> bool | None:
+        """The wheel over a list of choices turns its pages; over another panel it does
+        nothing; over the map it zooms."""
+        self.refresh_hud()
+        if self.help_open:
+            self.help_scroll = max(0, self.help_scroll + (1 if scroll_y < 0 else -1))
+            self._hud_key = None
+            return None
+        if self.dialog is None:
+            for name, (left, bottom, right, _top) in self.page_lists.items():
+                panel = next((r for r in self.panel_rects if r[0] <= left and r[2] >= right and r[1] <= bottom), None)
+                if panel is not None and panel[0] <= x <= panel[2] and panel[1] <= y <= panel[3]:
+                    self.turn_page(name, 1 if scroll_y < 0 else -1)
+                    return None
+        if self.on_panel(x, y):
+            return None
+        return super().on_mouse_scroll(x, y, scroll_x, scroll_y)
+
     def describe(self, place: str, with_links: bool = False) -> str:
+        if place.startswith(BUTTON_TIP):
+            key = place[len(BUTTON_TIP) :].rsplit("|", 1)[0]
+            return next((b.tip for b in self.buttons if b.key == key), "")
         if place.startswith(FORCE_TIP):
             fid = place[len(FORCE_TIP) :]
             if fid in self.game.state.forces:
@@ -986,16 +1402,38 @@ class CampaignView(MapView):
         if getattr(self, "_on_hud", False):
             self._on_hud = False
             b = self.button_at(x, y)
-            if b is not None and b.enabled and b.run is not None and button == arcade.MOUSE_BUTTON_LEFT:
-                b.run()
-                self._after_input()
+            if b is not None and button == arcade.MOUSE_BUTTON_LEFT:
+                self._run_button(b)
             return None
         super().on_mouse_release(x, y, button, modifiers)
         self._after_input()
         return None
 
+    def on_text(self, text: str) -> None:
+        """Typing while the help's rules are shown searches them."""
+        if self.help_open and self.help_tab == "rules" and text.isprintable() and len(self.help_query) < 40:
+            self.help_query += text
+            self.help_section, self.help_scroll = -1, 0
+            self.pages["help:rules"] = 0
+            self._hud_key = None
+
+    def _help_key(self, symbol: int) -> None:
+        """Keys while the help is open: F1 or Esc close it, Backspace edits the search."""
+        if symbol in (arcade.key.F1, arcade.key.ESCAPE):
+            self.toggle_help()
+        elif symbol == arcade.key.BACKSPACE and self.help_query:
+            self.help_query = self.help_query[:-1]
+            self.help_section, self.help_scroll = -1, 0
+            self._hud_key = None
+
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         ctrl = modifiers & (arcade.key.MOD_CTRL | arcade.key.MOD_COMMAND)
+        if self.help_open:
+            self._help_key(symbol)
+            return None
+        if symbol == arcade.key.F1:
+            self.toggle_help()
+            return None
         if symbol == arcade.key.ESCAPE:
             if self.dialog is not None:
                 if self.dialog.cancel:
@@ -1007,7 +1445,9 @@ class CampaignView(MapView):
                 self._sync_model()
                 return None
         elif symbol == arcade.key.C and not ctrl:
-            self.show_chronicle = not self.show_chronicle
+            self.fold("chronicle")
+        elif symbol == arcade.key.L and not ctrl:
+            self.toggle_legend()
         elif symbol == arcade.key.R and not ctrl and self.dialog is None:
             self.open_reports()
         elif ctrl and symbol == arcade.key.Z:

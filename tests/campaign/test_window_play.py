@@ -26,7 +26,7 @@ from campaign.view.game import CampaignGame, march_odds, tactical_refusal
 from campaign.view.palette import OWNER_INK
 from tests.campaign.test_routes import LAND
 from tests.campaign.test_view import difference, near, patch
-from tests.conftest import ROOT, render
+from tests.conftest import ROOT, keep_screen, render
 
 CAESAR, POMPEIANS = "caesarian", "senatorial"
 
@@ -354,7 +354,7 @@ def test_hotseat_the_defender_answers_the_commit_decision_in_a_dialog(window: An
     assert view.dialog is not None and view.dialog.title == "The Senatorials to play" and not view.dialog.cancel
     assert not any("stratagems Military" in line or "Military," in line for line in game.war_lines())
     handover = render(window, view)
-    handover.save(ROOT / "docs" / "screens" / "campaign-hotseat-handover.png")
+    keep_screen(handover, "campaign-hotseat-handover.png")
     assert not game.human_to_act()
     press_label(view, "We are the Senatorials")
     view.on_update(0.0)
@@ -666,7 +666,7 @@ def test_hovering_a_counter_shows_its_force(view: Any, window: Any) -> None:
     assert view.hover == "force:caesar"
     before = render(window, view)
     assert view.tooltip.text.startswith("Caesar") and "legion" in view.tooltip.text
-    view.on_mouse_motion(20, window.height - 80, 0, 0)  # over the phase panel: no tooltip
+    view.on_mouse_motion(20, window.height - 52, 0, 0)  # over the orders panel's title: no tooltip
     assert view.hover is None
     after = render(window, view)
     assert difference(before, after) > 500

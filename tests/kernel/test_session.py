@@ -78,7 +78,7 @@ def test_undo_without_dice_and_refusal_with_dice() -> None:
     assert s.state == Race() and s.actions == [] and len(s.log) == 0
     s.play("dash")
     assert not s.can_undo()
-    with pytest.raises(RuleError, match="Dice were rolled"):
+    with pytest.raises(RuleError, match="A die was rolled"):
         s.undo()
 
 

@@ -14,10 +14,8 @@ import pytest
 from bellum.cli import main
 from bellum.errors import InputError
 from bellum.replay import Replay, load_replay
-from tests.conftest import ROOT, render
+from tests.conftest import keep_screen, render
 from tests.pbem.helpers import Game
-
-SCREENS = ROOT / "docs" / "screens"
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +77,7 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     assert replay.turn == first_turn + 3 and replay.index > 1
     assert view.game.state is replay.frame.state
     shot = render(window, view)
-    shot.save(SCREENS / "replay-campaign.png")
+    keep_screen(shot, "replay-campaign.png")
     assert ink(shot, (0, 0, 1280, 38)) > 200  # the top bar: the date, the step
     assert shot.tobytes() != start.tobytes()  # the forces moved
     # type a turn number and Enter: jump there; then back a turn with the button
@@ -95,7 +93,7 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     replay.index = frame
     shot = render(window, view)
     assert any(b.label.startswith("Open ") for b in view.buttons)
-    shot.save(SCREENS / "replay-campaign-battle-step.png")
+    keep_screen(shot, "replay-campaign-battle-step.png")
     press(view, arcade.key.B)
     battle = window.current_view
     assert battle is not view and battle.replay.engine == "battleboard"
@@ -106,7 +104,7 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     render(window, battle)
     press(battle, arcade.key.DOWN)
     shot = render(window, battle)
-    shot.save(SCREENS / "replay-battle.png")
+    keep_screen(shot, "replay-battle.png")
     assert battle.replay.turn >= 1
     assert coloured(shot, (950, 60, 1280, 500)) > 2000  # the board with its units in their sides' colours
     # to the end of the battle: the winner is told; then back, and Esc to the campaign
@@ -210,7 +208,7 @@ def test_a_tactical_battle_inside_the_campaign_is_fought_again_and_stepped(windo
     press(battle, arcade.key.DOWN)
     press(battle, arcade.key.RIGHT)
     shot = render(window, battle)
-    shot.save(SCREENS / "replay-tactical-battle.png")
+    keep_screen(shot, "replay-tactical-battle.png")
     assert battle.replay.turn >= 1
     press(battle, arcade.key.END)
     render(window, battle)

@@ -10,23 +10,20 @@ model, the text boxes and real screenshots.
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, render
+from tests.conftest import ROOT, keep_screen, render
 from tests.tactical.test_view import LEFT, _begin, _contact_view, _view
 
 SCENARIOS = sorted((ROOT / "scenarios" / "tactical").glob("*.toml"))
 
 
 def _keep(shot: Any, tmp_path: Path, name: str) -> None:
-    shot.save(tmp_path / name)
-    if os.environ.get("BELLUM_SCREENS"):
-        shot.save(ROOT / "docs" / "screens" / name)
+    keep_screen(shot, name, tmp_path)
 
 
 def _in_view(view: Any, h: int) -> bool:
