@@ -25,7 +25,7 @@ from pyglet.graphics import Batch
 from campaign.playback import Playback, Step, enemy_playback
 from campaign.view.palette import BG_TOP, GOLD, LABEL_INK, OWNER_INK, PARCHMENT, owner_kind
 
-LEFT, BOTTOM, WIDTH = 550.0, 10.0, 310.0
+WIDTH = 310.0
 BUTTON_W, BUTTON_H = 64.0, 22.0
 STEP_SECONDS = 1.0
 SEA_ARROW = (40, 80, 150)
@@ -142,8 +142,21 @@ class EnemyTurn:
         self.view._cache_valid = False
 
     def key(self) -> tuple[Any, ...]:
-        """What the card shows (a change redraws the still frame)."""
-        return (self.shown, id(self.playback), self.index, self.playing)
+        """What the card shows and where (a change redraws the still frame)."""
+        return (self.shown, id(self.playback), self.index, self.playing, self.origin() if self.shown else None)
+
+    def origin(self) -> tuple[float, float]:
+        """The card's bottom left: right of the minimap (or the legend), above the window's
+        message when the view has one at the bottom (``message_rect``, the playing window's)."""
+        v = self.view
+        left = 10.0
+        if v.minimap.shown:
+            left = v.minimap.rect()[2] + 12
+        elif v.legend_visible():
+            left = v.legend_rect()[2] + 10
+        message = getattr(v, "message_rect", None)
+        bottom = 10.0 if not message else float(message[3]) + 6
+        return left, bottom
 
     # ------------------------------------------------------------------ input
     def press(self, x: float, y: float) -> bool:
@@ -238,9 +251,10 @@ class EnemyTurn:
     def _build_hud(self) -> None:
         assert self.playback is not None
         pb = self.playback
+        left, bottom = self.origin()
         self.batch, self.texts = Batch(), []
         w = int(WIDTH - 20)
-        x = LEFT + 10
+        x = left + 10
         step = self.current()
         n = len(pb.steps)
         where = f"Step {self.index + 1} of {n}: {step.text}" if step else "Nothing to play back."
@@ -251,26 +265,26 @@ class EnemyTurn:
             self._text("Keys: B back · P play · N next · X close · V again", x, 0, 8, color=(96, 80, 66, 255)),
         ]
         height = 10 + sum(t.content_height + 4 for t in lines) + BUTTON_H + 14
-        top = BOTTOM + height
+        top = bottom + height
         y = top - 8
         for t in lines:
             t.anchor_y = "top"
             t.position = (x, y)
             y -= t.content_height + 4
-        self.rect = (LEFT, BOTTOM, LEFT + WIDTH, top)
+        self.rect = (left, bottom, left + WIDTH, top)
         sl = shape_list
         shapes: shape_list.ShapeElementList[Any] = sl.ShapeElementList()
         shapes.append(
-            sl.create_rectangle_filled(LEFT + WIDTH / 2, BOTTOM + height / 2, WIDTH, height, (*PARCHMENT, 255))
+            sl.create_rectangle_filled(left + WIDTH / 2, bottom + height / 2, WIDTH, height, (*PARCHMENT, 255))
         )
         shapes.append(
-            sl.create_rectangle_outline(LEFT + WIDTH / 2, BOTTOM + height / 2, WIDTH, height, (*BG_TOP, 255), 2)
+            sl.create_rectangle_outline(left + WIDTH / 2, bottom + height / 2, WIDTH, height, (*BG_TOP, 255), 2)
         )
         self.buttons = {}
         words = {"back": "◀ Back", "play": "Pause" if self.playing else "Play", "next": "Next ▶", "close": "Close"}
         for i, name in enumerate(BUTTONS):
             bx = x + i * (BUTTON_W + 10)
-            by = BOTTOM + 8
+            by = bottom + 8
             self.buttons[name] = (bx, by, bx + BUTTON_W, by + BUTTON_H)
             fill = (92, 60, 48, 255) if name != "play" or not self.playing else (*GOLD, 255)
             shapes.append(sl.create_rectangle_filled(bx + BUTTON_W / 2, by + BUTTON_H / 2, BUTTON_W, BUTTON_H, fill))

@@ -786,17 +786,24 @@ class MapView(arcade.View):
         """The HUD's opaque boxes (left, bottom, right, top; screen pixels): while the camera
         pans they are copied from the last composed frame instead of drawn again."""
         w, h = self.window.width, self.window.height
-        legend = (LEGEND_RECT[0] - 1, LEGEND_RECT[1] - 1, LEGEND_RECT[2] + 1, LEGEND_RECT[3] + 1)
-        rects = [
-            (0.0, h - TOP_BAR - 3.0, float(w), float(h)),
-            legend,
-            self._help_rect(),
-        ]
+        rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), self._help_rect()]
+        if self.legend_visible():
+            rects.insert(1, self.legend_rect())
         if self.panel.text:
             rects.append(self._panel_rect)
         if self.enemy.shown:
             rects.append(self.enemy.rect)
         return rects
+
+    def legend_rect(self) -> tuple[float, float, float, float]:
+        """The legend's box on the screen with its outline (left, bottom, right, top)."""
+        return LEGEND_RECT[0] - 1, LEGEND_RECT[1] - 1, LEGEND_RECT[2] + 1, LEGEND_RECT[3] + 1
+
+    def legend_visible(self) -> bool:
+        """Whether the legend shows (a subclass may hide its words and box: the playing
+        window while its legend panel is folded)."""
+        texts: list[arcade.Text] = getattr(self, "legend_texts", [])
+        return bool(texts) and bool(texts[0].visible)
 
     def hud_opaque(self) -> bool:
         """Whether everything the HUD draws over the map lies in ``hud_rects`` (else a
@@ -1294,7 +1301,8 @@ class MapView(arcade.View):
             )
             with hud.activate():
                 self.hud_shapes.draw()
-                self.legend_icons.draw()
+                if self.legend_visible():
+                    self.legend_icons.draw()
                 self.hud_batch.draw()
                 self._draw_loose_hud()
                 self._draw_panel()

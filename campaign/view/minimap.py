@@ -1,8 +1,8 @@
 """The minimap (issue 15): the whole map small in a corner, the view's rectangle on it; a
 click on it moves the camera there, ``M`` hides or shows it.
 
-It sits at the bottom of the window right of the legend, over the Sahara at the
-whole-map zoom (no space of the game there).  It is drawn once into a framebuffer of its
+It sits in the bottom left corner (right of the map's legend while that shows), over the
+ocean and the Sahara at the whole-map zoom (no space of the game there).  It is drawn once into a framebuffer of its
 own; a frame copies it (the still frame, and each panning frame since its rectangle moves
 with the camera) and clears four thin bars for the view's rectangle.
 """
@@ -18,7 +18,7 @@ from pyglet import gl
 from campaign.view.palette import BG_TOP, GOLD, PARCHMENT
 
 WIDTH = 200.0
-LEFT, BOTTOM = 340.0, 10.0
+LEFT, BOTTOM = 10.0, 10.0
 
 
 class Minimap:
@@ -34,19 +34,23 @@ class Minimap:
         self._drawn: int | None = None
 
     def rect(self) -> tuple[float, float, float, float]:
-        """(left, bottom, right, top) on the screen."""
+        """(left, bottom, right, top) on the screen: the bottom left corner, or right of the
+        map's legend while it shows."""
         left, right, bottom, top = self.view.bounds
         h = WIDTH * (top - bottom) / (right - left)
-        return LEFT, BOTTOM, LEFT + WIDTH, BOTTOM + h
+        x0 = self.view.legend_rect()[2] + 10 if self.view.legend_visible() else LEFT
+        return x0, BOTTOM, x0 + WIDTH, BOTTOM + h
 
     def set_ground(self, image: Image.Image, key: int) -> None:
         """The ground picture (the map's owners): shrunk once per change of owners.  The
-        whole minimap is one sprite list (its paper, the ground, its frame and the view's
-        rectangle as thin bars), drawn in one call."""
+        minimap is drawn from these sprites (its paper, the ground, its frame) into its own
+        framebuffer, in that framebuffer's pixels."""
         if self._ground == key:
             return
         self._ground = key
-        x0, y0, x1, y1 = self.rect()
+        rx0, ry0, rx1, ry1 = self.rect()
+        x0, y0 = 2.0, 2.0  # in the minimap's own framebuffer
+        x1, y1 = x0 + rx1 - rx0, y0 + ry1 - ry0
         left, right, bottom, _ = self.view.bounds
         gl, gr, gb, gt = self.view.geo.bounds
         sx = (x1 - x0) / (right - left)
@@ -101,7 +105,7 @@ class Minimap:
         if self._fbo is None or self._fbo.size != (fw, fh):
             self._fbo = ctx.framebuffer(color_attachments=[ctx.texture((fw, fh), components=4)])
         cam = arcade.camera.Camera2D(
-            viewport=arcade.LBWH(0, 0, fw, fh), position=(x0 - 2 + fw / 2, y0 - 2 + fh / 2), render_target=self._fbo
+            viewport=arcade.LBWH(0, 0, fw, fh), position=(fw / 2, fh / 2), render_target=self._fbo
         )
         with self._fbo.activate(), cam.activate():
             self._fbo.clear(color=(*PARCHMENT, 255))
