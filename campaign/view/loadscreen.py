@@ -379,7 +379,7 @@ class LoadScreen(Screen):
     def _victory(self) -> None:
         from campaign.view.game import CampaignGame
         from campaign.view.victory import VictoryView
-        from campaign.warstats import Counting, note, war_stats
+        from campaign.warstats import Counting, war_stats
 
         engine = Counting()
         session = self._session(engine)
@@ -387,7 +387,7 @@ class LoadScreen(Screen):
             return
         s = self.chosen()
         game = CampaignGame(session, saveslots.humans_of(s.meta if s else None))
-        stats = war_stats(session.state, list(session.log), [*engine.months, note(session.state)])
+        stats = war_stats(session.state, list(session.log), engine.close(session.state))
         self.window.show_view(VictoryView(game, back=self, menu=self.menu, stats=stats))
 
     def ask_delete(self) -> None:
