@@ -448,6 +448,36 @@ def _march_somewhere(view: Any, fid: str) -> None:
         assert fid not in game.state.forces or game.state.forces[fid].location != before or game.message
 
 
+def _sail_somewhere(view: Any) -> bool:
+    """Click a force that may put to sea, then a place its ships are lit for (a voyage goes
+    through the dialog: the enemy may intercept); False when no force of the side can sail."""
+    game = view.game
+    sails = [a for a in game.legal() if isinstance(a, A.Sail)]
+    if not sails:
+        return False
+    fid = sails[0].force
+    view.fit()
+    x, y = view.world_to_screen(*view.geo.pos(game.state.forces[fid].location))
+    view.zoom_at(x, y, 2.5)
+    view.pan(view.window.width / 2 - x, view.window.height / 2 - y)
+    sprite = view.force_sprites[view._force_ids.index(fid)]
+    click(view, *view.world_to_screen(sprite.center_x, sprite.center_y))
+    assert game.selected_force == fid
+    voyages = [p for p, opts in game.moves().items() if any(isinstance(o.action, A.Sail) for o in opts)]
+    spots = [view.world_to_screen(*view.geo.pos(p)) for p in sorted(voyages) if p in view.geo.positions]
+    spots = [
+        xy for xy in spots if not view.on_panel(*xy) and view.force_at(*xy) is None and view.place_at(*xy) in voyages
+    ]
+    if not spots:
+        return False
+    before = game.state.forces[fid].location
+    click(view, *spots[0])
+    _answer_dialogs(view)
+    moved = game.state.forces.get(fid)
+    assert moved is None or moved.location != before or game.message
+    return True
+
+
 @pytest.mark.window
 @pytest.mark.parametrize(("side", "leader"), [(CAESAR, "caesar"), (POMPEIANS, "pompeius")])
 def test_a_whole_turn_for_each_side_played_by_clicks(window: Any, side: str, leader: str) -> None:
@@ -484,6 +514,8 @@ def test_a_whole_turn_for_each_side_played_by_clicks(window: Any, side: str, lea
         elif phase == "movement" and "march" not in played:
             _march_somewhere(view, leader)
             played.append("march")
+        elif phase == "movement" and not any(p.startswith("sail") for p in played):
+            played.append("sail" if _sail_somewhere(view) else "sail-none")
         elif not any(_click_label(view, word) for word in ("Pass", "End", "Resolve supply", "Attack")):
             raise AssertionError(f"nothing to click in the {phase} phase: {[b.label for b in view.buttons]}")
         view.refresh_hud()
@@ -492,5 +524,7 @@ def test_a_whole_turn_for_each_side_played_by_clicks(window: Any, side: str, lea
         f"the turn did not end ({game.state.phase}, {played}, {game.message}, {[b.label for b in view.buttons]})"
     )
     assert {"stratagem", "politics", "march"} <= set(played), played
+    # the Senate's ships put to sea in its first turn; the Caesarians have none yet (49bc)
+    assert ("sail" in played) == (side == POMPEIANS), played
     assert any(p.startswith("recruit") for p in played)
     render(window, view)
