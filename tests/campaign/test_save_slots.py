@@ -5,12 +5,15 @@ dialog and the load screen (``campaign.view.loadscreen``), the end-of-war screen
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bellum import slots
+from bellum.errors import InputError
 from bellum.saves import backup_path, read_save
 from bellum.session import Session
 from campaign import saveslots
@@ -76,7 +79,12 @@ def test_slot_names_become_safe_file_names_in_the_players_folder(home: Path) -> 
     assert slots.name_problem("   ") == "Give the save a name."
     assert "letter or digit" in slots.name_problem("?!")
     assert slots.slot_path("campaign", "My war") == home / "saves" / "campaign" / "my-war.toml"
-    assert slots.autosave_path("campaign", 7) == home / "saves" / "campaign" / "autosave" / "turn-007.toml"
+    folder = slots.saves_folder("campaign")
+    assert slots.autosave_path(folder, "49bc-0a1b2c3d", 7) == folder / "autosave" / "49bc-0a1b2c3d" / "turn-007.toml"
+    with pytest.raises(InputError):
+        slots.autosave_path(folder, "../elsewhere", 7)  # a card's game id never leaves the folder
+    assert re.fullmatch(r"49bc-[0-9a-f]{8}", slots.new_game_id("49bc"))
+    assert slots.new_game_id("49bc") != slots.new_game_id("49bc")
 
 
 def test_the_card_is_read_from_the_first_lines_only_and_the_list_is_newest_first(home: Path) -> None:
@@ -101,10 +109,46 @@ def test_autosaves_are_bounded(home: Path) -> None:
     session = played(4)
     for turn in range(slots.AUTOSAVES_KEPT + 3):
         session.state.turn = turn  # a state only its card reads
-        saveslots.autosave(session, {"caesarian"})
-    autos = sorted(p.name for p in (home / "saves" / "campaign" / "autosave").glob("*.toml"))
+        saveslots.autosave(session, {"caesarian"}, "49bc-00000001")
+    autos = sorted(p.name for p in (home / "saves" / "campaign" / "autosave" / "49bc-00000001").glob("*.toml"))
     assert len(autos) == slots.AUTOSAVES_KEPT
     assert autos[-1] == f"turn-{slots.AUTOSAVES_KEPT + 3:03d}.toml"
+
+
+def test_two_games_keep_their_own_autosaves(home: Path) -> None:
+    """Two games (the same scenario and seed) autosave turns 1-3 in turn: neither writes over
+    the other's, and each is listed with its own card."""
+    one, two = played(4), played(4)
+    for turn in range(3):
+        for session, game in ((one, "49bc-0000000a"), (two, "49bc-0000000b")):
+            session.state.turn = turn
+            saveslots.autosave(session, {"caesarian"}, game)
+    listed = [s for s in slots.list_slots("campaign") if s.autosave]
+    assert len(listed) == 6
+    assert {s.meta.game for s in listed if s.meta} == {"49bc-0000000a", "49bc-0000000b"}
+    for game in ("49bc-0000000a", "49bc-0000000b"):
+        folder = home / "saves" / "campaign" / "autosave" / game
+        assert sorted(p.name for p in folder.glob("*.toml")) == ["turn-001.toml", "turn-002.toml", "turn-003.toml"]
+        assert slots.read_card(folder / "turn-003.toml").meta.game == game  # type: ignore[union-attr]
+
+
+def test_pruning_keeps_a_games_latest_turns_and_the_games_autosaved_last(home: Path) -> None:
+    """Within a game the latest turns are kept, whatever the clock says (all written in the
+    same second here, and turn 9 first); of many games, the autosaves of those autosaved last."""
+    folder = slots.saves_folder("campaign")
+    session = played(4)
+    for turn in (8, 1, 2, 3, 4, 5, 6, 7):  # turn 9 written first: older on the clock, still kept
+        session.state.turn = turn
+        saveslots.autosave(session, {"caesarian"}, "49bc-00000001")
+    kept = sorted(p.name for p in (folder / "autosave" / "49bc-00000001").glob("*.toml"))
+    assert kept == [f"turn-{t:03d}.toml" for t in range(4, 10)]
+    for n in range(2, slots.AUTOSAVE_GAMES_KEPT + 2):  # more games than are kept
+        saveslots.autosave(session, {"caesarian"}, f"49bc-{n:08d}")
+        game_file = folder / "autosave" / f"49bc-{n:08d}" / "turn-008.toml"
+        os.utime(game_file, (1_900_000_000 + n, 1_900_000_000 + n))  # later and later
+    slots.prune_autosaves(folder)
+    games = sorted(p.name for p in (folder / "autosave").iterdir())
+    assert len(games) == slots.AUTOSAVE_GAMES_KEPT and "49bc-00000001" not in games
 
 
 def test_a_broken_save_is_one_sentence(home: Path) -> None:
@@ -140,6 +184,7 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
 
     game = campaign.game
     saved = game.session.checksum()
+    saved_date, saved_turn = game.state.date(), game.state.turn + 1  # as the card is written
     ctrl(campaign, arcade.key.S)
     dialog = window.current_view
     assert isinstance(dialog, SaveDialog)
@@ -151,6 +196,7 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
     assert window.current_view is campaign
     path = home / "saves" / "campaign" / "rubicon.toml"
     assert path.is_file() and "Rubicon" in game.message
+    assert read_state_date(path) == saved_date
     game.play(CampaignAI().choose(game.state))  # the game goes on after the save
     assert game.session.checksum() != saved
     # the load screen: the slot with its side, date in the war and turn
@@ -161,7 +207,7 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
     check_buttons_fit(screen)
     row = screen.slots[0]
     assert row.name == "Rubicon" and row.meta is not None
-    assert (row.meta.side, row.meta.date, row.meta.turn) == ("Caesarians", read_state_date(path), row.meta.turn)
+    assert (row.meta.side, row.meta.date, row.meta.turn) == ("Caesarians", saved_date, saved_turn)
     shown = texts(screen)
     for word in ("Rubicon", "Caesarians", row.meta.date, str(row.meta.turn), slots.when_text(row.meta.saved_at)):
         assert word in shown
@@ -218,7 +264,7 @@ def test_an_autosave_is_written_when_a_turn_ends(campaign: Any, home: Path) -> N
     campaign.ai_delay = 0.0
     ai = CampaignAI()
     start = game.state.turn
-    auto = home / "saves" / "campaign" / "autosave" / f"turn-{start + 2:03d}.toml"
+    auto = home / "saves" / "campaign" / "autosave" / game.game_id / f"turn-{start + 2:03d}.toml"
     for _ in range(2000):
         if game.state.turn > start:
             break
