@@ -246,7 +246,8 @@ class LoadScreen(Screen):
         tw = min(TABLE_W, w - 80)
         left = (w - tw) / 2
         self.text("Load a campaign", w / 2, h - 16, rgba(GOLD), 22, bold=True, serif=True, anchor_x="center")
-        sub = f"{len(self.slots)} saves in {folder_words()}, the newest first" if self.slots else ""
+        count = f"{len(self.slots)} save" + ("" if len(self.slots) == 1 else "s")
+        sub = f"{count} in {folder_words()}, the newest first" if self.slots else ""
         self.text(sub, w / 2, h - 48, rgba(PARCHMENT), 10.5, anchor_x="center")
         top = h - 100
         table_h = 36 + ROWS * ROW_H + 12

@@ -22,7 +22,7 @@ from campaign.engine import CampaignEngine
 from campaign.rules.victory import check_victory
 from campaign.view.game import CampaignGame
 from tests.campaign.test_victory import give, last_turn
-from tests.conftest import render
+from tests.conftest import keep_screen, render
 
 
 @pytest.fixture
@@ -218,6 +218,86 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
     assert isinstance(loaded, CampaignView) and loaded is not campaign
     assert loaded.game.session.checksum() == saved
     assert loaded.game.humans == frozenset({"caesarian"})
+    assert loaded.game.game_id == game.game_id  # the loaded game goes on autosaving as the same game
+
+
+@pytest.mark.window
+def test_the_load_screen_says_loading_while_the_save_is_replayed_in_the_background(
+    campaign: Any, window: Any, home: Path
+) -> None:
+    import arcade
+
+    from campaign.view.loadscreen import LoadScreen
+    from campaign.view.play import CampaignView
+
+    saveslots.save_slot(campaign.game.session, {"caesarian"}, "Ilerda", campaign.game.game_id)
+    screen = LoadScreen(CampaignView, menu=arcade.View())
+    render(window, screen)
+    screen.on_key_press(arcade.key.ENTER, 0)
+    assert screen.loading() and window.current_view is screen  # nothing replayed on this thread yet
+    assert "Loading “Ilerda”: the saved war is being replayed…" in texts(screen)
+    assert not screen.press("load") and not screen.press("delete")  # not twice at once
+    window.clear()
+    screen.on_draw()  # drawn as it is while the thread replays (no on_update: nothing opened yet)
+    shot = arcade.get_image(0, 0, window.width, window.height)
+    keep_screen(shot, "campaign-loading.png", home)
+    screen.finish()
+    loaded = window.current_view
+    assert isinstance(loaded, CampaignView) and loaded.game.session.checksum() == campaign.game.session.checksum()
+    assert loaded.game.game_id == campaign.game.game_id
+
+
+@pytest.mark.window
+def test_ctrl_s_writes_the_file_named_by_save_and_the_save_button_still_asks(
+    campaign: Any, window: Any, home: Path, tmp_path: Path
+) -> None:
+    """``bellum campaign --save F``: Ctrl+S writes F at once, with its card; Save opens the dialog."""
+    import arcade
+
+    from campaign.view.loadscreen import SaveDialog
+
+    game = campaign.game
+    game.save_path = tmp_path / "mine.toml"
+    ctrl(campaign, arcade.key.S)
+    assert window.current_view is campaign and game.save_path.is_file()
+    card = slots.read_card(game.save_path)
+    assert card.meta is not None and card.meta.game == game.game_id and card.meta.slot == "mine"
+    assert game.message == f"Saved to {game.save_path}."
+    campaign.refresh_hud()
+    save = next(b for b in campaign.buttons if b.label == "Save")
+    campaign.on_mouse_press(save.left + 5, save.bottom + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    campaign.on_mouse_release(save.left + 5, save.bottom + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert isinstance(window.current_view, SaveDialog)
+    window.current_view.on_key_press(arcade.key.ESCAPE, 0)
+    # a file that cannot be written: one sentence, no traceback
+    (tmp_path / "a-file").write_text("")
+    game.save_path = tmp_path / "a-file" / "mine.toml"
+    ctrl(campaign, arcade.key.S)
+    assert game.message.startswith("The save could not be written: ") and "\n" not in game.message
+
+
+@pytest.mark.window
+def test_an_autosave_that_fails_is_told_when_the_window_is_hidden_or_closed(
+    campaign: Any, window: Any, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from campaign.view.loadscreen import autosave_tick
+
+    game = campaign.game
+    (tmp_path / "blocked").write_text("")  # a file where the player's folder should be
+    monkeypatch.setenv("BELLUM_HOME", str(tmp_path / "blocked"))
+    autosave_tick(game)
+    game.state.turn += 1  # a new turn: its autosave is written in the background, and fails
+    assert autosave_tick(game) is not None
+    assert campaign.on_close() is True  # the window stays open once, saying why
+    assert game.message.startswith("The autosave could not be written: ")
+    assert game.message.endswith("Close the window again to quit without it.")
+    assert campaign.on_close() is False  # a second close closes
+    game.state.turn += 1
+    assert autosave_tick(game) is not None
+    game.message = ""
+    window.show_view(arcade_view())  # leaving the map: the autosave is finished, its failure told
+    assert game.message.startswith("The autosave could not be written: ")
+    window.show_view(campaign)
 
 
 def read_state_date(path: Path) -> str:
