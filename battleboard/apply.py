@@ -15,7 +15,6 @@ from battleboard.model import OFF, Action, State, Unit, other
 from battleboard.queries import (
     DISC_ORDER,
     Chance,
-    fleets_held,
     land_lost,
     lift_off,
     log_event,
@@ -200,24 +199,31 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
     table = t.table
     panicked = s.side in s.panicked
     naval = s.naval
-    for u in list(s.units.values()):
-        if u.side != s.side or u.status != "active":
+    side = s.side
+    # §6.2 lending discipline: the best discipline of the side's leaders aboard each fleet
+    # (at sea) or on each square (on land); a rout below only takes away the leaders of the
+    # unit that routs, which has made its check
+    lent: dict[object, str] = {}
+    for ld in s.leaders.values():
+        if ld.status == "active" and ld.side == side:
+            where = ld.aboard if naval else ld.square
+            if where is not None and (where not in lent or DISC_ORDER[ld.discipline] < DISC_ORDER[lent[where]]):
+                lent[where] = ld.discipline
+    units = s.units
+    for u in list(units.values()):
+        if u.side != side or u.status != "active":
             continue
         if u.square is None:
             if not naval or u.aboard is None:
                 continue
-            fleet = s.units[u.aboard]
+            fleet = units[u.aboard]
             if fleet.square is None or fleet.side != u.side:
                 continue
         disc = u.discipline
-        for ld in s.leaders.values():  # §6.2 lending discipline
-            if (
-                ld.status == "active"
-                and ld.side == u.side
-                and ((naval and ld.aboard == u.id) or (not naval and ld.square is not None and ld.square == u.square))
-                and DISC_ORDER[ld.discipline] < DISC_ORDER[disc]
-            ):
-                disc = ld.discipline
+        if lent:
+            better = lent.get(u.id if naval else u.square)
+            if better is not None and DISC_ORDER[better] < DISC_ORDER[disc]:
+                disc = better
         roll = chance.dice.d10(f"command {u.id}")
         mod = (t.flipped if u.flipped else 0) + (t.panicked if panicked else 0)
         i = min(max(roll + mod - t.low, 0), t.high - t.low)
@@ -334,6 +340,7 @@ def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
 def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
     """§10.1 land panic by SP lost, §10.5 breaking; 004 Panic by fleets held (captured ones count)."""
     b = s.cfg.tables.battle.panic
+    held: dict[str, int] | None = None
     for side in ("A", "B"):
         if side in s.panicked:
             if not s.naval:
@@ -344,7 +351,9 @@ def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
             if orig <= 0 or s.phase in ("allocate", "deploy"):
                 continue
             num, den = b.naval_fraction
-            if fleets_held(s, side) * den <= orig * num:
+            if held is None:
+                held = _fleets_held_by_side(s)  # panic at sea changes no one's fleets
+            if held[side] * den <= orig * num:
                 s.panicked.append(side)
                 s.panicked.sort()
                 log_event(
@@ -357,6 +366,17 @@ def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
                 s.panicked.sort()
                 log_event(ev, "panic", f"side {side} panics (§10.1)", side=side)
                 _check_break(s, side, chance, ev)
+
+
+def _fleets_held_by_side(s: State) -> dict[str, int]:
+    """``queries.fleets_held`` of both sides in one pass over the board."""
+    held = {"A": 0, "B": 0}
+    units = s.units
+    for uid in s.grid.values():
+        u = units[uid]
+        if u.kind == "fleet":
+            held[u.side] += 1
+    return held
 
 
 def _check_break(s: State, side: str, chance: Chance, ev: list[Event] | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from battleboard.model import Action, Leader, State, Unit
-from battleboard.queries import Chance, active_ground, leaders_with, lift_off, log_event
+from battleboard.queries import Chance, active_ground, lift_off, log_event
 from battleboard.tables import Combat
 from bellum.events import Event
 
@@ -103,9 +103,22 @@ def _light_rule(s: State, defender: Unit, attacker: Unit) -> bool:
 
 
 def _leader_bonus(s: State, u: Unit) -> int:
+    """The bonus of a leader of rating ``leader_rating`` or better with ``u`` (§9.1): the
+    leaders of ``queries.leaders_with``, read without building their list."""
     m = s.cfg.tables.combat.modifiers
-    for ld in leaders_with(s, u):
-        if ld.rating >= m.leader_rating:
+    need = m.leader_rating
+    if s.naval:
+        uid = u.id
+        for ld in s.leaders.values():
+            if ld.aboard == uid and ld.status == "active" and ld.rating >= need:
+                return m.leader_bonus
+        return 0
+    sq = u.square
+    if sq is None:
+        return 0
+    side = u.side
+    for ld in s.leaders.values():
+        if ld.square == sq and ld.status == "active" and ld.side == side and ld.rating >= need:
             return m.leader_bonus
     return 0
 
@@ -113,44 +126,48 @@ def _leader_bonus(s: State, u: Unit) -> int:
 def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
     """Everything the dice work on in an attack, and the ids of (attacker, defenders...).
 
-    The same setup serves ``_attack`` and the odds (battleboard.odds)."""
+    The same setup serves ``_attack`` and the odds (battleboard.odds).  Each fighter is
+    (modifier, flipped, L counts as B): ``Fighter.key``."""
     cfg = s.cfg
     tb = cfg.tables
     m = tb.combat.modifiers
     kinds = tb.units.kinds
-    feats = tb.boards.features
-    board = cfg.board
-    who = s.units[a.unit]
-    tgt = s.units[a.target]
+    units = s.units
+    who = units[a.unit]
+    tgt = units[a.target]
     mode = a.mode
     if s.naval:
-        fleet = who if who.kind == "fleet" else s.units[who.aboard or ""]
+        fleet = who if who.kind == "fleet" else units[who.aboard or ""]
         amod = m.attacker_discipline[who.discipline] + _leader_bonus(s, fleet)  # type: ignore[index]
         if fleet.inspired:
             amod += m.inspire
-        att = Fighter(who.id, who.flipped, amod, False)
+        att = (amod, who.flipped, False)
         if mode == "ram":
-            d = Fighter(tgt.id, tgt.flipped, m.defender_discipline[tgt.discipline], True)  # type: ignore[index]
-            return _setup(mode, kinds["fleet"].rolls, att, [d], None)
+            d = (m.defender_discipline[tgt.discipline], tgt.flipped, True)  # type: ignore[index]
+            return Setup(mode, kinds["fleet"].rolls, att, (d,), None), (who.id, tgt.id)
         if mode == "fire":
             g = active_ground(s, tgt)
             assert g is not None
             dmod = m.defender_discipline[g.discipline] + vs_modifier(s, mode, g.kind)  # type: ignore[index]
-            return _setup(
-                mode, kinds["fleet"].rolls, att, [Fighter(g.id, g.flipped, dmod, _light_rule(s, g, who))], None
-            )
-        defenders = []
+            d = (dmod, g.flipped, _light_rule(s, g, who))
+            return Setup(mode, kinds["fleet"].rolls, att, (d,), None), (who.id, g.id)
+        defs: list[tuple[int, bool, bool]] = []
+        ids = [who.id]
         for pid in tgt.cargo:  # impediti never defend (004 Combat: Boarding)
-            p = s.units[pid]
+            p = units[pid]
             if p.kind == "impeditus":
                 continue
             dmod = m.defender_discipline[p.discipline] + vs_modifier(s, mode, p.kind)  # type: ignore[index]
-            defenders.append(Fighter(p.id, p.flipped, dmod, _light_rule(s, p, who)))
-        if not (tgt.captured and defenders):  # a captured ship reverts when its captor falls (§13.8)
+            defs.append((dmod, p.flipped, _light_rule(s, p, who)))
+            ids.append(p.id)
+        if not (tgt.captured and defs):  # a captured ship reverts when its captor falls (§13.8)
             fm = m.defender_discipline[tgt.discipline]  # type: ignore[index]
-            defenders.append(Fighter(tgt.id, tgt.flipped, fm, True))  # L counts as B against a ship
-        return _setup(mode, kinds[who.kind].rolls, att, defenders, None)
+            defs.append((fm, tgt.flipped, True))  # L counts as B against a ship
+            ids.append(tgt.id)
+        return Setup(mode, kinds[who.kind].rolls, att, tuple(defs), None), tuple(ids)
     assert who.square is not None and tgt.square is not None
+    feats = tb.boards.features
+    board = cfg.board
     amod = m.attacker_discipline[who.discipline] + _leader_bonus(s, who)  # type: ignore[index]
     amod += feats[board.feature[who.square]].attack_from
     if who.inspired:
@@ -162,18 +179,19 @@ def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
     dmod += vs_modifier(s, mode, tgt.kind)
     if mode != "fire" and not tfeat.no_flank:  # §8.5
         front = 1 if tgt.side == "A" else -1
-        dr = board.row(who.square) - board.row(tgt.square)
+        cols = board.columns
+        dr = who.square // cols - tgt.square // cols
         if dr == 0:
             dmod += m.flank
         elif dr == -front:
             dmod += m.rear
-    att = Fighter(who.id, who.flipped, amod, _light_rule(s, who, tgt))
-    d = Fighter(tgt.id, tgt.flipped, dmod, _light_rule(s, tgt, who))
     fmod = None
-    if mode != "fire" and "fire" in kinds[tgt.kind].modes and not tgt.flipped:  # §8.6
+    if mode != "fire" and not tgt.flipped and "fire" in kinds[tgt.kind].modes:  # §8.6
         # the defender fires with its discipline; the attacker defends with its own (§8.6)
         fmod = m.attacker_discipline[tgt.discipline] + m.defender_discipline[who.discipline]  # type: ignore[index]
-    return _setup(mode, kinds[who.kind].rolls, att, [d], fmod)
+    att = (amod, who.flipped, _light_rule(s, who, tgt))
+    d = (dmod, tgt.flipped, _light_rule(s, tgt, who))
+    return Setup(mode, kinds[who.kind].rolls, att, (d,), fmod), (who.id, tgt.id)
 
 
 def vs_modifier(s: State, mode: str, kind: str) -> int:
@@ -184,11 +202,6 @@ def vs_modifier(s: State, mode: str, kind: str) -> int:
         entries = s.cfg.tables.combat.mode_vs_kind
         found = s.cfg.cache[key] = sum(e.modifier for e in entries if e.mode == mode and kind in e.defenders)
     return found
-
-
-def _setup(mode: str, rolls: int, att: Fighter, defs: list[Fighter], fmod: int | None) -> tuple[Setup, tuple[str, ...]]:
-    setup = Setup(mode, rolls, att.key(), tuple(d.key() for d in defs), fmod)
-    return setup, (att.uid, *(d.uid for d in defs))
 
 
 def resolve_setup(

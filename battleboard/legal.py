@@ -62,6 +62,21 @@ def legal_actions(s: State, unit: str | None = None, only: str = "") -> list[Act
     return out
 
 
+def move_destinations(s: State, u: Unit) -> tuple[list[int], bool]:
+    """What ``legal_actions(s, u.id, "move")`` offers a unit or fleet, without building the
+    actions: the squares it may move to, in the generator's order, and whether it may also
+    leave the board (the generator's last move, to ``OFF``): the same ``moves_of`` and
+    ``may_leave`` behind the same gates as ``_unit_actions`` and ``_moves`` (a test checks they
+    agree on every unit of many positions).  The AI reads it: it asks for many units' moves."""
+    if s.phase != "move" or u.side != s.side or u.moved or u.failed:
+        return [], False
+    if u.status == "reserve":
+        return moves_of(s, u), False
+    if u.status != "active" or u.square is None or u.attacked or (s.naval and u.kind != "fleet"):
+        return [], False
+    return moves_of(s, u), may_leave(s, u) is None
+
+
 def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     """A unit's or a fleet's moves: to every square it may reach, and off the board where it
     may leave it (§7.4, 004 Escape) — while it has neither moved nor attacked."""

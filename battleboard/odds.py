@@ -22,33 +22,50 @@ Outcome = tuple[bool, bool, tuple[tuple[bool, bool], ...]]
 
 
 @lru_cache(maxsize=4096)
-def result_probs(row: tuple[str, ...], low: int, mod: int) -> tuple[tuple[str, Fraction], ...]:
-    """The chance of each result of one roll on ``row`` at modifier ``mod`` (§8.2)."""
+def result_counts(row: tuple[str, ...], low: int, mod: int) -> tuple[tuple[str, int], ...]:
+    """How many of the d10's ten faces give each result of one roll on ``row`` at modifier
+    ``mod`` (§8.2)."""
     counts: dict[str, int] = {}
     for face in range(10):
         i = min(max(face + mod - low, 0), len(row) - 1)
         counts[row[i]] = counts.get(row[i], 0) + 1
-    return tuple((r, Fraction(c, 10)) for r, c in sorted(counts.items()))
+    return tuple(sorted(counts.items()))
+
+
+@lru_cache(maxsize=4096)
+def result_probs(row: tuple[str, ...], low: int, mod: int) -> tuple[tuple[str, Fraction], ...]:
+    """The chance of each result of one roll on ``row`` at modifier ``mod`` (§8.2)."""
+    return tuple((r, Fraction(c, 10)) for r, c in result_counts(row, low, mod))
 
 
 @lru_cache(maxsize=100_000)
 def setup_distribution(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
-    """Exact distribution of an attack's outcome (cached: it depends only on ``setup``)."""
+    """Exact distribution of an attack's outcome (cached: it depends only on ``setup``).
+
+    Each branch's chance is kept as whole faces over ``10 ** rolls`` and the sum of each
+    outcome made a ``Fraction`` once at the end (the same exact numbers as multiplying
+    fractions branch by branch, without their cost)."""
     combat = tables().combat
     uids = ("attacker", *(f"defender{i}" for i in range(len(setup.defs))))
-    dist: dict[Outcome, Fraction] = {}
-    stack: list[tuple[tuple[str, ...], Fraction]] = [((), Fraction(1))]
+    found: list[tuple[Outcome, int, int]] = []  # (outcome, faces, rolls)
+    stack: list[tuple[tuple[str, ...], int]] = [((), 1)]
+    no_dice = Dice.forced([])  # every result is forced: the resolver rolls no die here
     while stack:
-        prefix, p = stack.pop()
-        chance = Chance(Dice.forced([]), prefix)
+        prefix, faces = stack.pop()
+        chance = Chance(no_dice, prefix)
         try:
             att, defs, _, _ = resolve_setup(combat, setup, uids, chance)
         except MissingResultError as need:
-            for r, q in result_probs(need.row, need.low, need.mod):
-                stack.append(((*prefix, r), p * q))
+            for r, c in result_counts(need.row, need.low, need.mod):
+                stack.append(((*prefix, r), faces * c))
             continue
-        out: Outcome = (att.flipped, att.dead, tuple((d.flipped, d.dead) for d in defs))
-        dist[out] = dist.get(out, Fraction(0)) + p
+        found.append(((att.flipped, att.dead, tuple((d.flipped, d.dead) for d in defs)), faces, len(prefix)))
+    depth = max(n for _, _, n in found)
+    sums: dict[Outcome, int] = {}
+    for out, faces, n in found:
+        sums[out] = sums.get(out, 0) + faces * 10 ** (depth - n)
+    scale = 10**depth
+    dist = {out: Fraction(num, scale) for out, num in sums.items()}
     return tuple(sorted(dist.items(), key=lambda kv: -kv[1]))
 
 

@@ -109,6 +109,9 @@ def fights(s: State, u: Unit) -> bool:
 
 def present(s: State, side: str) -> bool:
     """Has ``side`` anything left to fight with on the board (§11.1)?"""
+    if s.naval:  # at sea only fleets stand on the board, every one of them active
+        units = s.units
+        return any(units[uid].side == side for uid in s.grid.values())
     for u in s.units.values():
         if u.side != side or u.status not in ("active", "reserve"):
             continue

@@ -55,11 +55,14 @@ def autoplay(
     max_actions: int = MAX_ACTIONS,
     record: list[Action] | None = None,
     watch: Callable[[State], None] | None = None,
+    copy: bool = True,
 ) -> State:
     """Play ``s`` to the end with the AI on both sides; returns the finished copy (every
     action played is appended to ``record`` when given: a save's action log).
-    ``watch`` (an after-action report's camera) sees the state after every player turn."""
-    s = s.clone()
+    ``watch`` (an after-action report's camera) sees the state after every player turn.
+    ``copy=False`` plays ``s`` itself (a state made for this battle alone)."""
+    if copy:
+        s = s.clone()
     chance = Chance(dice, record=record)
     for _ in range(max_actions):
         if s.phase == "over":
@@ -294,7 +297,7 @@ class BoardRoute:
 
     def resolve(self, eng: Engagement, dice: Dice) -> Outcome:
         """Auto-resolve with the caller's dice: set up, fought by the AI on both sides, concluded."""
-        return outcome(autoplay(state_from_engagement(eng), dice), eng, dice)
+        return outcome(autoplay(state_from_engagement(eng), dice, copy=False), eng, dice)
 
     def begin(self, eng: Engagement, seed: int) -> BoardBattle:
         return BoardBattle(eng, state_from_engagement(eng), Dice(seed))

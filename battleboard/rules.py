@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from battleboard.apply import apply, play
 from battleboard.combat import Fighter, Setup, attack_setup, resolve_setup
-from battleboard.legal import check, legal_actions
+from battleboard.legal import check, legal_actions, move_destinations
 from battleboard.queries import (
     BOARDING_MODES,
     Chance,
@@ -46,6 +46,7 @@ __all__ = [
     "fleets_held",
     "legal_actions",
     "may_withdraw",
+    "move_destinations",
     "on_board",
     "play",
     "really_lost",

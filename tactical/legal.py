@@ -59,7 +59,7 @@ from tactical.command import check_command
 from tactical.engine import check_may_move, move_reactions, pending_mover, rampage_reactions
 from tactical.movement import MoveCosts, fingerprint, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
-from tactical.tables import HALF, NO
+from tactical.tables import HALF
 
 
 def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> list[Move]:
@@ -433,7 +433,9 @@ def _enemy_within_zone_reach(state: State, firer: Unit, by_column: _EnemyColumns
     cache = state.field.index_cache
     cheapest = cache.get(key)
     if cheapest is None:
-        cheapest = cache[key] = min(c for c in state.field.enter_costs(cls) if c < NO)
+        # the least of all is the least below NO (at C speed: the table has a cost for each of
+        # the map's nodes, asked again in every new position)
+        cheapest = cache[key] = min(state.field.enter_costs(cls))
     if cheapest <= 0:
         return True
     limit = (4 if firer.type == "LC" else 2) * HALF

@@ -61,11 +61,12 @@ class BoardBattles:
     def battles(self) -> list[BattleInfo]:
         return [battle_info(p) for p in scenario_files("battleboard")]
 
-    def open(self, info: BattleInfo, seat: str, settings: Settings, back: arcade.View) -> arcade.View:
+    def open(self, info: BattleInfo, seat: str, settings: Settings, back: arcade.View, seed: int = 1) -> arcade.View:
+        """The battle ``info`` on the dice of ``seed`` (the picker draws a fresh one per battle)."""
         sc, state = load_scenario(info.path)
-        session = new_session(info.path, 1, settings.options("battleboard") or None)
-        view = battle_view(sc, state, AI_SIDES[seat], 1, menu=back, session=session)
-        view.ai_choose = ai_player(settings.ai_strength, 1)
+        session = new_session(info.path, seed, settings.options("battleboard") or None)
+        view = battle_view(sc, state, AI_SIDES[seat], seed, menu=back, session=session)
+        view.ai_choose = ai_player(settings.ai_strength, seed)
         if seat != "watch":
             view.ai_delay /= SPEED_FACTOR[settings.speed]
             return view

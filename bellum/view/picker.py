@@ -12,6 +12,7 @@ or neither (watch the computer play both, ``bellum.view.watch``).  The engine's 
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,7 +134,7 @@ class BattleSource(Protocol):
 
     def battles(self) -> list[BattleInfo]: ...
 
-    def open(self, info: BattleInfo, seat: str, settings: Settings, back: arcade.View) -> arcade.View:
+    def open(self, info: BattleInfo, seat: str, settings: Settings, back: arcade.View, seed: int = 1) -> arcade.View:
         """The battle's view with ``seat`` (``SEATS``), under the settings' options; ``InputError``
         for a scenario that cannot be played so."""
         ...
@@ -315,12 +316,17 @@ class BattlePicker(arcade.View):
             self.error = info.error
             return
         try:
-            view = self.source.open(info, SEATS[self.seat], self.settings, self.menu)
+            view = self.source.open(info, SEATS[self.seat], self.settings, self.menu, seed=self.seed())
         except InputError as bad:
             self.error = str(bad)
             return
         self.error = ""
         self.window.show_view(view)
+
+    def seed(self) -> int:
+        """A fresh seed for each battle started here: the dice differ from one game to the
+        next (the seed is in the battle's save, so the game replays)."""
+        return secrets.randbelow(2**31 - 1) + 1
 
     def options(self) -> None:
         from bellum.view.options import OptionsView

@@ -988,7 +988,12 @@ class BattleView(arcade.View):
         for t, d in zip(self.t_choices[k:], self.t_details[k:], strict=True):
             t.text = d.text = ""
         n = len(self.choices)
-        more = f"  ({self.choice_first + 1}-{index} of {n}, PgUp/PgDn)" if index < n or self.choice_first else ""
+        # the numbers a player reads: the playable rows shown, of all the playable rows
+        before = sum(1 for c in self.choices[: self.choice_first] if not c.heading)
+        playable = sum(1 for c in self.choices if not c.heading)
+        numbered = sum(1 for c in self.choices[self.choice_first : index] if not c.heading)
+        shown = f"{before + 1}-{before + numbered}" if numbered else "none"
+        more = f"  ({shown} of {playable}, PgUp/PgDn)" if index < n or self.choice_first else ""
         whose = f" of {self.selected}" if self.selected is not None else ""
         self.t_odds_head.text = (f"Choices{whose}{more}") if self.choices else ""
         _fit_width(self.t_odds_head, PANEL_W - 24)

@@ -69,7 +69,7 @@ def opening_frame(
     margin = layout.size * 1.6
     front = _box([layout.centre(h) for side in ("A", "B") for u in ranks[side] for h in u.hexes()], margin)
     armies = _box([layout.centre(h) for u in state.units.values() if u.on_map for h in u.hexes()], margin)
-    steps = sorted((z for z in zooms if z <= 1.0), reverse=True)
+    steps = sorted((z for z in zooms if z <= 1.0), reverse=True) or [min(zooms, default=1.0)]
     for x0, y0, x1, y1 in (armies, front):  # all of it in view, at a legible zoom
         z = next((z for z in steps if (x1 - x0) * z <= area[0] and (y1 - y0) * z <= area[1]), 0.0)
         if z >= LEGIBLE:
@@ -81,6 +81,9 @@ def opening_frame(
         if z >= LEGIBLE or (x0, y0, x1, y1) == front:
             z = z or steps[-1]
             half = area[0] / 2 / z
-            cx = min(max(across, front[0] + half), front[2] - half)  # not past the ends of the lines
+            if front[2] - front[0] <= 2 * half:  # the whole front fits across: centre it
+                cx = (front[0] + front[2]) / 2
+            else:  # not past the ends of the lines
+                cx = min(max(across, front[0] + half), front[2] - half)
             return z, cx, (y0 + y1) / 2
     return None

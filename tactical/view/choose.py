@@ -61,9 +61,10 @@ class TacticalBattles:
     def battles(self) -> list[BattleInfo]:
         return [battle_info(p) for p in scenario_files("tactical")]
 
-    def open(self, info: BattleInfo, seat: str, settings: Settings, back: arcade.View) -> arcade.View:
+    def open(self, info: BattleInfo, seat: str, settings: Settings, back: arcade.View, seed: int = 1) -> arcade.View:
+        """The battle ``info`` on the dice of ``seed`` (the picker draws a fresh one per battle)."""
         options = settings.options("tactical") or None
-        view = battle_view(info.path, ai_sides=AI_SIDES[seat], menu=back, options=options)
+        view = battle_view(info.path, seed=seed, ai_sides=AI_SIDES[seat], menu=back, options=options)
         view._ai = ai_player(settings.ai_strength, view.session.seed)
         if seat != "watch":
             view.ai_delay /= SPEED_FACTOR[settings.speed]

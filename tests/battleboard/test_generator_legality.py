@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from battleboard.actions import parse_action
 from battleboard.ai import play_turn
 from battleboard.cases import snapshot_of
-from battleboard.model import Action, State
+from battleboard.model import OFF, Action, State
 from battleboard.resolve import state_from_engagement
-from battleboard.rules import Chance, apply, legal_actions
+from battleboard.rules import Chance, apply, legal_actions, move_destinations, play
 from bellum.dice import Dice
 from tests.battleboard.helpers import land_engagement, naval_engagement
 from tests.legality import check_legality
@@ -61,3 +61,22 @@ def test_generated_actions_apply_and_others_are_refused_untouched(
         seed=seed,
         parse=parse_action,
     )
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(naval=st.booleans(), turns=st.integers(0, 8), seed=st.integers(1, 10_000), moved=st.integers(0, 4))
+def test_move_destinations_are_the_generators_moves(naval: bool, turns: int, seed: int, moved: int) -> None:
+    """What the AI reads (``move_destinations``) is what the generator offers each unit, in
+    the generator's order, before and after some units have moved."""
+    s = _reach(naval, turns, seed)
+    if s.phase == "command":
+        play(s, Action("command"), Chance(Dice(seed)))
+    for step in range(moved + 1):
+        for u in s.units.values():
+            squares, leave = move_destinations(s, u)
+            expected = [a.to for a in legal_actions(s, u.id, "move") if a.verb == "move"]
+            assert [*squares, *([OFF] if leave else [])] == expected, u.id
+        moves = [a for a in legal_actions(s) if a.verb == "move" and a.unit in s.units]
+        if step == moved or not moves or s.phase != "move":
+            break
+        s, _, _ = apply(s, moves[(seed + step) % len(moves)], Dice(seed))

@@ -285,21 +285,16 @@ def test_a_squadron_with_nowhere_to_be_makes_for_its_sides_main_squadron() -> No
 
 def test_what_a_cut_costs_is_read_from_the_rules_own_tables() -> None:
     """ai_sea.hunger: a besieged garrison expects the siege table's mean loss (tables.toml
-    [siege] attrition: 2, 1, 1, 1 and six 0 → 0.5 SP); an army
-    in the open expects its forage losses, roll by roll (§10.3)."""
+    [siege] attrition: 2, 1, 1, 1 and six 0 → 0.5 SP); an army in the open expects its
+    forage losses, roll by roll (§10.3): 25 SP in the hills around Dyrrachium, which the
+    Senate holds, forage at +2 (pillage) −1 (over 20 SP), so rolls 0 and 1 read the hills
+    row's two 10% entries — 3 SP each (10% of 25, rounded) on 2 rolls in 10: 0.6 SP."""
     from campaign.ai_sea import hunger
-    from campaign.rules.common import share
-    from campaign.rules.supply import forage_result
 
     s = _besieged_port(escort_fleets=0, cutter_fleets=1)
     s.active = "caesarian"
     assert hunger(s, "brundisium") == 0.5
     field = fresh("supply", "caesarian", keep=[])
     field.forces["x"] = army("x", "caesarian", "dyrrachium", [("legion", "V", 5)] * 5)
-    expected = 0.0
-    for roll in range(10):
-        res = forage_result(field, field.forces["x"], roll)
-        if res.kind != "ok":
-            expected += share(25, res.loss) / 10
-    assert expected > 0
-    assert hunger(field, "dyrrachium") == expected
+    assert field.owner_side("dyrrachium") == "senatorial"
+    assert hunger(field, "dyrrachium") == 0.6

@@ -651,6 +651,13 @@ def test_the_choice_list_pages_when_it_is_long(window: Any) -> None:
     )
     view.on_key_press(arcade.key.PAGEUP, 0)
     assert view.t_choices[0].text == "1. option 0"
+    # a group's heading is not a choice: the head counts the numbered rows only
+    view.choices = [Choice("Move", None, heading=True), *view.choices]
+    assert view.choices[0].heading
+    view.choice_first = 0
+    view._update_hud()
+    shown = view.choice_next - 1
+    assert f"(1-{shown} of {MAX_CHOICES + 3}, PgUp/PgDn)" in view.t_odds_head.text
 
 
 def test_keys_designate_resolve_and_choose_pursuit(window: Any, tmp_path: Path) -> None:
