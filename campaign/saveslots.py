@@ -60,7 +60,7 @@ def save_slot(session: Session[CampaignState, A.Action], humans: Iterable[str], 
 
 def save_file(session: Session[CampaignState, A.Action], humans: Iterable[str], path: Path, game: str = "") -> Path:
     """Write the game to a file the player named (``--save F``), with its card."""
-    return slots.write_slot(session, path, card(session.state, humans, path.stem, game))
+    return slots.write_slot(session, path, card(session.state, humans, path.stem[: slots.NAME_MAX], game))
 
 
 def autosave(session: Session[CampaignState, A.Action], humans: Iterable[str], game: str) -> Path:
