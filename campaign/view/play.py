@@ -468,7 +468,8 @@ class CampaignView(MapView):
         why = g.undo_refusal()
         tips = {
             "undo": why or "Take back your last step (Ctrl+Z)",
-            "save": "Save the game in a named slot (Ctrl+S; with --save FILE, Ctrl+S writes that file)",
+            "save": "Save the game in a named slot"
+            + (f" (Ctrl+S writes {g.save_path.name})" if g.save_path is not None else " (Ctrl+S)"),
             "load": "Load a saved game: every save, the newest first (Ctrl+L)",
             "report": "Write the war's illustrated after-action report, as a web page",
             "help": "Controls, the legend, the sequence of play and the rules (F1)",
