@@ -31,8 +31,9 @@ from bellum.report import AfterAction, from_data, name_sides, namer, plural_name
 from bellum.session import Session
 from campaign import actions as A
 from campaign.chronicle import Story
-from campaign.engine import CampaignEngine
-from campaign.state import SIDE_NAMES, SIDES, CampaignState
+from campaign.state import SIDE_NAMES, CampaignState
+from campaign.warstats import Counting
+from campaign.warstats import Month as Month  # the report's monthly record (tests, aar_charts)
 
 #: the seasons of the campaign calendar's turns (data/tables.toml [calendar])
 SEASONS = {
@@ -53,20 +54,6 @@ TURNING_LINES = 8
 WINDOW_FOUGHT = "This battle was fought in a battle window; its moves are not kept in the campaign's save."
 #: the lines of the battle's own log a picture's log panel shows
 LOG_LINES = 12
-
-
-@dataclass(frozen=True)
-class Month:
-    """Where the war stood at the end of one campaign turn."""
-
-    turn: int
-    date: str
-    sp: dict[str, int]
-    cities: dict[str, int]
-    res_publica: dict[str, int]
-    stratagems: dict[str, int]  # held
-    spent: dict[str, int]  # spent since the war began
-    fratricide: int
 
 
 @dataclass(frozen=True)
@@ -181,8 +168,9 @@ def _cap(text: str) -> str:
 # ------------------------------------------------------------------ the replay
 
 
-class _Watch(CampaignEngine):
-    """The campaign engine, replaying a save while taking notes for the report."""
+class _Watch(Counting):
+    """The campaign engine, replaying a save while taking notes for the report (each turn's
+    end: ``campaign.warstats.Counting``)."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(resolver=self._resolve)
@@ -190,10 +178,7 @@ class _Watch(CampaignEngine):
         self.index = 0  # the action being applied
         self.boards: dict[str, tuple[list[Frame], list[tuple[int, list[Event]]], Any]] = {}
         self.tactical_at: dict[str, int] = {}  # engagement id -> the action that carried its outcome
-        self.months: list[Month] = []
         self.ends: dict[int, CampaignState] = {}  # turn -> the state at its end
-        self._spent = dict.fromkeys(SIDES, 0)
-        self._expended = dict.fromkeys(SIDES, 0)
 
     def _resolve(self, eng: Engagement, dice: Dice) -> Outcome:
         """The battleboard's auto-resolve (``campaign.rules.battle.auto_resolve``) on the same
@@ -225,35 +210,13 @@ class _Watch(CampaignEngine):
         new, events = super().apply(state, action, dice)
         if isinstance(action, A.Commit | A.Accept) and action.outcome is not None:
             self.tactical_at[action.outcome.engagement] = self.index
-        if new.turn != state.turn:
-            self.note(state)
         self.index += 1
         return new, events
 
     def note(self, s: CampaignState) -> None:
-        """The war at the end of ``s``'s turn."""
-        from campaign.map import roman_world
-
-        if s.turn in self.ends:
-            return
-        cmap = roman_world()
-        for side in SIDES:
-            now = sum(s.expended.get(side, {}).values())
-            self._spent[side] += now - self._expended[side] if now >= self._expended[side] else now
-            self._expended[side] = now
-        self.ends[s.turn] = s
-        self.months.append(
-            Month(
-                turn=s.turn,
-                date=s.date(),
-                sp={side: sum(f.strength() for f in s.forces_of(side)) for side in SIDES},
-                cities={side: sum(1 for c in cmap.cities() if s.owner_side(c) == side) for side in SIDES},
-                res_publica={side: s.res_publica.get(side, 0) for side in SIDES},
-                stratagems={side: sum(s.stratagems.get(side, {}).values()) for side in SIDES},
-                spent=dict(self._spent),
-                fratricide=s.fratricide,
-            )
-        )
+        """The war at the end of ``s``'s turn, and the state itself (for the maps)."""
+        self.ends.setdefault(s.turn, s)
+        super().note(s)
 
 
 def replay(path: str | Path, by: str = "auto", only: int | None = None) -> War:

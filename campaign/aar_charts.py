@@ -1,6 +1,9 @@
-"""The after-action report's charts (``bellum aar``): the war month by month, drawn with
-matplotlib's Agg renderer — each side's strength, cities held, Res Publica markers,
-stratagems held and spent, and the fratricide track.
+"""The war month by month in charts, drawn with matplotlib's Agg renderer (``Figure``, not
+pyplot: the end-of-war screen draws them in a worker thread) — each side's strength, cities
+held, Res Publica markers, stratagems held and spent, and the fratricide track.  The
+after-action report (``bellum aar``) draws all six panels into a PNG (``war_charts``); the
+end-of-war screen (``campaign.view.victory``) two of them, at its panel's size
+(``chart_image``).
 
 Deterministic: the bundled DejaVu Sans font, no PNG metadata (no software name, no date),
 a fixed size and resolution, so the same war gives the same bytes.
@@ -8,25 +11,100 @@ a fixed size and resolution, so the same war gives the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import io
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from campaign.aar import Month
-from campaign.state import SIDES
+from campaign.state import SIDES, side_short
+from campaign.warstats import Month
 
-#: each side's colour on the charts (the map's inks: campaign.view.palette.OWNER_INK)
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+#: each side's colour on the charts (a little lighter than the map's inks, palette.OWNER_INK)
 COLORS = {"caesarian": "#a8322d", "senatorial": "#5e3a7a"}
-LABELS = {"caesarian": "Caesarians", "senatorial": "Senatorials"}
+#: the fratricide track's colour (both sides)
+FRATRICIDE = "#6b5a3e"
+#: the panels a chart may hold: key -> (title, the value of a side in a month)
+PANELS: dict[str, tuple[str, Callable[[Month, str], int]]] = {
+    "sp": ("Strength on the map (SP)", lambda m, s: m.sp[s]),
+    "cities": ("Cities held", lambda m, s: m.cities[s]),
+    "res_publica": ("Res Publica markers", lambda m, s: m.res_publica[s]),
+    "stratagems": ("Stratagems held", lambda m, s: m.stratagems[s]),
+    "spent": ("Stratagems spent since the war began", lambda m, s: m.spent[s]),
+    "fratricide": ("Fratricide (both sides)", lambda m, s: m.fratricide),
+}
+#: the after-action report's six panels, two to a row
+REPORT = ("sp", "cities", "res_publica", "stratagems", "spent", "fratricide")
+#: the end-of-war screen's two, one above the other
+VICTORY = ("cities", "sp")
 
 
 def war_charts(months: list[Month], path: Path) -> None:
-    """Six small charts in one PNG at ``path``."""
+    """The report's six small charts in one PNG at ``path``."""
+    with _style_context():
+        fig = figure(months, REPORT, 1200, 900, columns=2)
+        fig.savefig(path, dpi=100, metadata={"Software": None}, pil_kwargs={"optimize": True})
+
+
+def chart_image(months: Sequence[Month], width: int, height: int, panels: Sequence[str] = VICTORY) -> Image.Image:
+    """``panels`` one above the other on a transparent ground, ``width`` × ``height`` pixels
+    (each at least 1; the caller keeps the size sensible)."""
+    from PIL import Image
+
+    with _style_context():
+        fig = figure(months, panels, width, height, columns=1, transparent=True)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100, transparent=True)
+    buf.seek(0)
+    return Image.open(buf).convert("RGBA").resize((width, height))
+
+
+def figure(
+    months: Sequence[Month], panels: Sequence[str], width: int, height: int, columns: int, transparent: bool = False
+) -> Figure:
+    """The charts ``panels`` (keys of ``PANELS``) in a figure of ``width`` × ``height`` pixels
+    at 100 dpi, ``columns`` to a row (the first panel holds the legend)."""
+    from matplotlib.figure import Figure
+
+    rows = -(-len(panels) // columns)
+    fig = Figure(figsize=(width / 100, height / 100), dpi=100)
+    grid = fig.subplots(rows, columns, squeeze=False, sharex=columns == 1)
+    flat = [ax for row in grid for ax in row]
+    if transparent:
+        fig.patch.set_alpha(0.0)
+    xs = list(range(len(months)))
+    ticks = _ticks(months)
+    for ax, key in zip(flat, panels, strict=False):
+        title, value = PANELS[key]
+        if transparent:
+            ax.set_facecolor("none")
+        if key == "fratricide":
+            track = [m.fratricide for m in months]
+            ax.fill_between(xs, track, color=FRATRICIDE, alpha=0.35, step="post")
+            ax.plot(xs, track, color=FRATRICIDE, linewidth=2, drawstyle="steps-post")
+        else:
+            for side in SIDES:
+                ax.plot(
+                    xs,
+                    [value(m, side) for m in months],
+                    color=COLORS[side],
+                    label=side_short(side),
+                    linewidth=2,
+                    drawstyle="steps-post" if key == "res_publica" else "default",
+                )
+        _style(ax, title, ticks)
+    flat[0].legend(loc="best", frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def _style_context() -> Any:
     import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    with matplotlib.rc_context(
+    return matplotlib.rc_context(
         {
             "font.family": "DejaVu Sans",
             "font.size": 9,
@@ -35,40 +113,10 @@ def war_charts(months: list[Month], path: Path) -> None:
             "svg.hashsalt": "bellum",
             "path.simplify": False,
         }
-    ):
-        fig, axes = plt.subplots(3, 2, figsize=(12.0, 9.0), dpi=100)
-        xs = list(range(len(months)))
-        ticks = _ticks(months)
-        panels: list[tuple[str, Callable[[Month, str], int]]] = [
-            ("Strength on the map (SP)", lambda m, s: m.sp[s]),
-            ("Cities held", lambda m, s: m.cities[s]),
-            ("Res Publica markers", lambda m, s: m.res_publica[s]),
-            ("Stratagems held", lambda m, s: m.stratagems[s]),
-            ("Stratagems spent since the war began", lambda m, s: m.spent[s]),
-        ]
-        flat = [ax for row in axes for ax in row]
-        for ax, (title, value) in zip(flat, panels, strict=False):
-            for side in SIDES:
-                ax.plot(
-                    xs,
-                    [value(m, side) for m in months],
-                    color=COLORS[side],
-                    label=LABELS[side],
-                    linewidth=2,
-                    drawstyle="steps-post" if "Res Publica" in title else "default",
-                )
-            _style(ax, title, ticks)
-        ax = flat[5]
-        ax.fill_between(xs, [m.fratricide for m in months], color="#6b5a3e", alpha=0.35, step="post")
-        ax.plot(xs, [m.fratricide for m in months], color="#6b5a3e", linewidth=2, drawstyle="steps-post")
-        _style(ax, "Fratricide (both sides)", ticks)
-        flat[0].legend(loc="best", frameon=False)
-        fig.tight_layout()
-        fig.savefig(path, dpi=100, metadata={"Software": None}, pil_kwargs={"optimize": True})
-        plt.close(fig)
+    )
 
 
-def _ticks(months: list[Month]) -> tuple[list[int], list[str]]:
+def _ticks(months: Sequence[Month]) -> tuple[list[int], list[str]]:
     """Every few turns' dates, at most a dozen labels."""
     step = max(1, -(-len(months) // 12))
     idx = list(range(0, len(months), step))
@@ -77,15 +125,15 @@ def _ticks(months: list[Month]) -> tuple[list[int], list[str]]:
 
 def _short(date: str) -> str:
     """ "April 49 BC" → "Apr 49"."""
-    month, year = date.split()[:2]
-    return f"{month[:3]} {year}"
+    parts = date.split()
+    return f"{parts[0][:3]} {parts[1]}" if len(parts) >= 2 else date
 
 
-def _style(ax: object, title: str, ticks: tuple[list[int], list[str]]) -> None:
-    ax.set_title(title, loc="left", fontsize=10, fontweight="bold")  # type: ignore[attr-defined]
-    ax.set_xticks(ticks[0], ticks[1], rotation=35, ha="right")  # type: ignore[attr-defined]
-    ax.grid(axis="y", color="#dddddd", linewidth=0.6)  # type: ignore[attr-defined]
-    ax.set_ylim(bottom=0)  # type: ignore[attr-defined]
+def _style(ax: Any, title: str, ticks: tuple[list[int], list[str]]) -> None:
     from matplotlib.ticker import MaxNLocator
 
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]  # counts: whole numbers
+    ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
+    ax.set_xticks(ticks[0], ticks[1], rotation=35, ha="right")
+    ax.grid(axis="y", color="#dddddd", linewidth=0.6)
+    ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts: whole numbers

@@ -103,6 +103,44 @@ def lines(events: Iterable[Event]) -> list[str]:
     return [line(e) for e in events if e.kind in CHRONICLE_KINDS]
 
 
+class Chronicler:
+    """The chronicle in the order things happened, under a header for each turn (its date,
+    "— March 49 BC —") and for each side's half-turn ("The Senatorials play."), fed the
+    events as they come (``feed``).  A header is written only when a line follows it, and
+    a line always sits under its own date's header: the header comes from the line's date,
+    never from a turn event read ahead of the lines of the turn before."""
+
+    def __init__(self) -> None:
+        self.date: str | None = None
+        self.half: str | None = None  # the half-turn's header, waiting for its first line
+        self.winter: set[str] = set()
+
+    def feed(self, events: Iterable[Event]) -> list[str]:
+        out: list[str] = []
+        for e in events:
+            if e.kind == "turn" and "(winter)" in e.text:
+                self.winter.add(str(e.data.get("date", "")))
+            if e.kind == "side_turn":
+                self.half = e.text
+                continue
+            if e.kind not in CHRONICLE_KINDS:
+                continue
+            when = str(e.data.get("date", ""))
+            if when and when != self.date:
+                self.date = when
+                out.append(f"— {when}{' (winter)' if when in self.winter else ''} —")
+            if self.half is not None:
+                out.append(self.half)
+                self.half = None
+            out.append(line(e))
+        return out
+
+
+def grouped(events: Iterable[Event]) -> list[str]:
+    """The whole chronicle of ``events`` grouped by turn and half-turn (``Chronicler``)."""
+    return Chronicler().feed(events)
+
+
 #: a major battle: a land field battle in which each side fielded at least this many SP
 #: (docs/BALANCE.md; design — Caesar's eight great battles, reference)
 MAJOR_SP = 8

@@ -18,7 +18,7 @@ from bellum.saves import SaveData, write_save
 from bellum.session import Session
 from campaign import actions as A
 from campaign.engine import CampaignEngine
-from campaign.state import SIDE_NAMES, SIDES, CampaignState
+from campaign.state import SIDES, CampaignState, side_short
 
 ENGINE = "campaign"
 
@@ -29,7 +29,7 @@ def mode_words(humans: Iterable[str]) -> tuple[str, str]:
     if len(people) == len(SIDES):
         return "both sides", "hotseat"
     if people:
-        return SIDE_NAMES[people[0]].removeprefix("the "), "against the computer"
+        return side_short(people[0]), "against the computer"
     return "neither side", "computer against computer"
 
 

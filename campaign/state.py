@@ -39,6 +39,11 @@ def side_title(side: str) -> str:
     return name[:1].upper() + name[1:]
 
 
+def side_short(side: str) -> str:
+    """ "Caesarians" — a side's name in a list, a legend or a table."""
+    return SIDE_NAMES.get(side, side).removeprefix("the ")
+
+
 def enemy(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 

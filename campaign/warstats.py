@@ -21,8 +21,9 @@ from campaign import actions as A
 from campaign.chronicle import WAR_KINDS, war_counts
 from campaign.engine import CampaignEngine
 from campaign.map import roman_world
+from campaign.rules.battle import Resolver
 from campaign.rules.clients import world_tables
-from campaign.state import SIDE_NAMES, SIDES, CampaignState, side_title
+from campaign.state import SIDE_NAMES, SIDES, CampaignState, side_short, side_title
 
 #: the battles of the war by kind, as the end-of-war screen lists them (from ``WAR_KINDS``)
 BATTLE_KINDS = tuple(k for k in WAR_KINDS if k.endswith("battles") or k == "sea interceptions")
@@ -31,21 +32,20 @@ BATTLE_KINDS = tuple(k for k in WAR_KINDS if k.endswith("battles") or k == "sea 
 def condition(how: str) -> str:
     """What the condition ``how`` (``state.result["how"]``) asks, in words (campaign.md §21.1–§21.2)."""
     v = world_tables().victory
+    end = f"when the last turn of {v.last_year_bc} BC is over"
     triumph = (
         f"holds Rome and at least {v.other_cities} other cities, meets its Political Requirement "
         "and has a Supreme Leader"
     )
     words = {
-        "triumphant": f"Triumphant victory: when the last turn of 45 BC is over, the side {triumph}.",
-        "conquering": f"Conquering victory: Triumphant, and at least {v.off_map} off-map regions held "
-        "when the last turn of 45 BC is over.",
+        "triumphant": f"Triumphant victory: {end}, the side {triumph}.",
+        "conquering": f"Conquering victory: Triumphant, and at least {v.off_map} off-map regions held {end}.",
         "optimus": f"Optimus victory: Conquering, and at least {v.colonies} colonies in the side's cities; "
         "it ends the war at once.",
         "fratricide": f"Fratricide: Roman blood spilt by Romans passed {v.fratricide_limit}; "
         "the war ends at once and no side wins.",
-        "both_lose": "Both lose: when the last turn of 45 BC is over, neither side meets its Political "
-        "Requirement in the Res Publica.",
-        "undecided": "Undecided: when the last turn of 45 BC is over, no side meets the conditions of a victory.",
+        "both_lose": f"Both lose: {end}, neither side meets its Political Requirement in the Res Publica.",
+        "undecided": f"Undecided: {end}, no side meets the conditions of a victory.",
     }
     return words.get(how, how.replace("_", " ").capitalize() + ".")
 
@@ -62,55 +62,96 @@ def headline(result: dict[str, str]) -> str:
     }.get(how, "The war is over")
 
 
-def short_name(side: str) -> str:
-    """ "Caesarians": a side's name in a list."""
-    return SIDE_NAMES.get(side, side).removeprefix("the ")
-
-
 def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 @dataclass(frozen=True)
 class Month:
-    """Where the war stood at the end of one turn."""
+    """Where the war stood at the end of one campaign turn (the end-of-war screen's chart and
+    the after-action report's, ``campaign.aar_charts``)."""
 
     turn: int
     date: str
-    cities: dict[str, int]
     sp: dict[str, int]
-
-
-def note(state: CampaignState) -> Month:
-    cities = roman_world().cities()
-    return Month(
-        turn=state.turn,
-        date=state.date(),
-        cities={s: sum(1 for c in cities if state.owner_side(c) == s) for s in SIDES},
-        sp={s: sum(f.strength() for f in state.forces_of(s)) for s in SIDES},
-    )
+    cities: dict[str, int]
+    res_publica: dict[str, int]
+    stratagems: dict[str, int]  # held
+    spent: dict[str, int]  # spent since the war began
+    fratricide: int
 
 
 class Counting(CampaignEngine):
-    """The campaign engine, noting each turn's end as it plays (``months``)."""
+    """The campaign engine, noting each turn's end as it plays (``months``; the after-action
+    report's replay, ``campaign.aar``, is one too)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, resolver: Resolver | None = None) -> None:
+        super().__init__(resolver=resolver)
         self.months: list[Month] = []
+        self._noted: set[int] = set()
+        self._spent = dict.fromkeys(SIDES, 0)
+        self._expended = dict.fromkeys(SIDES, 0)
 
     def apply(self, state: CampaignState, action: A.Action, dice: Dice) -> tuple[CampaignState, list[Event]]:
         new, events = super().apply(state, action, dice)
         if new.turn != state.turn:
-            self.months.append(note(state))
+            self.note(state)
         return new, events
 
+    def note(self, s: CampaignState) -> None:
+        """The war at the end of ``s``'s turn (once a turn)."""
+        if s.turn in self._noted:
+            return
+        self._noted.add(s.turn)
+        cities = roman_world().cities()
+        for side in SIDES:
+            now = sum(s.expended.get(side, {}).values())
+            self._spent[side] += now - self._expended[side] if now >= self._expended[side] else now
+            self._expended[side] = now
+        self.months.append(
+            Month(
+                turn=s.turn,
+                date=s.date(),
+                sp={side: sum(f.strength() for f in s.forces_of(side)) for side in SIDES},
+                cities={side: sum(1 for c in cities if s.owner_side(c) == side) for side in SIDES},
+                res_publica={side: s.res_publica.get(side, 0) for side in SIDES},
+                stratagems={side: sum(s.stratagems.get(side, {}).values()) for side in SIDES},
+                spent=dict(self._spent),
+                fratricide=s.fratricide,
+            )
+        )
 
-def months(scenario: str, seed: int, actions: Sequence[dict[str, Any]]) -> list[Month]:
-    """The end of every turn of the game ``scenario`` + ``seed`` + ``actions``, replayed (the
-    turn the game stands in last, as it stands)."""
+    def close(self, last: CampaignState) -> list[Month]:
+        """Every turn's end, with the turn ``last`` stands in as it stands."""
+        self.note(last)
+        return self.months
+
+
+def months(
+    scenario: str, seed: int, actions: Sequence[dict[str, Any]], options: Sequence[str] | None = None
+) -> list[Month]:
+    """The end of every turn of the game ``scenario`` + ``seed`` + ``options`` + ``actions``,
+    replayed (the turn the game stands in last, as it stands)."""
     engine = Counting()
-    session = Session.replay(engine, scenario, seed, actions)
-    return [*engine.months, note(session.state)]
+    session = Session.replay(engine, scenario, seed, actions, options=options)
+    return engine.close(session.state)
+
+
+def start_date(scenario: str) -> str:
+    """The scenario's first turn as the chronicle writes it ("January 49 BC"); "" for a
+    scenario that cannot be read."""
+    from bellum.errors import BellumError
+    from campaign.engine import load
+
+    try:
+        return load(scenario).start
+    except (BellumError, OSError):
+        return ""
+
+
+def cities_held(state: CampaignState) -> dict[str, int]:
+    cities = roman_world().cities()
+    return {s: sum(1 for c in cities if state.owner_side(c) == s) for s in SIDES}
 
 
 @dataclass(frozen=True)
@@ -137,7 +178,7 @@ class WarStats:
     def lines(self) -> list[tuple[str, str]]:
         """(what, how many) rows, in the order the screen lists them."""
         rows = [
-            ("Turns played", f"{self.turns} ({self.first} to {self.last})"),
+            ("Turns played", f"{self.turns} ({self.first} to {self.last})" if self.first else f"{self.turns}"),
             ("Battles", ", ".join(f"{n} {k}" for k, n in self.battles.items() if n) or "none"),
             (
                 "Sieges",
@@ -156,11 +197,15 @@ class WarStats:
 
     @staticmethod
     def _pair(values: dict[str, int]) -> str:
-        return ", ".join(f"{short_name(s)} {values.get(s, 0)}" for s in SIDES)
+        return ", ".join(f"{side_short(s)} {values.get(s, 0)}" for s in SIDES)
 
 
-def war_stats(state: CampaignState, events: Iterable[Event], by_month: Sequence[Month] = ()) -> WarStats:
-    """The war's numbers from its last state and its event log (``by_month``: ``months``)."""
+def war_stats(
+    state: CampaignState, events: Iterable[Event], by_month: Sequence[Month] = (), scenario: str = ""
+) -> WarStats:
+    """The war's numbers from its last state and its event log (``by_month``: ``months``;
+    ``scenario``: the game's scenario, by name or path, for its first turn when ``by_month``
+    is not counted yet)."""
     evs = list(events)
     counts = war_counts(evs)
     lost = dict.fromkeys(SIDES, 0)
@@ -172,16 +217,22 @@ def war_stats(state: CampaignState, events: Iterable[Event], by_month: Sequence[
             for side, sp in (e.data.get("lost") or {}).items():
                 if side in lost and isinstance(sp, int):
                     lost[side] += sp
-    captures = [e for e in evs if e.kind == "capture"]
+    # how a city fell: the capture's ``how`` (campaign.rules.siege.capture); a capture without
+    # one (a city won by politics or an event) is no siege's
+    taken = [e.data.get("how") for e in evs if e.kind == "capture"]
     sieges = {
         "begun": counts["sieges begun"],
-        "starved": sum(1 for e in captures if "starved out" in e.text),
-        "stormed": sum(1 for e in captures if " falls to " in e.text),
+        "starved": taken.count("siege"),
+        "stormed": taken.count("storm"),
         "lifted": sum(1 for e in evs if e.kind == "siege_lifted"),
     }
-    first = by_month[0].date if by_month else "January 49 BC"
+    if by_month:
+        first, turns = by_month[0].date, state.turn - by_month[0].turn + 1
+    else:
+        first = start_date(scenario or state.scenario)
+        turns = state.turn - _start_turn(first) + 1
     return WarStats(
-        turns=state.turn + 1,
+        turns=turns,
         first=first,
         last=state.date(),
         battles={k: counts[k] for k in BATTLE_KINDS},
@@ -190,12 +241,20 @@ def war_stats(state: CampaignState, events: Iterable[Event], by_month: Sequence[
         won=won,
         leaders_killed=_by_leader_side([e for e in evs if e.kind == "leader_killed"]),
         leaders_taken=_by_leader_side([e for e in evs if e.kind == "captured"]),
-        cities=note(state).cities,
+        cities=cities_held(state),
         res_publica={s: state.res_publica.get(s, 0) for s in SIDES},
         fratricide=state.fratricide,
         months=list(by_month),
         largest=largest_battles(evs),
     )
+
+
+def _start_turn(date: str) -> int:
+    """The calendar's turn of the month ``date`` begins with ("April 49 BC" → 2; 0 unknown)."""
+    from campaign.tables import tables
+
+    month = date.split(" ")[0]
+    return next((i for i, t in enumerate(tables().calendar.turns) if t.month == month), 0)
 
 
 def largest_battles(events: Iterable[Event], most: int = 6) -> list[tuple[str, str]]:

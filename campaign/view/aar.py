@@ -99,6 +99,7 @@ class ReportMap(MapView):
     shows (about a texel a pixel), which rasterises three times faster."""
 
     texels_per_unit = REPORT_TEXELS
+    show_minimap = False  # issue 15 (wt15a): a report's picture needs no minimap
 
 
 class PeriodGame(CampaignGame):

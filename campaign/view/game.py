@@ -48,9 +48,8 @@ from bellum.report import AfterAction
 from bellum.session import Session
 from campaign import actions as A
 from campaign.ai import CampaignAI
-from campaign.chronicle import battle_reports
+from campaign.chronicle import Chronicler, battle_reports
 from campaign.chronicle import line as chronicle_line
-from campaign.chronicle import lines as chronicle_lines
 from campaign.engine import CampaignEngine, describe_pending
 from campaign.map import CampaignMap, roman_world
 from campaign.odds import BattleAhead, decision_odds, odds_text, stop_at_battle
@@ -62,6 +61,7 @@ from campaign.rules.stratagems import commit_limit
 from campaign.state import SIDE_NAMES, SIDES, CampaignState, enemy, side_title
 from campaign.units import Force, catalogue
 from campaign.view.model import ForceMarker
+from campaign.view.stacks import force_markers
 
 #: battles auto-resolved to show the odds of one (the battleboard AI on both sides)
 ODDS_BATTLES = 40
@@ -400,18 +400,8 @@ class CampaignGame:
         return markers
 
     def _force_markers(self) -> tuple[ForceMarker, ...]:
-        out = []
-        cat = catalogue()
-        for f in sorted(self.state.forces.values(), key=lambda f: (f.location, f.commander is None, f.id)):
-            if not f.units and not f.leaders:
-                continue
-            kinds = [cat.kind(u.kind) for u in f.units]
-            fleets = sum(1 for k in kinds if k.is_fleet)
-            ground = sum(u.strength for u, k in zip(f.units, kinds, strict=True) if not k.is_fleet)
-            detail = f"{ground}" + (f" · {fleets}F" if fleets else "")
-            label = leader_name(f.commander) if f.commander else ""
-            out.append(ForceMarker(f.id, f.location, f.side, label, detail, leader=f.commander is not None))
-        return tuple(out)
+        # issue 15 (wt15a): each counter with its symbol and stack card (campaign.view.stacks)
+        return force_markers(self.state)
 
     def select(self, place: str | None) -> None:
         if place is not None and place not in self.world:
@@ -489,11 +479,11 @@ class CampaignGame:
         self.popups.append(("Your turn is done", [f"The next turn file is written: {out}", f"Send it to {who}."]))
 
     def _chronicle_from(self, events: Sequence[Event] | Any) -> None:
-        evs = list(events)
-        for e in evs:
-            if e.kind == "turn":
-                self.chronicle.append(e.text)
-        self.chronicle.extend(chronicle_lines(evs))
+        # issue 15 (wt15a): lines under their own turn's and half-turn's header, in order; a
+        # fresh Chronicler when the chronicle was emptied (a new game, undo, load)
+        if not self.chronicle or not hasattr(self, "_chronicler"):
+            self._chronicler = Chronicler()
+        self.chronicle.extend(self._chronicler.feed(events))
         del self.chronicle[:-CHRONICLE_KEEP]
 
     def _news(self, events: Sequence[Event]) -> None:

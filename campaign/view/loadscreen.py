@@ -471,11 +471,11 @@ def replay_save(path: Path, scenario: str | None, count: bool) -> tuple[Any, Any
     and, with ``count``, the war in numbers its replay counted (``campaign.warstats``)."""
     if not count:
         return saveslots.load_slot(path, None, scenario), None
-    from campaign.warstats import Counting, note, war_stats
+    from campaign.warstats import Counting, war_stats
 
     engine = Counting()
     session = saveslots.load_slot(path, engine, scenario)
-    return session, war_stats(session.state, list(session.log), [*engine.months, note(session.state)])
+    return session, war_stats(session.state, list(session.log), engine.close(session.state))
 
 
 # ---------------------------------------------------------------------- the window's hooks

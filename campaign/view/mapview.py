@@ -27,10 +27,19 @@ boxes from the last still frame (``hud_rects``) — no layer is drawn again unti
 the world changes, the zoom changes or the view pans out of the framebuffer.
 While the wheel turns, the last world is drawn scaled through the camera.
 
+Forces are counters whose symbol says what they are (``campaign.view.stacks``); the
+names of places and forces are placed together by priority beside their markers and
+never over one another (``campaign.view.labels``; ``label_boxes`` gives the placed
+boxes); hovering a counter shows its stack's card (``stackcard``); the minimap sits at
+the bottom (``minimap``); after another side's half-turn its moves are played back on
+the map with a step card (``enemy_turn``).
+
 Controls: mouse wheel zooms on the cursor, drag (any button) or the arrow keys
 and WASD pan, ``+``/``-`` zoom, ``Home`` (or ``F``) shows the whole map, a click
 selects a place, ``Esc`` clears the selection (or, with nothing selected,
-returns to the menu).
+returns to the menu); ``M`` hides or shows the minimap and a click on it moves the
+view there; the enemy's turn: ``N`` next step, ``B`` back, ``P`` play or pause, ``X``
+close, ``V`` shows it again.
 
 The view reads a ``MapModel`` (``campaign.view.model``) and tells it what the
 player selects; it never changes the game state.
@@ -53,8 +62,12 @@ from pyglet.graphics import Batch
 
 from campaign.map import CampaignMap, Link
 from campaign.view import markers
+from campaign.view.enemy_turn import EnemyTurn
 from campaign.view.game import CampaignGame
 from campaign.view.geometry import MapGeometry, Point, build_geometry, roman_world_geometry
+from campaign.view.labels import Box, Wish, beside
+from campaign.view.labels import place as place_labels
+from campaign.view.minimap import Minimap
 from campaign.view.model import ForceMarker, MapModel
 from campaign.view.palette import (
     BG_TOP,
@@ -81,6 +94,8 @@ from campaign.view.palette import (
     owner_kind,
 )
 from campaign.view.raster import image_size, render_ground
+from campaign.view.stackcard import StackCard
+from campaign.view.stacks import SYMBOL_WORDS, SYMBOLS
 
 SERIF = ("DejaVu Serif", "Georgia", "Times New Roman", "serif")
 SANS = ("DejaVu Sans", "Arial", "sans-serif")
@@ -114,6 +129,13 @@ REFERENCE_ZOOM = 0.6
 
 #: label tiers: the zoom (relative to the whole map) from which a label shows
 TIER_ZOOM = (0.0, 1.7, 2.8)
+
+#: the legend's box on the screen (left, bottom, right, top): colours, lines, counters
+LEGEND_RECT = (10.0, 10.0, 330.0, 160.0)
+LEGEND_ROW = 17.0
+
+#: which name wins where two would overlap (lower first): off-map regions always show
+PRIORITY = {"off_map": 0, "income": 10, "leader": 15, "capital": 20, "sea": 30, "force": 35, "city": 40, "region": 50}
 
 LINK_COLOR = LINK_INK
 LINK_WORD = {"road": "road", "cross_country": "cross-country", "strait": "strait", "sea_lane": "sea lane"}
@@ -203,6 +225,8 @@ class MapLabel:
     halo: arcade.Text | None
     priority: int = 0  # lower wins where labels would overlap
     shown: bool = True  # not hidden by a label of higher priority
+    #: where the declutter put it (left, bottom, right, top; pixels at the zoom from the world's origin)
+    box: Box | None = None
 
 
 class MapView(arcade.View):
@@ -210,6 +234,8 @@ class MapView(arcade.View):
 
     #: the ground's resolution (an off-screen whole-map picture needs less: campaign.view.aar)
     texels_per_unit = TEXELS_PER_UNIT
+    #: whether the minimap shows at first (``M`` toggles it)
+    show_minimap = True
 
     def __init__(
         self,
@@ -259,7 +285,23 @@ class MapView(arcade.View):
         self._quad: Any = None
         self._quad_buffer: Any = None
         self._hover_drawn: str | None = "-"
+        self._init_layers()
+        self._build_labels()
+        self.bounds = self._bounds()
+        self.minimap = Minimap(self)
+        self.minimap.shown = self.show_minimap
+        self.enemy = EnemyTurn(self)
+        self.card = StackCard()
+        #: the place of the force counter under the cursor (its stack card shows)
+        self.hover_stack: str | None = None
+        self._build_network()
+        self._build_markers()
+        self._build_hud()
+        self._sync_model(force=True)
+        self.fit()
 
+    def _init_layers(self) -> None:
+        """The world's layers and the HUD's texts, empty until built."""
         self.ground: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.network: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.boxes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
@@ -294,13 +336,6 @@ class MapView(arcade.View):
         )
         self._tooltip_for: tuple[str, str | None] | None = None
         self.scale_text = arcade.Text("", 0, 0, rgba(LABEL_INK), 9, font_name=SERIF, italic=True, anchor_x="right")
-        self._build_labels()
-        self.bounds = self._bounds()
-        self._build_network()
-        self._build_markers()
-        self._build_hud()
-        self._sync_model(force=True)
-        self.fit()
 
     # ------------------------------------------------------------------ geometry helpers
     @property
@@ -382,6 +417,7 @@ class MapView(arcade.View):
         key = abs(hash(tuple(sorted(self._owners.items()))))
         texels = self.texels_per_unit
         image = ground_image(self.geo, self._owners, key, texels)
+        self.minimap.set_ground(image, key)
         atlas = arcade.DefaultTextureAtlas((2048, 2048))
         self.ground = arcade.SpriteList(atlas=atlas)
         self.ground.blend = False  # the ground is opaque: no blending halves its cost on llvmpipe
@@ -605,12 +641,14 @@ class MapView(arcade.View):
                     9 if tier == 0 else 8,
                     bold=tier == 0,
                 )
-                lab.priority = 1 if s.income else 2 if s.capital else 4
+                lab.priority = (
+                    PRIORITY["income"] if s.income else PRIORITY["capital"] if s.capital else PRIORITY["city"]
+                )
             else:
                 lab = self._label(
                     self.label_batch, s.id, s.name, (x, y), 0, -9, 2, (92, 72, 56), 7.5, anchor_x="center", italic=True
                 )
-                lab.priority = 5
+                lab.priority = PRIORITY["region"]
             self.labels.append(lab)
         for z in world.data.sea:
             lab = self._label(
@@ -627,23 +665,32 @@ class MapView(arcade.View):
                 italic=True,
                 halo=False,
             )
-            lab.priority = 3
+            lab.priority = PRIORITY["sea"]
             self.labels.append(lab)
         self.labels.sort(key=lambda lab: lab.priority)
 
     def _build_hud(self) -> None:
+        """The top bar, the legend and the HUD's texts (again on a resize)."""
         w, h = self.window.width, self.window.height
         sl = shape_list
         self.hud_shapes = sl.ShapeElementList()
         self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR / 2, w, TOP_BAR, rgba(BG_TOP)))
         self.hud_shapes.append(sl.create_rectangle_filled(w / 2, h - TOP_BAR - 1.5, w, 3, rgba(GOLD)))
-        # the legend, bottom left
-        lx, ly, lw, lh = 10, 10, 226, 150
-        self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT)))
-        self.hud_shapes.append(sl.create_rectangle_outline(lx + lw / 2, ly + lh / 2, lw, lh, rgba(BG_TOP), 1.5))
         self.hud_batch = Batch()
         self.hud_texts: dict[str, arcade.Text] = {}
+        self._build_legend()
+        self._build_hud_texts(w, h)
+
+    def _build_legend(self) -> None:
+        """The legend, bottom left, in two columns: the owners' colours, the network's lines
+        and the counters' symbols (a gold corner marks a force under a named commander)."""
+        sl = shape_list
+        lx, ly, right, top = LEGEND_RECT
+        lw, lh = right - lx, top - ly
+        self.hud_shapes.append(sl.create_rectangle_filled(lx + lw / 2, ly + lh / 2, lw, lh, rgba(PARCHMENT)))
+        self.hud_shapes.append(sl.create_rectangle_outline(lx + lw / 2, ly + lh / 2, lw, lh, rgba(BG_TOP), 1.5))
         self.legend_texts: list[arcade.Text] = []
+        self.legend_icons: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         rows: list[tuple[str, str, Color]] = [
             ("fill", "Caesarians", OWNER_FILL["caesarian"]),
             ("fill", "Senatorials", OWNER_FILL["senatorial"]),
@@ -654,29 +701,43 @@ class MapView(arcade.View):
             ("strait", "Strait · sea lane", STRAIT),
             ("border", "Province border", PROVINCE_BORDER),
         ]
+        rows += [("symbol:" + sym, SYMBOL_WORDS[sym], LABEL_INK) for sym in SYMBOLS]
         for i, (style, text, color) in enumerate(rows):
-            y = ly + lh - 14 - i * 17.5
-            x0 = lx + 10
-            if style == "fill":
-                self.hud_shapes.append(sl.create_rectangle_filled(x0 + 13, y, 26, 11, rgba(color)))
-                self.hud_shapes.append(sl.create_rectangle_outline(x0 + 13, y, 26, 11, rgba(BG_TOP, 160), 1))
-            elif style == "road":
-                self.hud_shapes.append(sl.create_line(x0, y, x0 + 12, y, rgba(ROAD_NAMED), 3))
-                self.hud_shapes.append(sl.create_line(x0 + 15, y, x0 + 26, y, rgba(ROAD), 2))
-            elif style in ("dash", "strait", "border"):
-                width = {"dash": 1.2, "strait": 3.0, "border": 1.6}[style]
-                n = 3 if style != "strait" else 2
-                for k in range(n):
-                    a = x0 + k * 26 / n
-                    self.hud_shapes.append(sl.create_line(a, y, a + 26 / n * 0.6, y, rgba(color), width))
-                if style == "strait":
-                    self.hud_shapes.append(sl.create_line(x0 + 18, y, x0 + 21, y, rgba((90, 130, 170)), 1.5))
-                    self.hud_shapes.append(sl.create_line(x0 + 24, y, x0 + 26, y, rgba((90, 130, 170)), 1.5))
+            y = ly + lh - 14 - (i // 2) * LEGEND_ROW
+            x0 = lx + 10 + (i % 2) * (lw - 20) / 2
+            self._legend_key(style, color, x0, y)
             self.legend_texts.append(
                 arcade.Text(
                     text, x0 + 34, y, rgba(LABEL_INK), 9, font_name=SANS, anchor_y="center", batch=self.hud_batch
                 )
             )
+
+    def _legend_key(self, style: str, color: Color, x0: float, y: float) -> None:
+        """The little picture before a legend's words (26 pixels wide from ``x0``)."""
+        sl = shape_list
+        if style.startswith("symbol:"):
+            icon = arcade.Sprite(markers.symbol_counter_texture("caesarian", style.removeprefix("symbol:"), False))
+            icon.scale = 19 / markers.SIZE
+            icon.position = (x0 + 13, y)
+            self.legend_icons.append(icon)
+        elif style == "fill":
+            self.hud_shapes.append(sl.create_rectangle_filled(x0 + 13, y, 26, 11, rgba(color)))
+            self.hud_shapes.append(sl.create_rectangle_outline(x0 + 13, y, 26, 11, rgba(BG_TOP, 160), 1))
+        elif style == "road":
+            self.hud_shapes.append(sl.create_line(x0, y, x0 + 12, y, rgba(ROAD_NAMED), 3))
+            self.hud_shapes.append(sl.create_line(x0 + 15, y, x0 + 26, y, rgba(ROAD), 2))
+        else:
+            width = {"dash": 1.2, "strait": 3.0, "border": 1.6}[style]
+            n = 3 if style != "strait" else 2
+            for k in range(n):
+                a = x0 + k * 26 / n
+                self.hud_shapes.append(sl.create_line(a, y, a + 26 / n * 0.6, y, rgba(color), width))
+            if style == "strait":
+                self.hud_shapes.append(sl.create_line(x0 + 18, y, x0 + 21, y, rgba((90, 130, 170)), 1.5))
+                self.hud_shapes.append(sl.create_line(x0 + 24, y, x0 + 26, y, rgba((90, 130, 170)), 1.5))
+
+    def _build_hud_texts(self, w: int, h: int) -> None:
+        """The top bar's title, map name and date, and the help line."""
         self.hud_texts["title"] = arcade.Text(
             "BELLVM CIVILE",
             14,
@@ -712,7 +773,7 @@ class MapView(arcade.View):
             batch=self.hud_batch,
         )
         self.hud_texts["help"] = arcade.Text(
-            "wheel zoom · drag pan · click select · Home whole map",
+            "wheel zoom · drag pan · click select · Home whole map · M minimap",
             w - 12,
             7,
             rgba((70, 56, 46)),
@@ -725,10 +786,24 @@ class MapView(arcade.View):
         """The HUD's opaque boxes (left, bottom, right, top; screen pixels): while the camera
         pans they are copied from the last composed frame instead of drawn again."""
         w, h = self.window.width, self.window.height
-        rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), (9.0, 9.0, 237.0, 161.0), self._help_rect()]
+        rects = [(0.0, h - TOP_BAR - 3.0, float(w), float(h)), self._help_rect()]
+        if self.legend_visible():
+            rects.insert(1, self.legend_rect())
         if self.panel.text:
             rects.append(self._panel_rect)
+        if self.enemy.shown:
+            rects.append(self.enemy.rect)
         return rects
+
+    def legend_rect(self) -> tuple[float, float, float, float]:
+        """The legend's box on the screen with its outline (left, bottom, right, top)."""
+        return LEGEND_RECT[0] - 1, LEGEND_RECT[1] - 1, LEGEND_RECT[2] + 1, LEGEND_RECT[3] + 1
+
+    def legend_visible(self) -> bool:
+        """Whether the legend shows (a subclass may hide its words and box: the playing
+        window while its legend panel is folded)."""
+        texts: list[arcade.Text] = getattr(self, "legend_texts", [])
+        return bool(texts) and bool(texts[0].visible)
 
     def hud_opaque(self) -> bool:
         """Whether everything the HUD draws over the map lies in ``hud_rects`` (else a
@@ -754,6 +829,7 @@ class MapView(arcade.View):
             self._build_forces()
         if self.model.selected != self._selected_drawn:
             self._build_selection()
+        self.enemy.follow(self.model)
 
     def _build_forces(self) -> None:
         self.force_sprites = arcade.SpriteList()
@@ -767,7 +843,7 @@ class MapView(arcade.View):
             n = stack.get(f.place, 0)
             stack[f.place] = n + 1
             kind = owner_kind(self.world, f.owner)
-            sprite = arcade.Sprite(markers.counter_texture(kind, f.leader))
+            sprite = arcade.Sprite(markers.symbol_counter_texture(kind, f.symbol, f.leader))
             self.force_sprites.append(sprite)
             self._force_slots.append((f.place, n))
             text = f"{f.label} {f.detail}".strip()
@@ -786,6 +862,7 @@ class MapView(arcade.View):
                     font=SANS,
                 )
             )
+            self.force_labels[-1].priority = PRIORITY["leader" if f.leader else "force"]
         self._layout_forces()
         self._dynamic_dirty = True
         self._world_valid = False
@@ -939,6 +1016,10 @@ class MapView(arcade.View):
             sx, sy = (lab.world[0] - fx) * z + w / 2, (lab.world[1] - fy) * z + h / 2
             show = lab.shown and factor >= TIER_ZOOM[lab.tier] and -80 <= sx <= w + 80 and -20 <= sy <= h + 20
             x, y = sx + lab.dx, sy + lab.dy
+            if lab.box is not None:  # where the declutter put it
+                b = lab.box
+                x = (b[0] + b[2]) / 2 if lab.text.anchor_x == "center" else b[0] + 1
+                x, y = x - fx * z + w / 2, (b[1] + b[3]) / 2 - fy * z + h / 2
             if lab.text.visible != show:
                 lab.text.visible = show
                 if lab.halo is not None:
@@ -955,33 +1036,46 @@ class MapView(arcade.View):
         self._layout_forces()
 
     def _declutter(self, factor: float) -> None:
-        """Decide which labels show at this zoom: in priority order, a label that would
-        overlap one already placed stays hidden (panning does not change the answer)."""
+        """Decide where each name shows at this zoom and which stay hidden (``labels.place``):
+        places' and forces' names by priority, each beside its marker (right, left, above,
+        below), none over another nor over a force counter.  Panning does not change it."""
         z = float(self.camera.zoom)
-        cell = 64.0
-        grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
-        for lab in self.labels:  # sorted by priority
+        wishes: list[Wish] = []
+        candidates = [lab for lab in self.labels if factor >= TIER_ZOOM[lab.tier]] + self.force_labels
+        for lab in self.labels:
             if factor < TIER_ZOOM[lab.tier]:
-                lab.shown = False
-                continue
-            w, h = float(lab.text.content_width), float(lab.text.content_height) * 0.8
-            x, y = lab.world[0] * z + lab.dx, lab.world[1] * z + lab.dy
-            x0 = x - w / 2 if lab.text.anchor_x == "center" else x
-            rect = (x0 - 2, y - h / 2, x0 + w + 2, y + h / 2)
-            keys = [
-                (i, j)
-                for i in range(math.floor(rect[0] / cell), math.floor(rect[2] / cell) + 1)
-                for j in range(math.floor(rect[1] / cell), math.floor(rect[3] / cell) + 1)
-            ]
-            clash = lab.priority > 0 and any(
-                r[0] < rect[2] and rect[0] < r[2] and r[1] < rect[3] and rect[1] < r[3]
-                for k in keys
-                for r in grid.get(k, ())
-            )
-            lab.shown = not clash
-            if lab.shown:
-                for k in keys:
-                    grid.setdefault(k, []).append(rect)
+                lab.shown, lab.box = False, None
+        for k, lab in enumerate(candidates):
+            w, h = float(lab.text.content_width) + 2, float(lab.text.content_height) * 0.8
+            x, y = lab.world[0] * z, lab.world[1] * z
+            if lab.text.anchor_x == "center":
+                x, y = x + lab.dx, y + lab.dy
+                boxes: list[Box] = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2)]
+            else:
+                boxes = beside(x, y + lab.dy, w, h, lab.dx)
+            wishes.append(Wish(k, lab.priority, boxes, must=lab.priority == PRIORITY["off_map"]))
+        half = COUNTER_PX / 2
+        counters = [
+            (s.center_x * z - half, s.center_y * z - half, s.center_x * z + half, s.center_y * z + half)
+            for s in self.force_sprites
+        ]
+        placed = place_labels(wishes, counters)
+        for k, lab in enumerate(candidates):
+            lab.box = placed[k]
+            lab.shown = lab.box is not None
+
+    def label_boxes(self) -> list[tuple[str, Box]]:
+        """The names shown now with their boxes on the screen (left, bottom, right, top;
+        pixels): what the declutter placed, within the window."""
+        z = float(self.camera.zoom)
+        cx, cy = (float(v) for v in self.camera.position)
+        ox, oy = cx * z - self.window.width / 2, cy * z - self.window.height / 2
+        out = []
+        for lab in [*self.labels, *self.force_labels]:
+            if lab.shown and lab.box is not None and lab.text.visible:
+                b = lab.box
+                out.append((lab.text.text, (b[0] - ox, b[1] - oy, b[2] - ox, b[3] - oy)))
+        return out
 
     def _relayout(self) -> bool:
         """Note what changed since the last frame: the zoom (the world must be drawn again)
@@ -1015,6 +1109,7 @@ class MapView(arcade.View):
             self._declutter(self.zoom_factor())
         if self._dynamic_dirty:
             self._size_screen_sprites()
+            self._declutter(self.zoom_factor())
             self._dynamic_dirty = False
 
     def _world_offset(self) -> tuple[int, int] | None:
@@ -1077,6 +1172,7 @@ class MapView(arcade.View):
         self._cache_valid = False
 
     def on_update(self, delta_time: float) -> None:
+        self.enemy.update(delta_time)
         self._zoom_settle = max(0.0, self._zoom_settle - delta_time)
         step = PAN_SPEED * min(delta_time, 0.1)
         dx = (arcade.key.LEFT in self.keys or arcade.key.A in self.keys) - (
@@ -1107,7 +1203,7 @@ class MapView(arcade.View):
             self._cache_valid = False
         ctx = self.window.ctx
         w, h = self.window.width, self.window.height
-        hud_key = (date, self.panel.text, self.panel_drop, extra, w, h)
+        hud_key = (date, self.panel.text, self.panel_drop, extra, w, h, self.enemy.key(), self.minimap.shown)
         offset = self._world_offset()
         fast = self._cache is not None and self._cache_hud == hud_key and self.hud_opaque()
         if offset is None and fast and self._zoom_settle > 0 and self._world is not None:
@@ -1126,7 +1222,9 @@ class MapView(arcade.View):
             blit_to_screen(ctx, self._cache)
         elif moved and fast:
             blit_region(ctx, self._world, offset[0], offset[1], w, h, ctx.screen)
+            self._draw_world_overlay(ctx.screen)
             self._copy_hud_boxes()
+            self.minimap.draw(ctx.screen)
             self._cache_valid = False
         else:
             if self._cache is None or self._cache.size != ctx.screen.size:
@@ -1196,16 +1294,37 @@ class MapView(arcade.View):
         ctx = self.window.ctx
         w, h = self.window.width, self.window.height
         blit_region(ctx, self._world, offset[0], offset[1], w, h, target)
+        self._draw_world_overlay(target)
         with target.activate():
             hud = arcade.camera.Camera2D(
                 viewport=arcade.LBWH(0, 0, w, h), position=(w / 2, h / 2), render_target=target
             )
             with hud.activate():
                 self.hud_shapes.draw()
+                if self.legend_visible():
+                    self.legend_icons.draw()
                 self.hud_batch.draw()
                 self._draw_loose_hud()
                 self._draw_panel()
-                self._draw_hud_extra()
+                self.minimap.draw(target)
+                self.enemy.draw_hud()
+                self._draw_hud_extra()  # a dialog's shade goes over the minimap too
+
+    def _draw_world_overlay(self, target: Any) -> None:
+        """What is drawn over the world on every frame rather than into its framebuffer: the
+        enemy's turn played back (nothing when it is not shown)."""
+        if not self.enemy.shown:
+            return
+        w, h = self.window.width, self.window.height
+        with target.activate():
+            cam = arcade.camera.Camera2D(
+                viewport=arcade.LBWH(0, 0, w, h),
+                position=self.camera.position,
+                zoom=self.camera.zoom,
+                render_target=target,
+            )
+            with cam.activate():
+                self.enemy.draw_world()
 
     def _hud_extra_key(self) -> Any:
         """What a subclass's own HUD shows (a change redraws the still frame)."""
@@ -1267,12 +1386,18 @@ class MapView(arcade.View):
             self.panel.draw()
 
     def _draw_tooltip(self) -> None:
-        """The hover tooltip by the cursor (HUD camera)."""
+        """The hover tooltip by the cursor (HUD camera); over a force counter, its stack's
+        card (the tooltip's words still follow what is under the cursor)."""
         w = self.window.width
+        if self.hover is not None and self._tooltip_for != (self.hover, self._owners.get(self.hover)):
+            self._tooltip_for = (self.hover, self._owners.get(self.hover))
+            self.tooltip.text = self.describe(self.hover)
+        if self.hover is not None and self.hover_stack is not None:
+            here = [f for f in self._forces if f.place == self.hover_stack]
+            self.card.build(self.world, here, self.mouse[0], self.mouse[1], w)
+            self.card.draw()
+            return
         if self.hover is not None and self.hover != self.model.selected:
-            if self._tooltip_for != (self.hover, self._owners.get(self.hover)):
-                self._tooltip_for = (self.hover, self._owners.get(self.hover))
-                self.tooltip.text = self.describe(self.hover)
             tw = min(300, self.tooltip.content_width) + 16
             th = self.tooltip.content_height + 12
             mx, my = self.mouse
@@ -1312,12 +1437,33 @@ class MapView(arcade.View):
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> bool | None:
         self.mouse = (x, y)
         self.hover = None if y > self.window.height - TOP_BAR else self.place_at(x, y)
+        self.hover_stack = None if self.hover is None else self.stack_at(x, y)
+        return None
+
+    def stack_at(self, sx: float, sy: float) -> str | None:
+        """The place of the force counter under a screen point."""
+        wx, wy = self.screen_to_world(sx, sy)
+        for sprite, (place, _) in zip(self.force_sprites, self._force_slots, strict=True):
+            half = sprite.width / 2
+            if abs(sprite.center_x - wx) <= half and abs(sprite.center_y - wy) <= half:
+                return place
         return None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if self.map_press(x, y):
+            return None
         self._pressed = True
         self._dragged = 0.0
         return None
+
+    def map_press(self, x: float, y: float) -> bool:
+        """A press on the map's own controls (the enemy's turn card, the minimap): True
+        when one took it."""
+        if self.enemy.press(x, y) or self.minimap.click(x, y):
+            self._pressed = False
+            self._cache_valid = False
+            return True
+        return False
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> bool | None:
         self._dragged += abs(dx) + abs(dy)
@@ -1334,7 +1480,12 @@ class MapView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool | None:
         self.keys.add(symbol)
-        if symbol in (arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD):
+        if self.enemy.key_press(symbol):
+            return None
+        if symbol == arcade.key.M:
+            self.minimap.shown = not self.minimap.shown
+            self._cache_valid = False
+        elif symbol in (arcade.key.PLUS, arcade.key.EQUAL, arcade.key.NUM_ADD):
             self.zoom_at(self.window.width / 2, self.window.height / 2, 1.4)
         elif symbol in (arcade.key.MINUS, arcade.key.NUM_SUBTRACT):
             self.zoom_at(self.window.width / 2, self.window.height / 2, 1 / 1.4)

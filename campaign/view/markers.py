@@ -9,6 +9,7 @@ diamond; a mountain pass the cartographer's ``)(``.  Forces are counters.
 from __future__ import annotations
 
 import functools
+import math
 
 import arcade
 from PIL import Image, ImageDraw
@@ -113,6 +114,101 @@ def counter_texture(owner: OwnerKind, leader: bool) -> arcade.Texture:
     if leader:
         d.polygon([(c - r, c - r * 0.8), (c - r * 0.45, c - r * 0.8), (c - r, c - r * 0.25)], fill=(*GOLD, 255))
     return _done(img, f"counter-{owner}-{leader}")
+
+
+def _symbol(d: ImageDraw.ImageDraw, c: float, symbol: str, ink: tuple[int, int, int, int]) -> None:
+    """The branch symbol inside a counter (NATO-like: a frame with an X for heavy foot, one
+    diagonal for horse, a bow for light foot; a galley, a star, a tower, a crown)."""
+    w = _SS * 3
+    i = c * 0.62
+    fx0, fy0, fx1, fy1 = c - i, c - i * 0.62, c + i, c + i * 0.62
+    if symbol in ("legion", "cavalry", "auxilia", "client"):
+        d.rectangle([fx0, fy0, fx1, fy1], outline=ink, width=w)
+    if symbol in ("legion", "client"):
+        d.line([(fx0, fy0), (fx1, fy1)], fill=ink, width=w)
+        d.line([(fx0, fy1), (fx1, fy0)], fill=ink, width=w)
+    elif symbol == "cavalry":
+        d.line([(fx0, fy1), (fx1, fy0)], fill=ink, width=w)
+    elif symbol == "auxilia":
+        d.arc([c - i * 0.9, fy0 + w, c + i * 0.3, fy1 - w], 270, 90, fill=ink, width=w)
+        d.line([(c - i * 0.3, fy0 + w * 1.2), (c - i * 0.3, fy1 - w * 1.2)], fill=ink, width=_SS * 2)
+        d.line([(c - i * 0.55, c), (c + i * 0.65, c)], fill=ink, width=_SS * 2)
+    elif symbol == "fleet":
+        d.polygon(
+            [(c - i, c + i * 0.15), (c + i, c + i * 0.15), (c + i * 0.6, c + i * 0.6), (c - i * 0.6, c + i * 0.6)],
+            fill=ink,
+        )
+        d.line([(c, c + i * 0.15), (c, c - i * 0.75)], fill=ink, width=w)
+        d.polygon([(c + _SS, c - i * 0.7), (c + i * 0.65, c - i * 0.05), (c + _SS, c - i * 0.05)], fill=ink)
+    elif symbol == "leader":
+        pts = []
+        for k in range(10):
+            r = i * (0.85 if k % 2 == 0 else 0.36)
+            a = math.pi / 2 + k * math.pi / 5
+            pts.append((c + r * math.cos(a), c - r * math.sin(a)))
+        d.polygon(pts, fill=ink)
+    elif symbol == "garrison":
+        t0, t1 = c - i * 0.5, c + i * 0.5
+        d.rectangle([t0, c - i * 0.35, t1, c + i * 0.7], fill=ink)
+        m = (t1 - t0) / 5
+        for k in (0, 2, 4):
+            d.rectangle([t0 + k * m, c - i * 0.7, t0 + (k + 1) * m, c - i * 0.3], fill=ink)
+    if symbol == "client":  # a crown over the frame
+        y = fy0 - _SS
+        d.polygon(
+            [
+                (c - i * 0.45, y),
+                (c - i * 0.45, y - i * 0.32),
+                (c - i * 0.22, y - i * 0.12),
+                (c, y - i * 0.4),
+                (c + i * 0.22, y - i * 0.12),
+                (c + i * 0.45, y - i * 0.32),
+                (c + i * 0.45, y),
+            ],
+            fill=(*GOLD, 255),
+        )
+
+
+@functools.cache
+def symbol_counter_texture(owner: OwnerKind, symbol: str, leader: bool) -> arcade.Texture:
+    """A force counter: the owner's colour, the branch symbol in parchment (``_symbol``), a
+    gold corner for a force under a named commander.  A fleet's counter is rounder, a
+    garrison's square, a client's has cut corners: told apart by outline as well."""
+    img, d, c = _canvas()
+    ink = OWNER_INK[owner]
+    r = c * 0.92
+    box = [c - r, c - r * 0.8, c + r, c + r * 0.8]
+    line = (20, 14, 10, 255)
+    if symbol == "fleet":
+        d.rounded_rectangle(box, radius=r * 0.7, fill=(*ink, 255), outline=line, width=_SS * 2)
+    elif symbol == "garrison":
+        d.rectangle(
+            [c - r * 0.85, c - r * 0.85, c + r * 0.85, c + r * 0.85], fill=(*ink, 255), outline=line, width=_SS * 2
+        )
+    elif symbol == "client":
+        k = r * 0.32
+        x0, y0, x1, y1 = box
+        d.polygon(
+            [
+                (x0 + k, y0),
+                (x1 - k, y0),
+                (x1, y0 + k),
+                (x1, y1 - k),
+                (x1 - k, y1),
+                (x0 + k, y1),
+                (x0, y1 - k),
+                (x0, y0 + k),
+            ],
+            fill=(*ink, 255),
+            outline=line,
+            width=_SS * 2,
+        )
+    else:
+        d.rounded_rectangle(box, radius=_SS * 5, fill=(*ink, 255), outline=line, width=_SS * 2)
+    _symbol(d, c, symbol, (*PARCHMENT, 255))
+    if leader and symbol != "leader":
+        d.polygon([(c - r, c - r * 0.8), (c - r * 0.45, c - r * 0.8), (c - r, c - r * 0.25)], fill=(*GOLD, 255))
+    return _done(img, f"force-{owner}-{symbol}-{leader}")
 
 
 @functools.cache

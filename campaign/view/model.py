@@ -24,7 +24,9 @@ class ForceMarker:
     sea zone; ``owner`` is an owner id of the map (``caesarian``, ``senatorial``, a
     client…) and picks the counter's colour; ``label`` is the counter's text (the
     commander, say ``Caesar``); ``detail`` its size (``7 L · 2 C``); ``leader``
-    marks a force under a named commander (drawn with a banner).
+    marks a force under a named commander (drawn with a banner); ``symbol`` what the
+    counter shows it is (``campaign.view.stacks.SYMBOLS``), ``strength`` its SP and
+    ``card`` the lines of its stack card (leaders, strength, composition).
     """
 
     id: str
@@ -33,6 +35,9 @@ class ForceMarker:
     label: str
     detail: str = ""
     leader: bool = True
+    symbol: str = "legion"
+    strength: int = 0
+    card: tuple[str, ...] = ()
 
 
 @runtime_checkable

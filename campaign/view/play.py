@@ -1411,6 +1411,9 @@ class CampaignView(MapView):
         return super().describe(place, with_links)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool | None:
+        if self.dialog is None and self.map_press(x, y):  # issue 15 (wt15a): enemy-turn card, minimap
+            self._after_input()
+            return None
         if self.on_panel(x, y):
             self._pressed = False
             self._on_hud = True

@@ -135,10 +135,13 @@ class Screen(arcade.View):
     def on_draw(self) -> None:
         self.ensure_built()
         self.draw_backdrop()
+        # a window dragged very small turns some boxes inside out: those are not drawn
         for left, right, bottom, top, color in self.rects:
-            arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, color)
+            if left <= right and bottom <= top:
+                arcade.draw_lrbt_rectangle_filled(left, right, bottom, top, color)
         for left, right, bottom, top, color in self.outlines:
-            arcade.draw_lrbt_rectangle_outline(left, right, bottom, top, color, 2)
+            if left <= right and bottom <= top:
+                arcade.draw_lrbt_rectangle_outline(left, right, bottom, top, color, 2)
         self.draw_extra()
         self.batch.draw()
 

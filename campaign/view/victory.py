@@ -4,31 +4,36 @@ the cities each side held and its strength on the map, turn by turn (matplotlib)
 
 It opens by itself in the campaign window when the rules end the war (``offer``, called each
 frame; it takes the place of the "The war is over" pop-up), again with V, and from the load
-screen for a save of a finished war.  In the window the chart needs the war's states, so the
-game's actions are replayed in a background thread (``campaign.warstats.months``) while the
-numbers are already shown; from a save, the load's own replay counted them.
+screen for a save of a finished war.  The chart (``campaign.aar_charts.chart_image``, the
+report's charts at the panel's size) is drawn in a worker thread while the numbers are
+already shown, and redrawn when the window's size changes; in the window it needs the war's
+states first, so the game's actions are replayed there too (``campaign.warstats.months``,
+with the game's rule options); from a save, the load's own replay counted them.  Only the
+texture is made on the main thread; a panel too small for a chart, or a chart that fails,
+is said in one sentence.
 """
 
 from __future__ import annotations
 
-import io
 import weakref
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any
 
 import arcade
 from PIL import Image
 
+from campaign.aar_charts import chart_image
 from campaign.rules.common import leader_name
-from campaign.state import SIDES
+from campaign.state import SIDES, side_short
 from campaign.view.mapview import rgba
 from campaign.view.palette import GOLD, OWNER_INK, PARCHMENT
 from campaign.view.screen import DIM, WARN, Screen
-from campaign.warstats import Month, WarStats, condition, headline, months, short_name, war_stats
+from campaign.warstats import Month, WarStats, condition, headline, months, war_stats
 
-#: the chart's colours (the map's inks)
-CHART_COLORS = {"caesarian": "#a8322d", "senatorial": "#5e3a7a"}
 TITLE = "The war is over"
+#: the smallest chart worth drawing (pixels); a smaller panel says so instead
+CHART_MIN = (160, 120)
+TOO_SMALL = "The window is too small for the chart; make it larger to see it."
 
 #: the games whose end has been shown (``offer`` shows it once)
 _offered: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -46,44 +51,60 @@ class VictoryView(Screen):
         self.menu = menu
         state = game.state
         self.result: dict[str, str] = dict(state.result) if state.result else {"how": "", "text": ""}
-        self.stats = stats or war_stats(state, list(game.session.log))
+        s = game.session
+        self.stats = stats or war_stats(state, list(s.log), scenario=s.scenario)
         self.chart: arcade.Texture | None = None
         self.chart_problem = ""
-        self._future: Future[list[Month]] | None = None
-        if not self.stats.months:
-            s = game.session
-            pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="war-months")
-            self._future = pool.submit(months, s.scenario, s.seed, list(s.actions))
-            pool.shutdown(wait=False)
+        self.chart_box = (0.0, 0.0, 0.0, 0.0)
+        #: the size the chart is drawn (or being drawn) at
+        self._chart_size: tuple[int, int] | None = None
+        self._future: Future[tuple[list[Month], Image.Image]] | None = None
 
     # ------------------------------------------------------------------ the chart
+    def _want_chart(self, width: int, height: int) -> None:
+        """Draw the chart at ``width`` × ``height`` in a worker thread (counting the war's
+        months first when they are not counted yet), unless it is drawn or being drawn; the
+        chart of the last size stays, stretched, until the new one is ready."""
+        if self._future is not None or self._chart_size == (width, height):
+            return
+        self._chart_size = (width, height)
+        if width < CHART_MIN[0] or height < CHART_MIN[1]:
+            self.chart, self.chart_problem = None, TOO_SMALL
+            return
+        if self.chart_problem == TOO_SMALL:
+            self.chart_problem = ""
+        if self.chart_problem:
+            return  # the war could not be counted: no second try
+        s = self.game.session
+        counted = list(self.stats.months)
+        options = None if s.options is None else list(s.options)  # () is "no optional rules"
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="war-chart")
+        self._future = pool.submit(_draw, counted, s.scenario, s.seed, list(s.actions), options, width, height)
+        pool.shutdown(wait=False)
+
     def on_update(self, delta_time: float) -> bool | None:
         f = self._future
         if f is not None and f.done():
             self._future = None
             try:
-                by_month = f.result()
-            except Exception as no:  # the numbers stay; the chart says why it is missing
-                self.chart_problem = f"The chart could not be drawn: {no}"
+                by_month, image = f.result()
+                size = self._chart_size or image.size
+                self.chart = arcade.Texture(image, hash=f"war-chart-{id(self)}-{size[0]}x{size[1]}-{len(by_month)}")
+            except Exception as no:  # the numbers stay; the chart says why it is missing, in one sentence
+                self.chart_problem = f"The chart could not be drawn: {_sentence(no)}"
             else:
-                self.stats = war_stats(self.game.state, list(self.game.session.log), by_month)
-            self.chart = None
+                if not self.stats.months:
+                    s = self.game.session
+                    self.stats = war_stats(self.game.state, list(s.log), by_month, scenario=s.scenario)
             self.invalidate()
         return None
 
     def wait(self) -> None:
-        """Wait for the chart's replay (tests)."""
+        """Lay the screen out and wait for the chart (tests)."""
+        self.ensure_built()
         if self._future is not None:
-            self._future.result()
+            wait([self._future])  # a failure is on_update's to tell
         self.on_update(0.0)
-
-    def chart_texture(self, width: int, height: int) -> arcade.Texture | None:
-        if self.chart is None and len(self.stats.months) >= 1:
-            self.chart = arcade.Texture(
-                chart_image(self.stats.months, width, height),
-                hash=f"war-chart-{id(self)}-{width}x{height}-{len(self.stats.months)}",
-            )
-        return self.chart
 
     # ------------------------------------------------------------------ the layout
     def build(self) -> None:
@@ -110,7 +131,9 @@ class VictoryView(Screen):
         self.panel(mid + 10, bottom, w - 40, panels_top)
         self.text("Cities held and strength, turn by turn", mid + 26, panels_top - 14, size=12, bold=True, serif=True)
         self.chart_box = (mid + 20, bottom + 10, w - 50, panels_top - 42)
-        if self._future is not None:
+        left, low, right, top = self.chart_box
+        self._want_chart(int(right - left), int(top - low))
+        if self._future is not None and not self.stats.months:
             self.text("Counting the war turn by turn…", mid + 26, panels_top - 60, DIM, 11)
         elif self.chart_problem:
             self.text(self.chart_problem, mid + 26, panels_top - 60, WARN, 10.5, width=w - mid - 90)
@@ -146,16 +169,14 @@ class VictoryView(Screen):
 
     def _leaders(self) -> list[tuple[str, str]]:
         sup = {s: self.game.state.supreme.get(s) for s in SIDES}
-        words = [f"{short_name(s)}: {leader_name(v)}" for s, v in sup.items() if v]
+        words = [f"{side_short(s)}: {leader_name(v)}" for s, v in sup.items() if v]
         return [("Supreme Leaders at the end", ", ".join(words) or "none")]
 
     def draw_extra(self) -> None:
-        if self._future is not None or self.chart_problem:
-            return
         left, bottom, right, top = self.chart_box
-        tex = self.chart_texture(int(right - left), int(top - bottom))
-        if tex is not None:
-            arcade.draw_texture_rect(tex, arcade.LBWH(left, bottom, right - left, top - bottom))
+        if self.chart is None or self.chart_problem or right - left < 1 or top - bottom < 1:
+            return
+        arcade.draw_texture_rect(self.chart, arcade.LBWH(left, bottom, right - left, top - bottom))
 
     # ------------------------------------------------------------------ input
     def go_back(self) -> None:
@@ -173,55 +194,28 @@ class VictoryView(Screen):
         return None
 
 
-def chart_image(by_month: list[Month], width: int, height: int) -> Image.Image:
-    """Two small charts, one above the other: the cities each side held and its strength on the
-    map (SP) at the end of every turn."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    with matplotlib.rc_context(
-        {"font.family": "DejaVu Sans", "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
-    ):
-        fig, axes = plt.subplots(2, 1, figsize=(width / 100, height / 100), dpi=100, sharex=True)
-        fig.patch.set_alpha(0.0)
-        xs = list(range(len(by_month)))
-        step = max(1, -(-len(by_month) // 10))
-        ticks = xs[::step]
-        labels = [_short(by_month[i].date) for i in ticks]
-        for ax, title, value in (
-            (axes[0], "Cities held", lambda m, s: m.cities[s]),
-            (axes[1], "Strength on the map (SP)", lambda m, s: m.sp[s]),
-        ):
-            ax.set_facecolor("none")
-            for side in SIDES:
-                ax.plot(
-                    xs,
-                    [value(m, side) for m in by_month],
-                    color=CHART_COLORS[side],
-                    label=short_name(side),
-                    linewidth=2,
-                )
-            ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
-            ax.grid(axis="y", color="#cfc3a6", linewidth=0.6)
-            ax.set_ylim(bottom=0)
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
-        axes[1].set_xticks(ticks, labels, rotation=30, ha="right")
-        axes[0].legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False, ncols=2)
-        fig.tight_layout()
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=100, transparent=True)
-        plt.close(fig)
-    buf.seek(0)
-    return Image.open(buf).convert("RGBA").resize((width, height))
+def _draw(
+    counted: list[Month],
+    scenario: str,
+    seed: int,
+    actions: list[dict[str, Any]],
+    options: list[str] | None,
+    width: int,
+    height: int,
+) -> tuple[list[Month], Image.Image]:
+    """The worker thread's part: the war's months (replayed with the game's options when not
+    ``counted`` yet) and the chart drawn from them (no arcade here: the texture is made on the
+    main thread)."""
+    by_month = counted or months(scenario, seed, actions, options)
+    if not by_month:
+        raise ValueError("the war has no turn to chart")
+    return by_month, chart_image(by_month, width, height)
 
 
-def _short(date: str) -> str:
-    """ "April 49 BC" → "Apr 49"."""
-    parts = date.split()
-    return f"{parts[0][:3]} {parts[1]}" if len(parts) >= 2 else date
+def _sentence(error: BaseException) -> str:
+    """An error as the end of one sentence: its first line, ending with a full stop."""
+    text = (str(error).strip().splitlines() or [type(error).__name__])[0].rstrip(".")
+    return f"{text or type(error).__name__}."
 
 
 # ---------------------------------------------------------------------- the window's hooks
