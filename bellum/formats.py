@@ -102,7 +102,7 @@ def formats() -> list[Format]:
             "Bellum Civile save",
             SaveFile,
             _check_save,
-            places=("saves/*.toml",),
+            places=("saves/**/*.toml",),  # named saves, campaign slots and autosaves alike
             keys=frozenset({"save", "dice", "state"}),
         ),
         Format(
@@ -185,10 +185,22 @@ def _by_place(path: Path, fmts: Iterable[Format]) -> Format | None:
     parts = path.resolve().parts
     for fmt in fmts:
         for pattern in fmt.places:
-            n = pattern.count("/") + 1
-            if len(parts) >= n and fnmatch.fnmatchcase("/".join(parts[-n:]), pattern):
+            if _in_place(parts, pattern):
                 return fmt
     return None
+
+
+def _in_place(parts: tuple[str, ...], pattern: str) -> bool:
+    """Whether a file's path ends as ``pattern`` says: folders and a name, each matched by
+    ``fnmatch``, where a ``**`` folder stands for any number of folders (none included)."""
+    if "/**/" not in pattern:
+        n = pattern.count("/") + 1
+        return len(parts) >= n and fnmatch.fnmatchcase("/".join(parts[-n:]), pattern)
+    head, tail = pattern.split("/**/", 1)
+    nh, nt = head.count("/") + 1, tail.count("/") + 1
+    if len(parts) < nh + nt or not fnmatch.fnmatchcase("/".join(parts[-nt:]), tail):
+        return False
+    return any(fnmatch.fnmatchcase("/".join(parts[i : i + nh]), head) for i in range(len(parts) - nt - nh + 1))
 
 
 def recognise(path: Path, fmts: list[Format] | None = None) -> Format:

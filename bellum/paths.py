@@ -75,7 +75,7 @@ def user_folder() -> Path:
 MAPS = game_data("maps")
 SCENARIOS = game_data("scenarios")
 RULES = game_data("rules")
-SAVES = user_folder() / "saves"
+# the player's saves: ``bellum.slots.saves_folder(engine)``, worked out when a save is written
 
 
 def scenario_files(engine: str) -> list[Path]:

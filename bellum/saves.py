@@ -36,7 +36,9 @@ from bellum.errors import InputError
 from bellum.tomlio import read_toml, validate
 
 SAVE_FORMAT = "bellum-civile-save"
-SAVE_VERSION = 1
+#: 2: a save may carry a card (``[meta]``) and the rule options (``save.options``), which a
+#: build reading only version 1 refuses as unknown keys; this one still reads version 1
+SAVE_VERSION = 2
 Engine = Literal["tactical", "battleboard", "campaign"]
 
 
@@ -81,6 +83,9 @@ class SaveMeta(BaseModel):
 
     slot: str = Field(max_length=80)
     autosave: bool = False
+    #: the game's id (``bellum.slots.new_game_id``), the same on all its saves; names the
+    #: folder of its autosaves (empty on a card written before games had one)
+    game: str = Field(default="", pattern=r"^([a-z0-9][a-z0-9-]{0,59})?$")
     #: when the save was written, ISO 8601 in UTC ("2026-11-27T15:04:05Z")
     saved_at: str = Field(max_length=40)
     #: who the people at this computer play, in words ("Caesarians", "both sides (hotseat)")

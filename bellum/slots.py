@@ -2,12 +2,15 @@
 
 Every save a window writes lives under ``user_folder()/saves/<engine>/`` (platformdirs'
 user data folder, or ``$BELLUM_HOME``), never inside the game: a **named slot** is
-``<slug of its name>.toml`` there, an **autosave** ``autosave/turn-NNN.toml`` (one a turn,
-the newest ``AUTOSAVES_KEPT`` kept).  Each is an ordinary save (``bellum.saves``: TOML,
-atomic, the previous one kept as ``.bak``, the state's checksum checked on load) carrying a
-card (``SaveMeta``: the slot's name, when it was written, who plays which side, the date in
-the war, the turn) right after its header, so ``read_card`` parses the first lines of a file
-only and a list of a hundred saves costs a hundred small reads, not a hundred replays.
+``<slug of its name>.toml`` there, an **autosave** ``autosave/<game>/turn-NNN.toml`` (one a
+turn; ``<game>`` is the game's id, its scenario and a random tag given when the game begins and
+kept on every save's card, so two games never write over each other's autosaves; the newest
+``AUTOSAVES_KEPT`` turns of each of the ``AUTOSAVE_GAMES_KEPT`` games autosaved last are kept).
+Each is an ordinary save (``bellum.saves``: TOML, atomic, the previous one kept as ``.bak``,
+the state's checksum checked on load) carrying a card (``SaveMeta``: the slot's name, the
+game's id, when it was written, who plays which side, the date in the war, the turn) right
+after its header, so ``read_card`` parses the first lines of a file only and a list of a
+hundred saves costs a hundred small reads, not a hundred replays.
 
 No arcade and no engine here: the engine gives the card's words (``campaign.saveslots``),
 the views show the list.
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import secrets
 import stat
 import unicodedata
 from dataclasses import dataclass
@@ -28,14 +32,18 @@ from bellum.errors import BellumError, InputError
 from bellum.saves import SAVE_FORMAT, SaveHeader, SaveMeta, backup_path
 from bellum.tomlio import parse_toml, validate
 
-#: the autosaves kept (the newest, one a turn)
+#: the autosaves kept of each game (its latest turns, one a turn)
 AUTOSAVES_KEPT = 6
+#: the games whose autosaves are kept (those autosaved last; an older game's are removed)
+AUTOSAVE_GAMES_KEPT = 4
 #: the longest slot name
 NAME_MAX = 40
 #: the bytes of a save read to find its card (the header and the card fit in far less)
 HEAD_BYTES = 16 * 1024
 #: the folder of autosaves inside an engine's saves
 AUTOSAVE_FOLDER = "autosave"
+#: a game's id, as a card keeps it and its autosaves' folder is named
+GAME_ID = r"[a-z0-9][a-z0-9-]{0,59}"
 #: the tables a card read stops before (the first one after the header and the card)
 _CARD_TABLES = ("[save]", "[meta]")
 
@@ -74,8 +82,18 @@ def slot_path(engine: str, name: str) -> Path:
     return saves_folder(engine) / f"{slug(name)}.toml"
 
 
-def autosave_path(engine: str, turn: int) -> Path:
-    return saves_folder(engine) / AUTOSAVE_FOLDER / f"turn-{turn:03d}.toml"
+def new_game_id(scenario: str) -> str:
+    """A new game's id: its scenario's name and a random tag ("49bc-3f9a1c2e"), kept on the
+    card of each of its saves (``SaveMeta.game``) and naming the folder of its autosaves."""
+    return f"{slug(Path(scenario).stem)[:24] or 'game'}-{secrets.token_hex(4)}"
+
+
+def autosave_path(folder: Path, game: str, turn: int) -> Path:
+    """The autosave of ``game`` (its id, ``new_game_id``) at ``turn`` in the saves ``folder``
+    (``saves_folder(engine)``, worked out by the caller when the save is asked for)."""
+    if not re.fullmatch(GAME_ID, game):
+        raise InputError(game[:80], "", "is no game id (letters, digits and hyphens)")
+    return folder / AUTOSAVE_FOLDER / game / f"turn-{turn:03d}.toml"
 
 
 def now_text(now: datetime | None = None) -> str:
@@ -172,9 +190,18 @@ def _card_lines(text: str, whole: bool) -> str:
 def list_slots(engine: str) -> list[Slot]:
     """Every save of ``engine`` in the player's folder, named slots and autosaves, the newest
     first (by the moment on its card; a save without a card by its file's time)."""
-    folder = saves_folder(engine)
-    files = [*folder.glob("*.toml"), *(folder / AUTOSAVE_FOLDER).glob("*.toml")]
-    slots = [read_card(p) for p in files if p.is_file()]
+    return _newest_first(_listed(saves_folder(engine)))
+
+
+def _listed(folder: Path) -> list[Slot]:
+    """The saves in an engine's saves ``folder``: its slots, its autosaves (each game's in its
+    own folder; those of an earlier build straight in ``autosave/``)."""
+    auto = folder / AUTOSAVE_FOLDER
+    files = [*folder.glob("*.toml"), *auto.glob("*.toml"), *auto.glob("*/*.toml")]
+    return [read_card(p) for p in files if p.is_file()]
+
+
+def _newest_first(slots: list[Slot]) -> list[Slot]:
     return sorted(slots, key=lambda s: (s.saved_at, _mtime(s.path)), reverse=True)
 
 
@@ -198,13 +225,33 @@ def write_slot(session: Any, path: Path, card: dict[str, Any], *, autosave: bool
     return written
 
 
-def prune_autosaves(engine: str, keep: int = AUTOSAVES_KEPT) -> list[Path]:
-    """Remove all but the newest ``keep`` autosaves (and their ``.bak``); the files removed."""
-    autos = [s for s in list_slots(engine) if s.path.parent.name == AUTOSAVE_FOLDER]
-    gone = []
-    for s in autos[keep:]:
-        for p in (s.path, backup_path(s.path)):
+def prune_autosaves(folder: Path, keep: int = AUTOSAVES_KEPT, games: int = AUTOSAVE_GAMES_KEPT) -> list[Path]:
+    """In the saves ``folder`` (``saves_folder(engine)``, passed in so a writing thread never
+    reads ``$BELLUM_HOME``), keep of each game's autosaves its ``keep`` latest turns, and only
+    the autosaves of the ``games`` games autosaved last; the rest (and their ``.bak``) are
+    removed.  The files removed."""
+    by_game: dict[str, list[Slot]] = {}
+    for s in _listed(folder):
+        if s.path.parent != folder:
+            by_game.setdefault(s.path.parent.name, []).append(s)
+    latest = sorted(by_game, key=lambda g: max((s.saved_at, _mtime(s.path)) for s in by_game[g]), reverse=True)
+    gone: list[Path] = []
+    for rank, game in enumerate(latest):
+        ordered = sorted(by_game[game], key=lambda s: (_turn(s), _mtime(s.path)), reverse=True)
+        for s in ordered[keep if rank < games else 0 :]:
+            for p in (s.path, backup_path(s.path)):
+                with contextlib.suppress(OSError):
+                    p.unlink()
+            gone.append(s.path)
+        if rank >= games and game != AUTOSAVE_FOLDER:
             with contextlib.suppress(OSError):
-                p.unlink()
-        gone.append(s.path)
+                (folder / AUTOSAVE_FOLDER / game).rmdir()  # a game no longer kept: its folder, once empty
     return gone
+
+
+def _turn(slot: Slot) -> int:
+    """The turn of an autosave: its card's, or its file name's (``turn-NNN``) without one."""
+    if slot.meta is not None and slot.meta.turn:
+        return slot.meta.turn
+    m = re.fullmatch(r"turn-(\d+)", slot.path.stem)
+    return int(m.group(1)) if m else 0

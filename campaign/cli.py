@@ -8,7 +8,8 @@ and load (docs/rules/campaign.md §14).
 Without ``--headless`` the campaign window opens (``campaign.view.play.launch_game``):
 you play the side the computer does not (``--ai none`` is hotseat, ``--ai both`` lets
 you watch); the window saves to named slots and autosaves in the player's folder
-(Ctrl+S, Ctrl+L: ``campaign.view.loadscreen``).
+(``saves/campaign/``; Ctrl+S, Ctrl+L: ``campaign.view.loadscreen``), and with ``--save F``
+(or ``--load F``) Ctrl+S writes F at once, the Save button still asking for a named slot.
 
 Every march, voyage, battle, siege and storm is one chronicle line; the run ends with a
 summary line; ``--reports DIR`` writes every battle's after-action report there, one
@@ -38,7 +39,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--turns", type=int, default=8, metavar="N", help="turns to play (8 make a year)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="the game's dice seed")
     p.add_argument("--headless", action="store_true", help="no window: print the chronicle")
-    p.add_argument("--save", metavar="FILE", help="save the game here at the end")
+    p.add_argument(
+        "--save", metavar="FILE", help="headless: save the game here at the end; the window: Ctrl+S writes it"
+    )
     p.add_argument("--load", metavar="FILE", help="continue a saved game")
     p.add_argument(
         "--scenario", metavar="NAME", help="scenario name or file (default 49bc; with --load: the save's, checked)"

@@ -33,11 +33,13 @@ def mode_words(humans: Iterable[str]) -> tuple[str, str]:
     return "neither side", "computer against computer"
 
 
-def card(state: CampaignState, humans: Iterable[str], slot: str = "") -> dict[str, Any]:
-    """The card of a campaign save (``bellum.saves.SaveMeta`` without its name and moment)."""
+def card(state: CampaignState, humans: Iterable[str], slot: str = "", game: str = "") -> dict[str, Any]:
+    """The card of a campaign save (``bellum.saves.SaveMeta`` without its name and moment);
+    ``game``: the game's id (``bellum.slots.new_game_id``)."""
     people = [s for s in SIDES if s in set(humans)]
     side, mode = mode_words(people)
     out: dict[str, Any] = {
+        "game": game,
         "side": side,
         "humans": people,
         "mode": mode,
@@ -50,42 +52,57 @@ def card(state: CampaignState, humans: Iterable[str], slot: str = "") -> dict[st
     return out
 
 
-def save_slot(session: Session[CampaignState, A.Action], humans: Iterable[str], name: str) -> Path:
+def save_slot(session: Session[CampaignState, A.Action], humans: Iterable[str], name: str, game: str = "") -> Path:
     """Write the game to the slot called ``name`` (its previous save kept as ``.bak``)."""
     path = slots.slot_path(ENGINE, name)
-    return slots.write_slot(session, path, card(session.state, humans, name))
+    return slots.write_slot(session, path, card(session.state, humans, name, game))
 
 
-def autosave(session: Session[CampaignState, A.Action], humans: Iterable[str]) -> Path:
-    """The turn's autosave; only the newest ``bellum.slots.AUTOSAVES_KEPT`` are kept."""
-    path, data = _autosave_data(session, humans)
-    return _write_and_prune(path, data)
+def save_file(session: Session[CampaignState, A.Action], humans: Iterable[str], path: Path, game: str = "") -> Path:
+    """Write the game to a file the player named (``--save F``), with its card."""
+    return slots.write_slot(session, path, card(session.state, humans, path.stem[: slots.NAME_MAX], game))
 
 
-def autosave_later(session: Session[CampaignState, A.Action], humans: Iterable[str]) -> Future[Path]:
+def autosave(session: Session[CampaignState, A.Action], humans: Iterable[str], game: str) -> Path:
+    """The turn's autosave of the game ``game`` (its id); only the latest
+    ``bellum.slots.AUTOSAVES_KEPT`` turns of each game are kept (``bellum.slots.prune_autosaves``)."""
+    folder, path, data = _autosave_data(session, humans, game)
+    return _write_and_prune(folder, path, data)
+
+
+def autosave_later(session: Session[CampaignState, A.Action], humans: Iterable[str], game: str) -> Future[Path]:
     """The same, written by a background thread (a long war's save takes a third of a second
-    to write): the game is copied now, so play goes on while it is written; one writer, so
-    autosaves are written in the order asked."""
-    path, data = _autosave_data(session, humans)
-    return _WRITER.submit(_write_and_prune, path, data)
+    to write): the game is copied and the folder worked out now, so play goes on while it is
+    written; one writer, so autosaves are written in the order asked."""
+    folder, path, data = _autosave_data(session, humans, game)
+    return _WRITER.submit(_write_and_prune, folder, path, data)
 
 
 #: the one thread that writes autosaves
 _WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
 
 
-def _autosave_data(session: Session[CampaignState, A.Action], humans: Iterable[str]) -> tuple[Path, SaveData]:
-    path = slots.autosave_path(ENGINE, session.state.turn + 1)
-    card_ = slots.card_of(path, card(session.state, humans, "Autosave"), autosave=True)
+def _autosave_data(
+    session: Session[CampaignState, A.Action], humans: Iterable[str], game: str
+) -> tuple[Path, Path, SaveData]:
+    folder = slots.saves_folder(ENGINE)
+    path = slots.autosave_path(folder, game, session.state.turn + 1)
+    card_ = slots.card_of(path, card(session.state, humans, "Autosave", game), autosave=True)
     data = session.save_data(card_)
     data.state = copy.deepcopy(data.state)  # nothing the writing thread reads is shared with play
-    return path, data
+    return folder, path, data
 
 
-def _write_and_prune(path: Path, data: SaveData) -> Path:
+def _write_and_prune(folder: Path, path: Path, data: SaveData) -> Path:
     written = write_save(path, data)
-    slots.prune_autosaves(ENGINE)
+    slots.prune_autosaves(folder)
     return written
+
+
+def game_of(meta: Any, scenario: str) -> str:
+    """The id of the game a save belongs to: its card's, or a new one for a save without."""
+    game = str(getattr(meta, "game", "") or "")
+    return game or slots.new_game_id(scenario)
 
 
 def load_slot(

@@ -48,12 +48,21 @@ def window(_test_window: Any) -> Any:
     return _test_window
 
 
-def keep_screen(shot: Any, name: str, tmp_path: Path | None = None) -> Path:
-    """Save a test's screenshot: into ``tmp_path`` (or a temporary folder) on a normal run,
-    and into docs/screens/ as well when ``BELLUM_SCREENS=1`` (``make screens``) — a test
-    run never rewrites the committed screens."""
-    folder = tmp_path if tmp_path is not None else Path(tempfile.mkdtemp(prefix="bellum-screen-"))
-    out = folder / name
+@pytest.fixture(autouse=True)
+def _own_home_for_window_tests(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window test gets its own player's folder (``$BELLUM_HOME`` = ``tmp_path/home``, the
+    path the tests' own ``home`` fixtures use too), so the saves and autosaves one window test
+    writes are never found by the next."""
+    if "window" in request.fixturenames:
+        home = request.getfixturevalue("tmp_path") / "home"
+        monkeypatch.setenv("BELLUM_HOME", str(home))
+
+
+def keep_screen(shot: Any, name: str, tmp_path: Path) -> Path:
+    """Save a test's screenshot: into the test's ``tmp_path`` on a normal run, and into
+    docs/screens/ as well when ``BELLUM_SCREENS=1`` (``make screens``) — a test run never
+    rewrites the committed screens."""
+    out = tmp_path / name
     shot.save(out)
     if os.environ.get("BELLUM_SCREENS"):
         shot.save(ROOT / "docs" / "screens" / name)

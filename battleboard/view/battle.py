@@ -45,11 +45,11 @@ from battleboard.view.counters import (
     fit_name,
 )
 from battleboard.view.words import LEGEND, MODE_NAMES, PHASES, Words
+from bellum import slots
 from bellum.dice import Dice
 from bellum.engagement import Engagement
 from bellum.errors import BellumError, RuleError
 from bellum.events import Event
-from bellum.paths import SAVES
 from bellum.report import AfterAction, name_sides
 from bellum.session import Session
 from bellum.view.names import short_name
@@ -123,8 +123,6 @@ class BattleView(arcade.View):
         self.ai = ai
         if session is not None:
             self.state, self.dice = session.state, session.dice
-            if save_path is None:
-                self.save_path = SAVES / f"battleboard-{Path(session.scenario).stem}.toml"
         #: units, leaders and sides by name, for the counters, the panel and the log
         self.words = Words.of(self.state, self.side_names)
         #: the sides' colours: Caesar's red and the Senate's purple, whichever letter they have
@@ -344,16 +342,25 @@ class BattleView(arcade.View):
             self.standalone.undo()  # the same step: it rolled no die
 
     # -- saves ---------------------------------------------------------
+    def save_file(self) -> Path | None:
+        """Where F5 writes and F9 reads: ``save_path``, or else the battle's file in the player's
+        saves folder (``bellum.slots.saves_folder``, worked out now, so ``$BELLUM_HOME`` set
+        after start-up is honoured); None for a campaign battle (saved with its campaign)."""
+        if self.standalone is None:
+            return None
+        return self.save_path or slots.saves_folder("battleboard") / f"{Path(self.standalone.scenario).stem}.toml"
+
     def save(self) -> Path | None:
-        """Save the battle (F5) to ``save_path``; a campaign battle is saved with the campaign."""
-        if self.standalone is None or self.save_path is None:
+        """Save the battle (F5) to ``save_file()``; a campaign battle is saved with the campaign."""
+        target = self.save_file()
+        if self.standalone is None or target is None:
             self.message = "This battle is saved with its campaign, not on its own."
             self.dirty = True
             return None
         try:
-            path = self.standalone.save(self.save_path)
+            path = self.standalone.save(target)
         except OSError as exc:
-            self.message = f"Not saved: {self.save_path} cannot be written ({exc.strerror or exc})."
+            self.message = f"Not saved: {target} cannot be written ({exc.strerror or exc})."
             self.dirty = True
             return None
         self.message = f"Saved to {path.name}."
@@ -365,7 +372,7 @@ class BattleView(arcade.View):
         save or one of another battle is refused in one sentence and nothing changes."""
         from battleboard.game import BattleboardEngine
 
-        path = path or self.save_path
+        path = path or self.save_file()
         if self.standalone is None or path is None:
             self.message = "This battle is saved with its campaign, not on its own."
             self.dirty = True

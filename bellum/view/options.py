@@ -17,7 +17,7 @@ from pathlib import Path
 import arcade
 
 from bellum.errors import InputError
-from bellum.settings import AI_CHOICE, SPEED_CHOICE, Choice, Settings, load_settings, save_settings
+from bellum.settings import AI_CHOICE, SPEED_CHOICE, Choice, Settings, load_settings, save_settings, settings_path
 
 LABEL = "Options"
 BLURB = "The optional rules of the battles, the ruleset, the computer's strength and speed."
@@ -77,11 +77,14 @@ class OptionsView(arcade.View):
         self.back = back
         self.path = path
         self.message = ""
+        #: the settings file could not be read: it is kept as ``.bak`` before the first change rewrites it
+        self.unread = False
         try:
             self.settings = load_settings(self.path)
         except InputError as bad:
             self.settings = Settings()
-            self.message = f"{bad}  (the defaults are shown; a change rewrites the file)"
+            self.unread = True
+            self.message = f"{bad}  (the defaults are shown; a change rewrites the file and keeps it as .bak)"
         wanted = engines or tuple(e for e, _ in ENGINES)
         self.sections: list[tuple[str, list[Row]]] = []
         for engine, heading in ENGINES:
@@ -127,10 +130,31 @@ class OptionsView(arcade.View):
             update = {row.engine: row.choice.pick(self.chosen(row), index)}
         self.settings = self.settings.model_copy(update=update)
         try:
+            kept = self._keep_unread()
             where = save_settings(self.settings, self.path)
             self.message = f"Saved in {where}."
+            if kept is not None:
+                self.message += f" The file that could not be read is kept as {kept.name}."
         except InputError as bad:
             self.message = str(bad)
+
+    def _keep_unread(self) -> Path | None:
+        """Before the first rewrite of a settings file that could not be read: a copy of it
+        beside it (``settings.toml.bak``), so a hand-edited file with one mistake is not lost."""
+        if not self.unread:
+            return None
+        from bellum.saves import backup_path, write_atomic
+
+        p = self.path or settings_path()
+        try:
+            if not p.is_file():
+                return None
+            kept = backup_path(p)
+            write_atomic(kept, p.read_bytes())
+        except OSError as exc:
+            raise InputError(p, "", f"could not be kept as .bak before rewriting it ({exc.strerror or exc})") from None
+        self.unread = False
+        return kept
 
     # -- layout and drawing ---------------------------------------------------------------
     def layout(self) -> None:

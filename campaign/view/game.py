@@ -38,6 +38,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from bellum import slots
 from bellum.dice import Dice
 from bellum.engagement import Engagement, Outcome
 from bellum.errors import BellumError, RuleError
@@ -314,8 +315,12 @@ class CampaignGame:
         session: Session[CampaignState, A.Action],
         humans: frozenset[str] = frozenset({SIDES[0]}),
         save_path: str | Path | None = None,
+        game_id: str = "",
     ) -> None:
         self.session = session
+        #: the game's id on the cards of its saves and naming its autosaves' folder
+        #: (``bellum.slots.new_game_id``; a loaded game keeps its save's)
+        self.game_id = game_id or slots.new_game_id(session.scenario)
         self.humans = frozenset(humans)
         #: sides played on another computer (a game by e-mail, ``bellum.pbem``): neither a person here nor the AI
         self.remote: frozenset[str] = frozenset(getattr(session, "remote", ()))
@@ -976,17 +981,21 @@ class CampaignGame:
     def save(self, path: str | Path | None = None) -> Path | None:
         """Save to ``path``, to the file named on the command line, or else to a slot named by
         the side and the date in the player's folder (the window asks for a name first)."""
-        from campaign.saveslots import card, save_slot
+        from campaign.saveslots import card, save_file, save_slot
 
+        target = path or self.save_path
         try:
-            target = path or self.save_path
             if target is None:
                 c = card(self.state, self.humans)
-                where = save_slot(self.session, self.humans, f"{c['side']} {c['date']}")
+                where = save_slot(self.session, self.humans, f"{c['side']} {c['date']}", self.game_id)
             else:
-                where = self.session.save(target)
+                where = save_file(self.session, self.humans, Path(target), self.game_id)
         except BellumError as no:  # a game by e-mail: the turn files are the save
             self.message = str(no)
+            self.version += 1
+            return None
+        except OSError as no:  # a full disc, a folder that cannot be written: one sentence
+            self.message = f"The save could not be written: {no.strerror or no}."
             self.version += 1
             return None
         self.message = f"Saved to {where}."
@@ -1011,6 +1020,8 @@ class CampaignGame:
             self.version += 1
             return False
         self.session = session
+        card = slots.read_card(target).meta  # the loaded game goes on: its autosaves beside its own
+        self.game_id = (card.game if card is not None else "") or slots.new_game_id(session.scenario)
         self.ais = {s: CampaignAI() for s in self.ais}  # fresh players: no memory of the other game
         self.battle = None
         self.selected_force = None

@@ -12,8 +12,10 @@ autosave of each turn.
   of a finished war also opens its end-of-war screen.  A save that cannot be loaded is one
   sentence in red, never a traceback.
 * **The autosave** (``autosave_tick``, each frame of the campaign window): when a new turn
-  begins, and when the war ends, the game is written to ``autosave/turn-NNN.toml``; only the
-  newest ``bellum.slots.AUTOSAVES_KEPT`` stay.
+  begins, and when the war ends, the game is written to ``autosave/<game>/turn-NNN.toml``
+  (``<game>``: the game's id, kept on each of its saves' cards, so two games never share
+  autosaves); each game's latest ``bellum.slots.AUTOSAVES_KEPT`` turns stay.  The window
+  finishes the one being written when it is hidden or closed (``settle_autosave``).
 
 The files are ``bellum.slots``'; the card's words ``campaign.saveslots``'.
 """
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +79,7 @@ class SaveDialog(Screen):
         super().__init__()
         self.back = back  # the CampaignView
         game = back.game
-        self.card = saveslots.card(game.state, game.humans)
+        self.card = saveslots.card(game.state, game.humans, game=game.game_id)
         self.name = f"{self.card['side']} {self.card['date']}"[: slots.NAME_MAX]
         self.message = ""
         self.confirm: slots.Slot | None = None
@@ -165,7 +167,7 @@ class SaveDialog(Screen):
     def _write(self) -> None:
         game = self.back.game
         try:
-            where = saveslots.save_slot(game.session, game.humans, self.name)
+            where = saveslots.save_slot(game.session, game.humans, self.name, game.game_id)
         except BellumError as no:  # a game by e-mail: its turn files are the save
             self.message, self.confirm = str(no), None
             self.invalidate()
@@ -235,16 +237,18 @@ class LoadScreen(Screen):
         self.selected = 0
         self.first = 0
         self.message = ""
-        self.busy = ""  # what is being done, drawn for one frame before it is done
+        self.busy = ""  # what is being done ("Loading …"), while the loading thread replays the save
         self.deleting: slots.Slot | None = None  # the save a player asked to delete, not yet confirmed
-        self._pending: Any = None
+        #: the save being loaded and its replay in the loading thread
+        self._job: tuple[slots.Slot, Future[tuple[Any, Any]]] | None = None
 
     def build(self) -> None:
         w, h = self.window.width, self.window.height
         tw = min(TABLE_W, w - 80)
         left = (w - tw) / 2
         self.text("Load a campaign", w / 2, h - 16, rgba(GOLD), 22, bold=True, serif=True, anchor_x="center")
-        sub = f"{len(self.slots)} saves in {folder_words()}, the newest first" if self.slots else ""
+        count = f"{len(self.slots)} save" + ("" if len(self.slots) == 1 else "s")
+        sub = f"{count} in {folder_words()}, the newest first" if self.slots else ""
         self.text(sub, w / 2, h - 48, rgba(PARCHMENT), 10.5, anchor_x="center")
         top = h - 100
         table_h = 36 + ROWS * ROW_H + 12
@@ -280,9 +284,10 @@ class LoadScreen(Screen):
             self._build_delete(left, yb, tw, w)
             return
         bw = (tw - 36) / 4
-        self.button("load", "Load", left, yb, bw, self.load_selected, enabled=chosen is not None)
-        self.button("victory", "The end of the war", left + bw + 12, yb, bw, self.end_of_war, enabled=over)
-        self.button("delete", "Delete…", left + 2 * (bw + 12), yb, bw, self.ask_delete, enabled=chosen is not None)
+        free = chosen is not None and self._job is None
+        self.button("load", "Load", left, yb, bw, self.load_selected, enabled=free)
+        self.button("victory", "The end of the war", left + bw + 12, yb, bw, self.end_of_war, enabled=over and free)
+        self.button("delete", "Delete…", left + 2 * (bw + 12), yb, bw, self.ask_delete, enabled=free)
         self.button("back", "Back", left + 3 * (bw + 12), yb, bw, self.go_back)
 
     def _build_delete(self, left: float, yb: float, tw: float, w: float) -> None:
@@ -330,69 +335,61 @@ class LoadScreen(Screen):
         self.invalidate()
 
     def load_selected(self) -> None:
-        """Load the chosen save (after one frame that says so: a long war takes seconds to replay)."""
-        self._later("Replaying the saved war…", self._load)
+        """Load the chosen save: it is replayed in a background thread (a long war takes
+        seconds) while the screen says so; the game opens when it is done (``on_update``)."""
+        self._start("Loading “{}”: the saved war is being replayed…", count=False)
 
     def end_of_war(self) -> None:
-        self._later("Replaying the saved war to count it…", self._victory)
+        self._start("Loading “{}”: the saved war is being replayed to count it…", count=True)
 
-    def _later(self, busy: str, run: Any) -> None:
-        if self.chosen() is None:
+    def _start(self, busy: str, count: bool) -> None:
+        s = self.chosen()
+        if s is None or self._job is not None:
             return
-        self.busy, self.message, self._pending = busy, "", run
+        own = self.scenario if self.scenario is not None and s.scenario == self.scenario else None
+        self.busy, self.message = busy.format(s.name), ""
+        self._job = (s, _LOADER.submit(replay_save, s.path, own, count))
         self.invalidate()
 
+    def loading(self) -> bool:
+        return self._job is not None
+
     def on_update(self, delta_time: float) -> bool | None:
-        if self._pending is not None and self._built is not None:
-            run, self._pending = self._pending, None
-            self.busy = ""
+        job = self._job
+        if job is not None and job[1].done():
+            self._job, self.busy = None, ""
             self.invalidate()
-            run()
+            self._open(*job)
         return None
 
     def finish(self) -> None:
-        """Do at once what waits for the next frame (tests)."""
+        """Wait for the save being loaded and open it (tests)."""
         self.ensure_built()
+        if self._job is not None:
+            self._job[1].exception()  # waits
         self.on_update(0.0)
 
-    def _session(self, engine: Any = None) -> Any:
-        s = self.chosen()
-        assert s is not None
-        own = self.scenario if self.scenario is not None and s.scenario == self.scenario else None
-        try:
-            return saveslots.load_slot(s.path, engine, own)
-        except BellumError as no:
-            self.message = saveslots.sentence(no, s.path)
-            self.invalidate()
-            return None
-
-    def _load(self) -> None:
+    def _open(self, s: slots.Slot, job: Future[tuple[Any, Any]]) -> None:
+        """On the main thread: the game loaded (its window, or its end-of-war screen), or why not."""
         from campaign.view.game import CampaignGame
+        from campaign.view.victory import VictoryView
 
-        session = self._session()
-        if session is None:
+        try:
+            session, stats = job.result()
+        except Exception as no:  # a BellumError's sentence; anything else named, never a traceback
+            self.message = saveslots.sentence(no, s.path)
             return
-        s = self.chosen()
-        game = CampaignGame(session, saveslots.humans_of(s.meta if s else None))
-        game.message = f"Loaded “{s.name if s else ''}”: {game.state.date()}, turn {game.state.turn + 1}."
+        game = CampaignGame(session, saveslots.humans_of(s.meta), game_id=saveslots.game_of(s.meta, session.scenario))
+        if stats is not None:
+            self.window.show_view(VictoryView(game, back=self, menu=self.menu, stats=stats))
+            return
+        game.message = f"Loaded “{s.name}”: {game.state.date()}, turn {game.state.turn + 1}."
         menu = self.menu or getattr(self.back, "menu", None)
         self.window.show_view(self.opener(game, menu=menu))
 
-    def _victory(self) -> None:
-        from campaign.view.game import CampaignGame
-        from campaign.view.victory import VictoryView
-        from campaign.warstats import Counting, war_stats
-
-        engine = Counting()
-        session = self._session(engine)
-        if session is None:
-            return
-        s = self.chosen()
-        game = CampaignGame(session, saveslots.humans_of(s.meta if s else None))
-        stats = war_stats(session.state, list(session.log), engine.close(session.state))
-        self.window.show_view(VictoryView(game, back=self, menu=self.menu, stats=stats))
-
     def ask_delete(self) -> None:
+        if self._job is not None:
+            return
         self.deleting = self.chosen()
         self.invalidate()
 
@@ -418,6 +415,7 @@ class LoadScreen(Screen):
         self.invalidate()
 
     def go_back(self) -> None:
+        self._job, self.busy = None, ""  # a save being loaded is left to finish unseen
         target = self.back or self.menu
         if target is not None:
             self.window.show_view(target)
@@ -459,6 +457,25 @@ class LoadScreen(Screen):
         return super().on_mouse_press(x, y, button, modifiers)
 
 
+# ---------------------------------------------------------------------- loading in the background
+
+#: the thread that replays a save being loaded (plain data only: arcade objects are made on
+#: the main thread, by ``LoadScreen._open``)
+_LOADER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="load-save")
+
+
+def replay_save(path: Path, scenario: str | None, count: bool) -> tuple[Any, Any]:
+    """In the loading thread: the save at ``path`` replayed and checked (``saveslots.load_slot``)
+    and, with ``count``, the war in numbers its replay counted (``campaign.warstats``)."""
+    if not count:
+        return saveslots.load_slot(path, None, scenario), None
+    from campaign.warstats import Counting, war_stats
+
+    engine = Counting()
+    session = saveslots.load_slot(path, engine, scenario)
+    return session, war_stats(session.state, list(session.log), engine.close(session.state))
+
+
 # ---------------------------------------------------------------------- the window's hooks
 
 
@@ -493,11 +510,7 @@ def autosave_tick(game: Any) -> Future[Path] | None:
     A save that could not be written becomes the game's message."""
     done = _writing.get(game)
     if done is not None and done.done():
-        del _writing[game]
-        problem = done.exception()
-        if problem is not None:
-            game.message = f"The autosave could not be written: {getattr(problem, 'strerror', None) or problem}."
-            game.version += 1
+        _settled(game, done)
     if game.remote or not game.humans:
         return None
     now = (game.state.turn, bool(game.state.result))
@@ -505,12 +518,35 @@ def autosave_tick(game: Any) -> Future[Path] | None:
     _seen[game] = now
     if before is None or now <= before:
         return None
-    future = saveslots.autosave_later(game.session, game.humans)
+    future = saveslots.autosave_later(game.session, game.humans, game.game_id)
     _writing[game] = future
     return future
 
 
 def wait_autosave(game: Any) -> Path | None:
-    """Wait for the game's autosave being written (tests, and before a window closes)."""
+    """Wait for the game's autosave being written and return its file (None when none was
+    being written); a failed one raises its error (tests: ``settle_autosave`` says it instead)."""
     future = _writing.get(game)
     return future.result() if future is not None else None
+
+
+def settle_autosave(game: Any) -> str:
+    """Wait for the game's autosave being written (the campaign window calls it when it is
+    hidden or closed); a failure becomes the game's message, and is returned ('' if none)."""
+    future = _writing.get(game)
+    if future is None:
+        return ""
+    future.exception()  # waits
+    return _settled(game, future)
+
+
+def _settled(game: Any, future: Future[Path]) -> str:
+    """The game's finished autosave forgotten; a failure told in the game's message."""
+    if _writing.get(game) is future:
+        del _writing[game]
+    problem = future.exception()
+    if problem is None:
+        return ""
+    game.message = f"The autosave could not be written: {getattr(problem, 'strerror', None) or problem}."
+    game.version += 1
+    return str(game.message)

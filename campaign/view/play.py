@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -51,11 +52,13 @@ import arcade
 from arcade import shape_list
 from pyglet.graphics import Batch
 
+from bellum import slots
 from bellum.engagement import Battle
 from bellum.errors import BellumError, InputError
 from bellum.report import AfterAction
 from bellum.view.widgets import Button
 from campaign import actions as A
+from campaign import saveslots
 from campaign.routes import is_decisive
 from campaign.rules.common import force_name, place_name
 from campaign.state import SIDE_NAMES as SIDE_TITLES_LOWER
@@ -174,6 +177,7 @@ class CampaignView(MapView):
         self.aar_job: Any = None  # the report being written in the background (``write_aar``)
         self.ai_delay = AI_DELAY
         self._ai_clock = 0.0
+        self._warned_close = False  # a failed autosave said so when the window was first closed
         self._version = -1
         self._hud_key: tuple[Any, ...] | None = None
         self.play_batch = Batch()
@@ -464,7 +468,8 @@ class CampaignView(MapView):
         why = g.undo_refusal()
         tips = {
             "undo": why or "Take back your last step (Ctrl+Z)",
-            "save": "Save the game in a named slot (Ctrl+S)",
+            "save": "Save the game in a named slot"
+            + (f" (Ctrl+S writes {g.save_path.name})" if g.save_path is not None else " (Ctrl+S)"),
             "load": "Load a saved game: every save, the newest first (Ctrl+L)",
             "report": "Write the war's illustrated after-action report, as a web page",
             "help": "Controls, the legend, the sequence of play and the rules (F1)",
@@ -1013,6 +1018,29 @@ class CampaignView(MapView):
     def save(self) -> None:
         loadscreen.open_save_dialog(self)  # a named slot (issue 15 item 5)
 
+    def quick_save(self) -> None:
+        """Ctrl+S: the file ``--save`` (or ``--load``) named when there is one, at once;
+        otherwise the save dialog (the Save button always opens the dialog)."""
+        if self.game.save_path is not None and not self.game.remote:
+            self.game.save()
+        else:
+            self.save()
+
+    def on_hide_view(self) -> None:
+        """Leaving the map (a battle, a dialog, the menu): the autosave being written is
+        finished first, and a failure becomes the game's message."""
+        loadscreen.settle_autosave(self.game)
+
+    def on_close(self) -> bool:
+        """The window being closed: the autosave being written is finished first; one that
+        failed keeps the window open once, saying so (a second close closes)."""
+        if loadscreen.settle_autosave(self.game) and not self._warned_close:
+            self._warned_close = True
+            self.game.message += " Close the window again to quit without it."
+            self.game.version += 1
+            return True  # handled: the window stays open
+        return False
+
     def load(self) -> None:
         loadscreen.open_load_screen(self)
 
@@ -1453,7 +1481,7 @@ class CampaignView(MapView):
         elif ctrl and symbol == arcade.key.Z:
             self.undo()
         elif ctrl and symbol == arcade.key.S:
-            self.save()
+            self.quick_save()
         elif ctrl and symbol == arcade.key.L:
             self.load()
         elif symbol == arcade.key.V and not ctrl and self.game.state.result and self.dialog is None:
@@ -1515,7 +1543,8 @@ def game_from_args(args: argparse.Namespace) -> CampaignGame:
         if not resolve(scenario).exists():
             raise InputError(scenario, "", "is no campaign scenario (give a name under scenarios/campaign or a file)")
         session = Session(CampaignEngine(), scenario, getattr(args, "seed", 1))
-    return CampaignGame(session, humans, save_path=save or load)
+    game_id = saveslots.game_of(slots.read_card(load).meta, session.scenario) if load else ""
+    return CampaignGame(session, humans, save_path=save or load, game_id=game_id)
 
 
 def launch_game(args: argparse.Namespace) -> int:
@@ -1524,6 +1553,10 @@ def launch_game(args: argparse.Namespace) -> int:
     window = arcade.Window(1280, 800, "Bellum Civile — the campaign", resizable=True, antialiasing=False)
     window.show_view(CampaignView(game))
     arcade.run()
+    problem = loadscreen.settle_autosave(game)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     return 0
 
 

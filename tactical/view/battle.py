@@ -66,8 +66,8 @@ from arcade import shape_list
 from pyglet import gl
 from pyglet.graphics import Batch
 
+from bellum import slots
 from bellum.errors import BellumError
-from bellum.paths import SAVES
 from bellum.session import Session
 from bellum.view import textfit
 from tactical.actions import (
@@ -179,7 +179,8 @@ class BattleView(arcade.View):
         self.side_names = side_names or {"A": "Side A", "B": "Side B"}
         self.ai_sides = ai_sides
         self.menu = menu
-        self.save_path = save_path or SAVES / f"tactical-{Path(session.scenario).stem}.toml"
+        #: the file F5 writes and F9 reads (None: the battle's file in the player's saves folder, ``save_file``)
+        self.save_path = save_path
         #: seconds between two of the AI's actions (a watch mode's speed)
         self.ai_delay = ai_delay
         self._init_model()
@@ -517,15 +518,26 @@ class BattleView(arcade.View):
         self._update_hud()
         return True
 
-    def save(self) -> Path:
-        path = self.session.save(self.save_path)
+    def save_file(self) -> Path:
+        """``save_path``, or else the battle's file in the player's saves folder
+        (``bellum.slots.saves_folder``, worked out at save time: ``$BELLUM_HOME`` is honoured)."""
+        return self.save_path or slots.saves_folder("tactical") / f"{Path(self.session.scenario).stem}.toml"
+
+    def save(self) -> Path | None:
+        target = self.save_file()
+        try:
+            path = self.session.save(target)
+        except OSError as exc:  # a full disc, a folder that cannot be written: one sentence
+            self.message = f"Not saved: {target} cannot be written ({exc.strerror or exc})."
+            self._update_hud()
+            return None
         self.message = f"Saved to {path.name}."
         self._update_hud()
         return path
 
     def load(self, path: Path | None = None) -> bool:
         try:
-            self.session = load_session(path or self.save_path, self.session.scenario)
+            self.session = load_session(path or self.save_file(), self.session.scenario)
         except BellumError as why:
             self.message = str(why)
             self._update_hud()

@@ -171,3 +171,21 @@ def test_a_campaign_battle_is_not_saved_on_its_own(window: Any, tmp_path: Path) 
     assert "save" not in {b.key for b in view.buttons}
     view.on_key_press(arcade.key.F5, 0)
     assert "saved with its campaign" in view.message
+
+
+@pytest.mark.window
+def test_f5_saves_in_the_players_folder_as_it_is_at_save_time(
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a file named, F5 writes the battle into the player's saves folder, worked out
+    when it saves ($BELLUM_HOME set after the game started is honoured)."""
+    from battleboard.view.window import battle_view, new_session
+
+    sc, _ = load("field-pharsalus")
+    session = new_session("field-pharsalus", 6)
+    view = battle_view(sc, session.state, "B", 6, session=session)
+    render(window, view)
+    monkeypatch.setenv("BELLUM_HOME", str(tmp_path / "home"))
+    view.on_key_press(arcade.key.F5, 0)
+    assert (tmp_path / "home" / "saves" / "battleboard" / "field-pharsalus.toml").is_file(), view.message
+    assert view.message == "Saved to field-pharsalus.toml."

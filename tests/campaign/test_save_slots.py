@@ -5,12 +5,15 @@ dialog and the load screen (``campaign.view.loadscreen``), the end-of-war screen
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bellum import slots
+from bellum.errors import InputError
 from bellum.saves import backup_path, read_save
 from bellum.session import Session
 from campaign import saveslots
@@ -19,7 +22,7 @@ from campaign.engine import CampaignEngine
 from campaign.rules.victory import check_victory
 from campaign.view.game import CampaignGame
 from tests.campaign.test_victory import give, last_turn
-from tests.conftest import render
+from tests.conftest import keep_screen, render
 
 
 @pytest.fixture
@@ -76,7 +79,12 @@ def test_slot_names_become_safe_file_names_in_the_players_folder(home: Path) -> 
     assert slots.name_problem("   ") == "Give the save a name."
     assert "letter or digit" in slots.name_problem("?!")
     assert slots.slot_path("campaign", "My war") == home / "saves" / "campaign" / "my-war.toml"
-    assert slots.autosave_path("campaign", 7) == home / "saves" / "campaign" / "autosave" / "turn-007.toml"
+    folder = slots.saves_folder("campaign")
+    assert slots.autosave_path(folder, "49bc-0a1b2c3d", 7) == folder / "autosave" / "49bc-0a1b2c3d" / "turn-007.toml"
+    with pytest.raises(InputError):
+        slots.autosave_path(folder, "../elsewhere", 7)  # a card's game id never leaves the folder
+    assert re.fullmatch(r"49bc-[0-9a-f]{8}", slots.new_game_id("49bc"))
+    assert slots.new_game_id("49bc") != slots.new_game_id("49bc")
 
 
 def test_the_card_is_read_from_the_first_lines_only_and_the_list_is_newest_first(home: Path) -> None:
@@ -101,10 +109,46 @@ def test_autosaves_are_bounded(home: Path) -> None:
     session = played(4)
     for turn in range(slots.AUTOSAVES_KEPT + 3):
         session.state.turn = turn  # a state only its card reads
-        saveslots.autosave(session, {"caesarian"})
-    autos = sorted(p.name for p in (home / "saves" / "campaign" / "autosave").glob("*.toml"))
+        saveslots.autosave(session, {"caesarian"}, "49bc-00000001")
+    autos = sorted(p.name for p in (home / "saves" / "campaign" / "autosave" / "49bc-00000001").glob("*.toml"))
     assert len(autos) == slots.AUTOSAVES_KEPT
     assert autos[-1] == f"turn-{slots.AUTOSAVES_KEPT + 3:03d}.toml"
+
+
+def test_two_games_keep_their_own_autosaves(home: Path) -> None:
+    """Two games (the same scenario and seed) autosave turns 1-3 in turn: neither writes over
+    the other's, and each is listed with its own card."""
+    one, two = played(4), played(4)
+    for turn in range(3):
+        for session, game in ((one, "49bc-0000000a"), (two, "49bc-0000000b")):
+            session.state.turn = turn
+            saveslots.autosave(session, {"caesarian"}, game)
+    listed = [s for s in slots.list_slots("campaign") if s.autosave]
+    assert len(listed) == 6
+    assert {s.meta.game for s in listed if s.meta} == {"49bc-0000000a", "49bc-0000000b"}
+    for game in ("49bc-0000000a", "49bc-0000000b"):
+        folder = home / "saves" / "campaign" / "autosave" / game
+        assert sorted(p.name for p in folder.glob("*.toml")) == ["turn-001.toml", "turn-002.toml", "turn-003.toml"]
+        assert slots.read_card(folder / "turn-003.toml").meta.game == game  # type: ignore[union-attr]
+
+
+def test_pruning_keeps_a_games_latest_turns_and_the_games_autosaved_last(home: Path) -> None:
+    """Within a game the latest turns are kept, whatever the clock says (all written in the
+    same second here, and turn 9 first); of many games, the autosaves of those autosaved last."""
+    folder = slots.saves_folder("campaign")
+    session = played(4)
+    for turn in (8, 1, 2, 3, 4, 5, 6, 7):  # turn 9 written first: older on the clock, still kept
+        session.state.turn = turn
+        saveslots.autosave(session, {"caesarian"}, "49bc-00000001")
+    kept = sorted(p.name for p in (folder / "autosave" / "49bc-00000001").glob("*.toml"))
+    assert kept == [f"turn-{t:03d}.toml" for t in range(4, 10)]
+    for n in range(2, slots.AUTOSAVE_GAMES_KEPT + 2):  # more games than are kept
+        saveslots.autosave(session, {"caesarian"}, f"49bc-{n:08d}")
+        game_file = folder / "autosave" / f"49bc-{n:08d}" / "turn-008.toml"
+        os.utime(game_file, (1_900_000_000 + n, 1_900_000_000 + n))  # later and later
+    slots.prune_autosaves(folder)
+    games = sorted(p.name for p in (folder / "autosave").iterdir())
+    assert len(games) == slots.AUTOSAVE_GAMES_KEPT and "49bc-00000001" not in games
 
 
 def test_a_broken_save_is_one_sentence(home: Path) -> None:
@@ -140,6 +184,7 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
 
     game = campaign.game
     saved = game.session.checksum()
+    saved_date, saved_turn = game.state.date(), game.state.turn + 1  # as the card is written
     ctrl(campaign, arcade.key.S)
     dialog = window.current_view
     assert isinstance(dialog, SaveDialog)
@@ -151,6 +196,7 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
     assert window.current_view is campaign
     path = home / "saves" / "campaign" / "rubicon.toml"
     assert path.is_file() and "Rubicon" in game.message
+    assert read_state_date(path) == saved_date
     game.play(CampaignAI().choose(game.state))  # the game goes on after the save
     assert game.session.checksum() != saved
     # the load screen: the slot with its side, date in the war and turn
@@ -161,7 +207,7 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
     check_buttons_fit(screen)
     row = screen.slots[0]
     assert row.name == "Rubicon" and row.meta is not None
-    assert (row.meta.side, row.meta.date, row.meta.turn) == ("Caesarians", read_state_date(path), row.meta.turn)
+    assert (row.meta.side, row.meta.date, row.meta.turn) == ("Caesarians", saved_date, saved_turn)
     shown = texts(screen)
     for word in ("Rubicon", "Caesarians", row.meta.date, str(row.meta.turn), slots.when_text(row.meta.saved_at)):
         assert word in shown
@@ -172,6 +218,86 @@ def test_save_to_a_named_slot_list_it_and_load_it_back(campaign: Any, window: An
     assert isinstance(loaded, CampaignView) and loaded is not campaign
     assert loaded.game.session.checksum() == saved
     assert loaded.game.humans == frozenset({"caesarian"})
+    assert loaded.game.game_id == game.game_id  # the loaded game goes on autosaving as the same game
+
+
+@pytest.mark.window
+def test_the_load_screen_says_loading_while_the_save_is_replayed_in_the_background(
+    campaign: Any, window: Any, home: Path
+) -> None:
+    import arcade
+
+    from campaign.view.loadscreen import LoadScreen
+    from campaign.view.play import CampaignView
+
+    saveslots.save_slot(campaign.game.session, {"caesarian"}, "Ilerda", campaign.game.game_id)
+    screen = LoadScreen(CampaignView, menu=arcade.View())
+    render(window, screen)
+    screen.on_key_press(arcade.key.ENTER, 0)
+    assert screen.loading() and window.current_view is screen  # nothing replayed on this thread yet
+    assert "Loading “Ilerda”: the saved war is being replayed…" in texts(screen)
+    assert not screen.press("load") and not screen.press("delete")  # not twice at once
+    window.clear()
+    screen.on_draw()  # drawn as it is while the thread replays (no on_update: nothing opened yet)
+    shot = arcade.get_image(0, 0, window.width, window.height)
+    keep_screen(shot, "campaign-loading.png", home)
+    screen.finish()
+    loaded = window.current_view
+    assert isinstance(loaded, CampaignView) and loaded.game.session.checksum() == campaign.game.session.checksum()
+    assert loaded.game.game_id == campaign.game.game_id
+
+
+@pytest.mark.window
+def test_ctrl_s_writes_the_file_named_by_save_and_the_save_button_still_asks(
+    campaign: Any, window: Any, home: Path, tmp_path: Path
+) -> None:
+    """``bellum campaign --save F``: Ctrl+S writes F at once, with its card; Save opens the dialog."""
+    import arcade
+
+    from campaign.view.loadscreen import SaveDialog
+
+    game = campaign.game
+    game.save_path = tmp_path / "mine.toml"
+    ctrl(campaign, arcade.key.S)
+    assert window.current_view is campaign and game.save_path.is_file()
+    card = slots.read_card(game.save_path)
+    assert card.meta is not None and card.meta.game == game.game_id and card.meta.slot == "mine"
+    assert game.message == f"Saved to {game.save_path}."
+    campaign.refresh_hud()
+    save = next(b for b in campaign.buttons if b.label == "Save")
+    campaign.on_mouse_press(save.left + 5, save.bottom + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    campaign.on_mouse_release(save.left + 5, save.bottom + 5, arcade.MOUSE_BUTTON_LEFT, 0)
+    assert isinstance(window.current_view, SaveDialog)
+    window.current_view.on_key_press(arcade.key.ESCAPE, 0)
+    # a file that cannot be written: one sentence, no traceback
+    (tmp_path / "a-file").write_text("")
+    game.save_path = tmp_path / "a-file" / "mine.toml"
+    ctrl(campaign, arcade.key.S)
+    assert game.message.startswith("The save could not be written: ") and "\n" not in game.message
+
+
+@pytest.mark.window
+def test_an_autosave_that_fails_is_told_when_the_window_is_hidden_or_closed(
+    campaign: Any, window: Any, home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from campaign.view.loadscreen import autosave_tick
+
+    game = campaign.game
+    (tmp_path / "blocked").write_text("")  # a file where the player's folder should be
+    monkeypatch.setenv("BELLUM_HOME", str(tmp_path / "blocked"))
+    autosave_tick(game)
+    game.state.turn += 1  # a new turn: its autosave is written in the background, and fails
+    assert autosave_tick(game) is not None
+    assert campaign.on_close() is True  # the window stays open once, saying why
+    assert game.message.startswith("The autosave could not be written: ")
+    assert game.message.endswith("Close the window again to quit without it.")
+    assert campaign.on_close() is False  # a second close closes
+    game.state.turn += 1
+    assert autosave_tick(game) is not None
+    game.message = ""
+    window.show_view(arcade_view())  # leaving the map: the autosave is finished, its failure told
+    assert game.message.startswith("The autosave could not be written: ")
+    window.show_view(campaign)
 
 
 def read_state_date(path: Path) -> str:
@@ -218,7 +344,7 @@ def test_an_autosave_is_written_when_a_turn_ends(campaign: Any, home: Path) -> N
     campaign.ai_delay = 0.0
     ai = CampaignAI()
     start = game.state.turn
-    auto = home / "saves" / "campaign" / "autosave" / f"turn-{start + 2:03d}.toml"
+    auto = home / "saves" / "campaign" / "autosave" / game.game_id / f"turn-{start + 2:03d}.toml"
     for _ in range(2000):
         if game.state.turn > start:
             break

@@ -338,7 +338,9 @@ def test_auto_resolve_shows_the_odds_first_and_lets_the_engine_fight(view: Any, 
 
 
 @pytest.mark.window
-def test_hotseat_the_defender_answers_the_commit_decision_in_a_dialog(window: Any, ariminum: str) -> None:
+def test_hotseat_the_defender_answers_the_commit_decision_in_a_dialog(
+    window: Any, ariminum: str, tmp_path: Path
+) -> None:
     from campaign.view.play import CampaignView
 
     game = CampaignGame.new(ariminum, 1, humans=frozenset({CAESAR, POMPEIANS}))
@@ -354,7 +356,7 @@ def test_hotseat_the_defender_answers_the_commit_decision_in_a_dialog(window: An
     assert view.dialog is not None and view.dialog.title == "The Senatorials to play" and not view.dialog.cancel
     assert not any("stratagems Military" in line or "Military," in line for line in game.war_lines())
     handover = render(window, view)
-    keep_screen(handover, "campaign-hotseat-handover.png")
+    keep_screen(handover, "campaign-hotseat-handover.png", tmp_path)
     assert not game.human_to_act()
     press_label(view, "We are the Senatorials")
     view.on_update(0.0)

@@ -297,3 +297,20 @@ def test_every_format_names_a_missing_key_a_wrong_type_and_an_unknown_key(
         "wrong-type": ("valid", "'many' is neither"),  # a chart cell may be a number or a word
     }[how]
     assert any(words in problem for words in expected), err
+
+
+def test_saves_are_recognised_by_their_place_in_any_folder_under_saves(tmp_path: Path) -> None:
+    """Campaign slots and autosaves live in folders under saves/: a save there without its
+    ``#:schema`` line is still known as a save by its place."""
+    save = next(f for f in formats() if f.id == "save")
+    assert save.places == ("saves/**/*.toml",)
+    for rel in ("saves/x.toml", "saves/campaign/slot.toml", "saves/campaign/autosave/49bc-0a1b2c3d/turn-003.toml"):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("")
+        found = _by_place(path, formats())
+        assert found is not None and found.id == "save", rel
+    elsewhere = tmp_path / "notsaves" / "x.toml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text("")
+    assert getattr(_by_place(elsewhere, formats()), "id", None) != "save"

@@ -239,8 +239,35 @@ def test_binary_garbage_refused(tmp_path: Path) -> None:
 
 
 def test_newer_version_refused(tmp_path: Path) -> None:
-    text = good_text(tmp_path).replace("version = 1", "version = 7", 1)
+    text = good_text(tmp_path)
+    assert f"version = {saves.SAVE_VERSION}\n" in text
+    text = text.replace(f"version = {saves.SAVE_VERSION}", "version = 7", 1)
     assert "newer" in refused(tmp_path / "future.toml", text)
+
+
+def test_a_save_with_a_card_is_version_2_which_a_version_1_build_calls_newer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saves carrying a card ([meta]) and rule options are version 2: a build that reads up to
+    version 1 says the save is newer (instead of an unknown key); this one reads both."""
+    data = sample()
+    data.options = ["rules:sgboh"]
+    data.meta = {"slot": "Mine", "saved_at": "2026-11-27T15:04:05Z", "game": "pharsalus-0a1b2c3d", "turn": 3}
+    path = write_save(tmp_path / "v2.toml", data)
+    assert saves.SAVE_VERSION == 2 and "version = 2\n" in path.read_text()
+    assert read_save(path).meta["game"] == "pharsalus-0a1b2c3d"  # type: ignore[index]
+    monkeypatch.setattr(saves, "SAVE_VERSION", 1)  # the build before cards
+    with pytest.raises(InputError) as caught:
+        read_save(path)
+    assert "written by a newer Bellum Civile (save format 2; this game reads up to 1)" in str(caught.value)
+
+
+def test_a_version_1_save_still_loads(tmp_path: Path) -> None:
+    """A save written before cards and options (version 1, no [meta]) reads as it did."""
+    old = tmp_path / "v1.toml"
+    old.write_text(good_text(tmp_path).replace("version = 2", "version = 1", 1))
+    got = read_save(old)
+    assert got.meta is None and got.state == sample().state
 
 
 def test_wrong_types_refused(tmp_path: Path) -> None:

@@ -47,7 +47,7 @@ def test_start_play_and_replay_from_the_menu(window: Any, tmp_path: Path) -> Non
         while picker.selected != row:
             picker.on_key_press(arcade.key.DOWN, 0)
         shot = render(window, picker)
-        keep_screen(shot, "pbem-menu.png")
+        keep_screen(shot, "pbem-menu.png", tmp_path)
         picker.on_key_press(arcade.key.R, 0)
         replay = window.current_view
         assert isinstance(replay, CampaignReplayView) and replay.replay.turns[0].startswith("0. Caesarians")

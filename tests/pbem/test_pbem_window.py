@@ -55,7 +55,7 @@ def test_the_window_plays_one_turn_and_writes_the_next_file(window: Any, tmp_pat
         shot = render(window, view)
         assert view.dialog is not None and view.dialog.title == "Your turn is done"
         assert any(str(session.written) in line for line in view.dialog.lines)
-        keep_screen(shot, "pbem-turn-sent.png")
+        keep_screen(shot, "pbem-turn-sent.png", tmp_path)
         assert first.size == shot.size
         view.close_dialog()
         view.on_update(1 / 60)
@@ -90,7 +90,7 @@ def test_a_battle_fought_move_by_move_in_the_window(window: Any, tmp_path: Path)
         battle = window.current_view
         assert isinstance(battle, PbemBattleView) and battle.human_to_act()
         shot = render(window, battle)
-        keep_screen(shot, "pbem-battle.png")
+        keep_screen(shot, "pbem-battle.png", tmp_path)
         moves = 0
         while window.current_view is battle and moves < 200:
             battle.press("ai")  # the window's "computer move" button, for this side only
@@ -126,7 +126,7 @@ def test_a_tactical_battle_fought_move_by_move_in_the_window(window: Any, tmp_pa
         battle = window.current_view
         assert battle is not view and hasattr(battle, "ai_step") and battle.legal()
         shot = render(window, battle)
-        keep_screen(shot, "pbem-tactical-battle.png")
+        keep_screen(shot, "pbem-tactical-battle.png", tmp_path)
         moves = 0
         while window.current_view is battle and moves < 300:
             assert battle.ai_step(), battle.message  # the window's computer move, for this side only

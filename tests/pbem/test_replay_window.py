@@ -49,7 +49,7 @@ def click_button(view: Any, label: str) -> None:
     view.on_mouse_press(int(b.left + b.width / 2), int(b.bottom + 10), arcade.MOUSE_BUTTON_LEFT, 0)
 
 
-def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_file: Path) -> None:
+def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_file: Path, tmp_path: Path) -> None:
     from bellum.view.replay import replay_view
     from campaign.view.replay import CampaignReplayView
 
@@ -77,7 +77,7 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     assert replay.turn == first_turn + 3 and replay.index > 1
     assert view.game.state is replay.frame.state
     shot = render(window, view)
-    keep_screen(shot, "replay-campaign.png")
+    keep_screen(shot, "replay-campaign.png", tmp_path)
     assert ink(shot, (0, 0, 1280, 38)) > 200  # the top bar: the date, the step
     assert shot.tobytes() != start.tobytes()  # the forces moved
     # type a turn number and Enter: jump there; then back a turn with the button
@@ -93,7 +93,7 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     replay.index = frame
     shot = render(window, view)
     assert any(b.label.startswith("Open ") for b in view.buttons)
-    keep_screen(shot, "replay-campaign-battle-step.png")
+    keep_screen(shot, "replay-campaign-battle-step.png", tmp_path)
     press(view, arcade.key.B)
     battle = window.current_view
     assert battle is not view and battle.replay.engine == "battleboard"
@@ -104,7 +104,7 @@ def test_replay_steps_through_a_campaign_turn_and_a_battle(window: Any, game_fil
     render(window, battle)
     press(battle, arcade.key.DOWN)
     shot = render(window, battle)
-    keep_screen(shot, "replay-battle.png")
+    keep_screen(shot, "replay-battle.png", tmp_path)
     assert battle.replay.turn >= 1
     assert coloured(shot, (950, 60, 1280, 500)) > 2000  # the board with its units in their sides' colours
     # to the end of the battle: the winner is told; then back, and Esc to the campaign
@@ -208,7 +208,7 @@ def test_a_tactical_battle_inside_the_campaign_is_fought_again_and_stepped(windo
     press(battle, arcade.key.DOWN)
     press(battle, arcade.key.RIGHT)
     shot = render(window, battle)
-    keep_screen(shot, "replay-tactical-battle.png")
+    keep_screen(shot, "replay-tactical-battle.png", tmp_path)
     assert battle.replay.turn >= 1
     press(battle, arcade.key.END)
     render(window, battle)

@@ -482,6 +482,18 @@ def test_the_leader_takes_a_stacked_unit_along(window: Any, tmp_path: Path) -> N
     assert view.state.units["A2"].hex == view.state.leaders["LA"].hex == target
 
 
+def test_f5_saves_in_the_players_folder_as_it_is_at_save_time(
+    window: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import arcade
+
+    view = _view()
+    monkeypatch.setenv("BELLUM_HOME", str(tmp_path / "home"))  # set after the game began
+    view.on_key_press(arcade.key.F5, 0)
+    assert view.save_file().parent == tmp_path / "home" / "saves" / "tactical"
+    assert view.save_file().is_file(), view.message
+
+
 def test_save_and_load_restore_the_game(window: Any, tmp_path: Path) -> None:
     import arcade
 
@@ -492,7 +504,7 @@ def test_save_and_load_restore_the_game(window: Any, tmp_path: Path) -> None:
     view.turn(1)
     view.save_path = tmp_path / "t.toml"
     view.on_key_press(arcade.key.F5, 0)
-    assert view.save_path.exists()
+    assert view.save_file() == tmp_path / "t.toml" and view.save_file().exists()
     facing = view.state.units[uid].facing
     view.undo()
     assert view.state.units[uid].facing != facing

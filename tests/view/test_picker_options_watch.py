@@ -316,3 +316,17 @@ def test_bellum_shot_renders_the_new_views(tmp_path: Path, argv: list[str]) -> N
     assert r.returncode == 0, r.stderr
     image = Image.open(out)
     assert image.size == (1280, 800) and len(image.convert("RGB").getcolors(1 << 20) or []) > 20
+
+
+def test_a_settings_file_that_cannot_be_read_is_kept_as_bak_before_it_is_rewritten(window: Any, tmp_path: Path) -> None:
+    settings = tmp_path / "settings.toml"
+    settings.write_text("tactical = [ 'not closed\n")
+    broken = settings.read_bytes()
+    options = OptionsView(path=settings)
+    assert "keeps it as .bak" in options.message
+    options.change(0)
+    assert (tmp_path / "settings.toml.bak").read_bytes() == broken
+    assert "kept as settings.toml.bak" in options.message
+    load_settings(settings)  # the new file reads
+    options.change(0)  # a second change keeps the .bak as it was
+    assert (tmp_path / "settings.toml.bak").read_bytes() == broken
