@@ -479,6 +479,10 @@ def test_a_finished_war_is_listed_as_over_and_its_end_opens_from_the_load_screen
     assert len(end.stats.months) == session.state.turn + 1  # every turn's end, and the last as it stands
     assert end.stats.months[0].date == "January 49 BC"
     render(window, end)
+    end.wait()  # the chart, drawn off the main thread, then shown
+    shot = render(window, end)
+    assert end.chart_problem == ""
+    keep_screen(shot, "campaign-victory.png", home.parent)
     assert end.press("back") and window.current_view is screen
     assert screen.press("back") and window.current_view is menu
 
