@@ -26,7 +26,11 @@ class StackCard:
     """The card of the stack at one place (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.key: tuple[Any, ...] | None = None
+        #: what the card shows (the stack's forces, the window's width): its texts are laid
+        #: out once for it; the cursor only moves them
+        self.content: tuple[Any, ...] | None = None
+        self.at = (0.0, 0.0)
+        self.height = 0.0
         self.shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         self.icons: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self.batch = Batch()
@@ -35,10 +39,17 @@ class StackCard:
 
     def build(self, world: CampaignMap, forces: Sequence[ForceMarker], x: float, y: float, win_w: float) -> None:
         """Lay the card out with its top left near (x, y), kept inside the window."""
-        key = (tuple(forces), round(x), round(y), win_w)
-        if key == self.key:
-            return
-        self.key = key
+        content = (tuple(forces), win_w)
+        if content != self.content:
+            self.content = content
+            self._lay_out(world, forces)
+        left = min(x + 18, win_w - WIDTH - 4)
+        top = max(y - 10, self.height + 4)
+        if (left, top) != self.at:
+            self._move_to(left, top)
+
+    def _lay_out(self, world: CampaignMap, forces: Sequence[ForceMarker]) -> None:
+        """The card's texts and icons, its top left at (0, 0)."""
         self.batch = Batch()
         self.texts = []
         self.icons = arcade.SpriteList()
@@ -62,21 +73,30 @@ class StackCard:
                 for i, ln in enumerate(lines)
             ]
             rows.append((f, texts))
-        height = 10 + sum(max(ICON, sum(t.content_height for t in ts)) + 8 for _, ts in rows)
-        left = min(x + 18, win_w - WIDTH - 4)
-        top = max(y - 10, height + 4)
-        cy = top - 8
+        self.height = 10 + sum(max(ICON, sum(t.content_height for t in ts)) + 8 for _, ts in rows)
+        cy = -8.0
         for f, ts in rows:
             icon = arcade.Sprite(markers.symbol_counter_texture(owner_kind(world, f.owner), f.symbol, f.leader))
             icon.scale = ICON / markers.SIZE
-            icon.position = (left + 8 + ICON / 2, cy - ICON / 2)
+            icon.position = (8 + ICON / 2, cy - ICON / 2)
             self.icons.append(icon)
             ty = cy
             for t in ts:
-                t.position = (left + ICON + 16, ty)
+                t.position = (ICON + 16, ty)
                 ty -= t.content_height
             self.texts += ts
             cy -= max(ICON, cy - ty) + 8
+        self.at = (0.0, 0.0)
+
+    def _move_to(self, left: float, top: float) -> None:
+        """The laid-out card moved so that its top left is at (left, top)."""
+        dx, dy = left - self.at[0], top - self.at[1]
+        for t in self.texts:
+            t.position = (t.x + dx, t.y + dy)
+        for icon in self.icons:
+            icon.position = (icon.center_x + dx, icon.center_y + dy)
+        self.at = (left, top)
+        height = self.height
         self.rect = (left, top - height, left + WIDTH, top)
         box: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()
         cx, cyy = left + WIDTH / 2, top - height / 2
