@@ -118,6 +118,12 @@ FRATRICIDE_GUARD = True
 #: withdraw, break and are taken rather than die to the last man: battleboard.md §10.4–§12.3)
 #: — reckoned high, a margin for the battles the enemy forces on us afterwards (BALANCE run 48)
 FRATRICIDE_SHARE = 0.6
+#: in the last year (from ``GUARD_TURN``, January 45 BC) the margin for the battles still to
+#: come is small — a few turns, not years — so the guard reckons this share instead …
+FRATRICIDE_SHARE_LAST = 0.35
+#: … and the bar rises by at most this much at the limit: the war's last battles are
+#: fought for the cities and Rome the judgement of January 44 BC counts (BALANCE run 50)
+FRATRICIDE_BAR_LAST = 0.2
 #: a side whose led field armies together have under this many SP, or under REBUILD_SHARE
 #: of the enemy's, rebuilds: legions and leaders come before everything else (§17)
 REBUILD_SP = 15
@@ -488,7 +494,10 @@ class CampaignAI:
         if f.side == "parthia" and f.commander and catalogue().leader(f.commander).role == "monarch" and d != home:
             return -100.0  # the King of Kings stays back; his satraps lead (004)
         if f.commander is None:
-            # leaderless: go to the nearest led army of the side
+            # leaderless: go to the nearest led army of the side — never into an enemy army's
+            # space, where nobody would choose the battle nor weigh its odds and its blood
+            if ctx.field.get(d):
+                return -100.0
             targets = [g.location for g in ctx.armies if g.id != f.id]
             return -min((ctx.dist(d, t) for t in targets), default=0.0)
         score = -20.0
@@ -540,22 +549,27 @@ class CampaignAI:
 
     def bar(self, state: CampaignState) -> float:
         """The odds an attack needs: ``attack_if``, rising as fratricide nears the limit
-        that ends the war with no winner (§21) — bloodshed grows costly for everyone."""
+        that ends the war with no winner (§21) — bloodshed grows costly for everyone; in the
+        last year by less (``FRATRICIDE_BAR_LAST``): few turns remain for the blood to mount."""
         limit = world_tables().victory.fratricide_limit
         over = max(0.0, (state.fratricide - FRATRICIDE_CARE * limit) / ((1 - FRATRICIDE_CARE) * limit))
         ease = LATE_ATTACK_EASE if state.turn >= LATE_HUNT_TURN else 0.0
-        return min(0.95, self.attack_if - ease + FRATRICIDE_BAR * over)
+        rise = FRATRICIDE_BAR_LAST if state.turn >= GUARD_TURN else FRATRICIDE_BAR
+        return min(0.95, self.attack_if - ease + rise * over)
 
     def would_end_the_war(self, state: CampaignState, f: Force, d: str) -> bool:
         """Whether a battle of ``f`` at ``d`` would likely push fratricide past its limit
         (§21) — an end with no winner that neither side seeks, even one that would lose if
         the war ended now: the consuls (§16.5), a beaten champion (§16.6) and the tables may
         still turn the war (BALANCE.md run 45).
-        The estimate: ``FRATRICIDE_SHARE`` of the full-strength legions of both sides die."""
+        The estimate: ``FRATRICIDE_SHARE`` of the full-strength legions of both sides die —
+        a margin for the battles still to come — and in the last year (``GUARD_TURN`` on),
+        with only months left for them, ``FRATRICIDE_SHARE_LAST``."""
         side = state.active
         theirs = sum(_full_legions(g) for g in state.side_forces_at(d, enemy(side)))
         ours = _full_legions(f) + sum(_full_legions(g) for g in state.side_forces_at(d, side) if g.id != f.id)
-        expected = 5 * FRATRICIDE_SHARE * (theirs + ours)
+        share = FRATRICIDE_SHARE_LAST if state.turn >= GUARD_TURN else FRATRICIDE_SHARE
+        expected = 5 * share * (theirs + ours)
         return state.fratricide + expected > world_tables().victory.fratricide_limit
 
     def _win_chance(self, state: CampaignState, f: Force, d: str) -> float:

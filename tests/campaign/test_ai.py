@@ -10,6 +10,10 @@ from campaign import actions as A
 from campaign.ai import (
     CITY_NEED,
     CLIENT_RANGE,
+    FRATRICIDE_BAR,
+    FRATRICIDE_BAR_LAST,
+    FRATRICIDE_SHARE,
+    FRATRICIDE_SHARE_LAST,
     GUARD_POLITICAL,
     GUARD_TURN,
     HORDE_BASE,
@@ -208,8 +212,32 @@ def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon
     # the Senate is winning, yet Caesar keeps the guard too: the consuls (§16.5), a beaten
     # champion (§16.6) and the tables may still turn the war (§14.2; BALANCE.md run 45)
     assert ai.would_end_the_war(s, them, me.location)
-    s.turn = 39  # even in December 45 BC
+    s.turn = 39  # even in December 45 BC, with a smaller margin (below)
+    s.fratricide = 88  # 7 legions, 35% of them killed: +12.25
     assert ai.would_end_the_war(s, them, me.location)
+
+
+def test_in_the_last_year_the_fratricide_care_keeps_a_smaller_margin() -> None:
+    """§14.2, §21 (BALANCE.md run 50): the guard's margin is for the battles still to come;
+    from January 45 BC (``GUARD_TURN``) only months are left for them, so it reckons
+    ``FRATRICIDE_SHARE_LAST`` of the full legions killed and the bar rises by at most
+    ``FRATRICIDE_BAR_LAST`` — the war's last battles are fought, not refused."""
+    s = duel([("legion", "V", 5)] * 3, [("legion", "V", 5)] * 4)
+    s.active = "senatorial"
+    ai = CampaignAI()
+    them, me = s.forces["me"], s.forces["them"]
+    s.fratricide = 80  # 7 full legions on the field
+    s.turn = GUARD_TURN - 1  # December 46 BC: 60% of them, +21, past the limit
+    assert FRATRICIDE_SHARE_LAST < FRATRICIDE_SHARE and FRATRICIDE_BAR_LAST < FRATRICIDE_BAR
+    assert ai.would_end_the_war(s, me, them.location)
+    before = ai.bar(s)
+    s.turn = GUARD_TURN  # January 45 BC: 35% of them, +12.25, within it
+    assert not ai.would_end_the_war(s, me, them.location)
+    assert ai.bar(s) < before - 0.1
+    s.fratricide = 30  # far from the limit the bar is the same in both years
+    late = ai.bar(s)
+    s.turn = GUARD_TURN - 1
+    assert ai.bar(s) == late
 
 
 def test_the_ai_falls_on_a_horde_it_outnumbers_and_keeps_clear_of_one_it_does_not() -> None:
