@@ -20,7 +20,8 @@ How it plays:
   leaderless troops, colonies once it is strong, bribes and subversion of enemy
   garrisons and armies; a side with (nearly) no field army left **rebuilds** — legions,
   and a general to lead them, before anything else.
-- **Movement**: joins leaderless troops to armies and small armies to the main one;
+- **Movement**: joins leaderless troops to armies (never marching them into an enemy army's
+  space: a battle nobody chose) and small armies to the main one;
   **concentrates** — two armies join, or one marches to the other, to meet an enemy army
   stronger than either; marches (or sails) each army toward the most valuable enemy
   places it can take — Rome, the income cities, provincial capitals — weighed by the
@@ -29,7 +30,10 @@ How it plays:
   odds (``battleboard.resolve.odds``) favour it — from 47 BC farther, against armies up to
   1.4 times its size, at slightly lower odds: the war seeks its decision; values Rome above all
   once its Political Requirement is met without it; keeps away from armies it would lose
-  to; keeps to supply and, in winter, to friendly cities.
+  to; keeps to supply and, in winter, to friendly cities.  **Fratricide care** (§21): the
+  attack bar rises as fratricide nears its limit, and a battle likely to pass the limit is
+  refused — reckoned with a wide margin for the battles still to come, a narrow one in the
+  last year, whose battles decide the cities and Rome the war is judged on (BALANCE run 50).
 - **Combat**: fights the battles it must with a stratagem or two, storms when the
   storm table gives even odds, offers battle at sea when its fleets are stronger.
 - **Decisions**: intercepts and cuts supply with stronger fleets, accepts battle at sea
@@ -120,7 +124,7 @@ FRATRICIDE_GUARD = True
 FRATRICIDE_SHARE = 0.6
 #: in the last year (from ``GUARD_TURN``, January 45 BC) the margin for the battles still to
 #: come is small — a few turns, not years — so the guard reckons this share instead …
-FRATRICIDE_SHARE_LAST = 0.35
+FRATRICIDE_SHARE_LAST = 0.25
 #: … and the bar rises by at most this much at the limit: the war's last battles are
 #: fought for the cities and Rome the judgement of January 44 BC counts (BALANCE run 50)
 FRATRICIDE_BAR_LAST = 0.2

@@ -213,8 +213,24 @@ def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon
     # champion (§16.6) and the tables may still turn the war (§14.2; BALANCE.md run 45)
     assert ai.would_end_the_war(s, them, me.location)
     s.turn = 39  # even in December 45 BC, with a smaller margin (below)
-    s.fratricide = 88  # 7 legions, 35% of them killed: +12.25
+    s.fratricide = 92  # 7 legions, 25% of them killed: +8.75
     assert ai.would_end_the_war(s, them, me.location)
+
+
+def test_leaderless_troops_never_march_into_an_enemy_army() -> None:
+    """§14.2 (BALANCE.md run 50): leaderless troops make for the nearest led army of their
+    side, but not through an enemy army's space — nobody would have chosen that battle or
+    weighed its odds and blood (seed 13's war ended in fratricide so: a leaderless rearguard
+    walked into Pompeius' ten legions at fratricide 95)."""
+    s = duel([("legion", "V", 5)] * 3, [("legion", "V", 5)] * 4)
+    s.forces["loose"] = army("loose", "caesarian", "asculum", [("auxiliary", "R", 2)] * 3)
+    ctx = _Context(s, "caesarian")
+    ai, loose = CampaignAI(), s.forces["loose"]
+    assert dist("ancona", "ariminum") < dist("asculum", "ariminum")  # the way to Caesar
+    assert ai._score(ctx, loose, "ancona") < ai._score(ctx, loose, "asculum")
+    s.forces = {k: f for k, f in s.forces.items() if k != "them"}
+    ctx = _Context(s, "caesarian")  # with the enemy gone the road is open again
+    assert ai._score(ctx, loose, "ancona") > ai._score(ctx, loose, "asculum")
 
 
 def test_in_the_last_year_the_fratricide_care_keeps_a_smaller_margin() -> None:
@@ -231,7 +247,7 @@ def test_in_the_last_year_the_fratricide_care_keeps_a_smaller_margin() -> None:
     assert FRATRICIDE_SHARE_LAST < FRATRICIDE_SHARE and FRATRICIDE_BAR_LAST < FRATRICIDE_BAR
     assert ai.would_end_the_war(s, me, them.location)
     before = ai.bar(s)
-    s.turn = GUARD_TURN  # January 45 BC: 35% of them, +12.25, within it
+    s.turn = GUARD_TURN  # January 45 BC: 25% of them, +8.75, within it
     assert not ai.would_end_the_war(s, me, them.location)
     assert ai.bar(s) < before - 0.1
     s.fratricide = 30  # far from the limit the bar is the same in both years
