@@ -5,9 +5,10 @@ shared by rules cases, scenarios and the campaign's engagements — and building
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -94,7 +95,114 @@ class Position(_Strict):
     leaders: list[LeaderIn] = []
 
 
-def build_board(pos: Position, t: Tables, src: str | Path) -> Board:
+class UnitLike(Protocol):
+    """What ``build_state`` reads of a unit: a position's ``UnitIn`` or a ``Placed``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def discipline(self) -> str: ...
+    @property
+    def strength(self) -> int: ...
+    @property
+    def square(self) -> str | None: ...
+    @property
+    def flipped(self) -> bool: ...
+    @property
+    def aboard(self) -> str | None: ...
+    @property
+    def active(self) -> bool: ...
+    @property
+    def captured(self) -> bool: ...
+    @property
+    def moved(self) -> bool: ...
+    @property
+    def attacked(self) -> bool: ...
+    @property
+    def failed(self) -> bool: ...
+    @property
+    def name(self) -> str: ...
+
+
+class LeaderLike(Protocol):
+    """What ``build_state`` reads of a leader: a position's ``LeaderIn`` or a ``PlacedLeader``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def rating(self) -> int: ...
+    @property
+    def discipline(self) -> str: ...
+    @property
+    def square(self) -> str | None: ...
+    @property
+    def aboard(self) -> str | None: ...
+    @property
+    def name(self) -> str: ...
+
+
+class PositionLike(Protocol):
+    """What ``build_state`` reads of a position: a validated ``Position`` or a ``Layout``."""
+
+    @property
+    def board(self) -> BoardIn: ...
+    @property
+    def battle(self) -> BattleIn: ...
+    @property
+    def units(self) -> Sequence[UnitLike]: ...
+    @property
+    def leaders(self) -> Sequence[LeaderLike]: ...
+
+
+class Placed(NamedTuple):
+    """A unit already validated elsewhere (an engagement's ``ForceUnit``: the same fields and
+    limits as ``UnitIn``), read by ``build_state`` without validating it again."""
+
+    id: str
+    side: str
+    kind: str
+    discipline: str
+    strength: int
+    square: str | None = None
+    flipped: bool = False
+    aboard: str | None = None
+    active: bool = False
+    captured: bool = False
+    moved: bool = False
+    attacked: bool = False
+    failed: bool = False
+    name: str = ""
+
+
+class PlacedLeader(NamedTuple):
+    """A leader already validated elsewhere (an engagement's ``ForceLeader``), as ``Placed``."""
+
+    id: str
+    side: str
+    rating: int
+    discipline: str
+    square: str | None = None
+    aboard: str | None = None
+    name: str = ""
+
+
+class Layout(NamedTuple):
+    """A position made of pieces already validated (an engagement's forces): ``build_state``
+    reads it as it reads a ``Position`` (issue 20: no second pydantic pass per battle)."""
+
+    board: BoardIn
+    battle: BattleIn
+    units: Sequence[Placed]
+    leaders: Sequence[PlacedLeader]
+
+
+def build_board(pos: PositionLike, t: Tables, src: str | Path) -> Board:
     kind = pos.battle.kind
     terrain = pos.battle.terrain or pos.board.terrain or ("sea" if kind == "naval" else "field")
     spec = t.boards.boards.get(terrain)
@@ -137,7 +245,7 @@ def _board(
     return Board.build(terrain, kind, columns, rows, deploy, dict(features), base)
 
 
-def build_state(pos: Position, src: str | Path, options: list[str] | None = None) -> State:
+def build_state(pos: PositionLike, src: str | Path, options: list[str] | None = None) -> State:
     """The battle this position describes (cases, scenarios, engagements)."""
     t = tables()
     opts = frozenset(options or [])
@@ -151,7 +259,7 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
         raise InputError(src, "battle.trigger", f"{trigger!r} is not a trigger for a {b.kind} battle")
     board = build_board(pos, t, src)
     max_turns = b.max_turns or (t.battle.max_turns.naval if naval else t.battle.max_turns.land)
-    cfg = Config(t, board, b.kind, trigger, opts, max_turns)
+    cfg = _config(t, board, b.kind, trigger, opts, max_turns)
     units, grid = _units(pos, t, board, src)
     _passengers(pos, t, units, src)
     if naval:
@@ -162,7 +270,22 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
     return _opening(pos, cfg, units, leaders, grid, src)
 
 
-def _units(pos: Position, t: Tables, board: Board, src: str | Path) -> tuple[dict[str, Unit], dict[int, str]]:
+def _config(t: Tables, board: Board, kind: str, trigger: str, opts: frozenset[str], max_turns: int) -> Config:
+    """The battle's ``Config``, one per set of tables, board, kind, trigger, options and turn
+    limit: its derived lookups (``Config.cache``) are worked out once, not in every battle."""
+    key = (id(t), id(board), kind, trigger, opts, max_turns)
+    found = _CONFIGS.get(key)
+    if found is None or found.tables is not t or found.board is not board:
+        if len(_CONFIGS) >= 256:
+            _CONFIGS.clear()
+        found = _CONFIGS[key] = Config(t, board, kind, trigger, opts, max_turns)
+    return found
+
+
+_CONFIGS: dict[tuple[int, int, str, str, frozenset[str], int], Config] = {}
+
+
+def _units(pos: PositionLike, t: Tables, board: Board, src: str | Path) -> tuple[dict[str, Unit], dict[int, str]]:
     """The units, each on a square it may stand on, in reserve, or (for now) aboard nothing;
     and the squares they hold."""
     b = pos.battle
@@ -204,7 +327,7 @@ def _units(pos: Position, t: Tables, board: Board, src: str | Path) -> tuple[dic
     return units, grid
 
 
-def _passengers(pos: Position, t: Tables, units: dict[str, Unit], src: str | Path) -> None:
+def _passengers(pos: PositionLike, t: Tables, units: dict[str, Unit], src: str | Path) -> None:
     """Ground units aboard their side's fleets, the active one first (004 Passengers)."""
     cap = t.units.fleet_capacity
     actives: dict[str, str] = {}
@@ -233,7 +356,7 @@ def _passengers(pos: Position, t: Tables, units: dict[str, Unit], src: str | Pat
 
 
 def _leaders(
-    pos: Position, board: Board, units: dict[str, Unit], grid: dict[int, str], src: str | Path
+    pos: PositionLike, board: Board, units: dict[str, Unit], grid: dict[int, str], src: str | Path
 ) -> dict[str, Leader]:
     """The leaders: aboard a fleet of their side, or with a friendly unit on land."""
     naval = pos.battle.kind == "naval"
@@ -264,7 +387,7 @@ def _leaders(
 
 
 def _opening(
-    pos: Position,
+    pos: PositionLike,
     cfg: Config,
     units: dict[str, Unit],
     leaders: dict[str, Leader],

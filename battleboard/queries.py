@@ -146,9 +146,27 @@ def really_lost(u: Unit) -> bool:
     return u.status != "broken_through" and victory_lost(u)
 
 
+_LOST = frozenset({"eliminated", "sunk", "drowned", "captured", "broken_through"})
+_LOST_HERE = frozenset({"eliminated", "sunk", "drowned", "captured"})
+
+
 def sp_lost(s: State, side: str, *, for_victory: bool = True) -> int:
-    test = victory_lost if for_victory else really_lost
-    return sum(u.strength for u in s.units.values() if u.owner == side and test(u))
+    """SP ``side`` has lost: ``victory_lost`` (or ``really_lost``) units' strength, the two
+    tests written out in one pass (the AI and the end of every battle ask it)."""
+    total = 0
+    if for_victory:
+        for u in s.units.values():
+            if u.owner == side:
+                st = u.status
+                if st in _LOST or (not u.returns if st == "escaped" else u.side != side):
+                    total += u.strength
+        return total
+    for u in s.units.values():
+        if u.owner == side:
+            st = u.status
+            if u.side != side or (st in _LOST_HERE or (st == "escaped" and not u.returns)):
+                total += u.strength
+    return total
 
 
 def scores(s: State) -> dict[str, int]:
