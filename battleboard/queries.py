@@ -113,13 +113,10 @@ def present(s: State, side: str) -> bool:
         units = s.units
         return any(units[uid].side == side for uid in s.grid.values())
     for u in s.units.values():
-        if u.side != side or u.status not in ("active", "reserve"):
-            continue
-        if s.naval:
-            if u.kind == "fleet" and u.square is not None:
+        if u.side == side and u.kind != "impeditus":
+            st = u.status
+            if st == "reserve" or (st == "active" and u.square is not None):
                 return True
-        elif u.kind != "impeditus" and (u.square is not None or u.status == "reserve"):
-            return True
     return False
 
 
