@@ -400,13 +400,10 @@ def _naval_panic(s: State, held: dict[str, int], ev: list[Event] | None) -> None
 
 def _fleets_held_by_side(s: State) -> dict[str, int]:
     """``queries.fleets_held`` of both sides in one pass over the board."""
-    held = {"A": 0, "B": 0}
     units = s.units
-    for uid in s.grid.values():
-        u = units[uid]
-        if u.kind == "fleet":
-            held[u.side] += 1
-    return held
+    sides = [u.side for u in map(units.__getitem__, s.grid.values()) if u.kind == "fleet"]
+    a = sides.count("A")
+    return {"A": a, "B": len(sides) - a}
 
 
 _LAND_LOST = frozenset({"eliminated", "captured", "escaped", "drowned", "sunk"})

@@ -195,29 +195,34 @@ def _allocations(s: State) -> list[Action]:
     order listed, strongest first, and strongest first from the last fleet.  Any other valid
     plan is accepted too."""
     out: list[Action] = []
+    fleets_of: dict[str, list[str]] = {"A": [], "B": []}
+    ground_of: dict[str, list[Unit]] = {"A": [], "B": []}
+    for u in s.units.values():  # one pass: each side's fleets and ground units, in the order listed
+        if u.kind == "fleet":
+            if u.status == "active" or u.status == "reserve":
+                fleets_of[u.side].append(u.id)
+        elif u.status == "active":
+            ground_of[u.side].append(u)
     for side in ("A", "B"):
-        if side in s.allocations:
+        fleets = fleets_of[side]
+        if side in s.allocations or not fleets:
             continue
-        fleets = [
-            u.id for u in s.units.values() if u.kind == "fleet" and u.side == side and u.status in ("active", "reserve")
-        ]
-        ground = [u for u in s.units.values() if u.side == side and u.kind != "fleet" and u.status == "active"]
+        ground = ground_of[side]
         leaders = [ld.id for ld in s.leaders.values() if ld.side == side and ld.status == "active"]
-        if not fleets:
-            continue
         strongest = sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))
         # the order listed, strongest first, and strongest first onto the last-listed fleets
         orders = [(ground, fleets), (strongest, fleets), (strongest, fleets[::-1])]
         seen: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
+        lplan = tuple((ld, fleets[i % len(fleets)]) for i, ld in enumerate(leaders))
+        n = len(fleets)
         for order, ships in orders:
             loads: dict[str, list[str]] = {f: [] for f in fleets}
             for i, g in enumerate(order):
-                loads[ships[i % len(ships)]].append(g.id)
+                loads[ships[i % n]].append(g.id)
             plan = tuple((f, tuple(v)) for f, v in loads.items())
             if plan in seen:
                 continue
             seen.add(plan)
-            lplan = tuple((ld, fleets[i % len(fleets)]) for i, ld in enumerate(leaders))
             out.append(Allocate(side, plan, lplan))
     return out
 

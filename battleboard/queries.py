@@ -215,24 +215,29 @@ def moves_of(s: State, u: Unit) -> list[int]:
                 enemy_adj.update(board.neighbors[sq])
         s.adj_cache[side] = enemy_adj
     start = u.square
+    # squares looked at once each: one that may not be entered (terrain, an enemy) stays so
+    # for the whole search, so it need not be looked at again
     seen = {start}
     frontier = [start]
     out: list[int] = []
     nbs = board.neighbors
     enter, stop = cfg.terrain(spec.cls)
-    for _ in range(ma):
+    for step in range(ma):
+        last = step == ma - 1
         nxt: list[int] = []
         for sq in frontier:
             for n in nbs[sq]:
-                if n in seen or not enter[n]:
-                    continue
-                occ = grid.get(n)
-                if occ is not None and units[occ].side != side:
+                if n in seen:
                     continue
                 seen.add(n)
+                if not enter[n]:
+                    continue
+                occ = grid.get(n)
                 if occ is None:
                     out.append(n)
-                if stop[n] or n in enemy_adj:
+                elif units[occ].side != side:
+                    continue
+                if last or stop[n] or n in enemy_adj:
                     continue  # §2.3 terrain, §7.2 contact
                 nxt.append(n)
         frontier = nxt
