@@ -14,6 +14,7 @@ from battleboard.queries import (
     BOARDING_MODES,
     DISC_ORDER,
     active_ground,
+    can_leave,
     fire_targets,
     may_leave,
     may_withdraw,
@@ -66,7 +67,7 @@ def move_destinations(s: State, u: Unit) -> tuple[list[int], bool]:
     """What ``legal_actions(s, u.id, "move")`` offers a unit or fleet, without building the
     actions: the squares it may move to, in the generator's order, and whether it may also
     leave the board (the generator's last move, to ``OFF``): the same ``moves_of`` and
-    ``may_leave`` behind the same gates as ``_unit_actions`` and ``_moves`` (a test checks they
+    ``can_leave`` behind the same gates as ``_unit_actions`` and ``_moves`` (a test checks they
     agree on every unit of many positions).  The AI reads it: it asks for many units' moves."""
     if s.phase != "move" or u.side != s.side or u.moved or u.failed:
         return [], False
@@ -74,7 +75,7 @@ def move_destinations(s: State, u: Unit) -> tuple[list[int], bool]:
         return moves_of(s, u), False
     if u.status != "active" or u.square is None or u.attacked or (s.naval and u.kind != "fleet"):
         return [], False
-    return moves_of(s, u), may_leave(s, u) is None
+    return moves_of(s, u), can_leave(s, u)
 
 
 def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:
@@ -82,7 +83,7 @@ def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     may leave it (§7.4, 004 Escape) — while it has neither moved nor attacked."""
     if s.phase == "move" and not u.moved and not u.attacked and only != "attack":
         out.extend(Move(u.id, sq) for sq in moves_of(s, u))
-        if may_leave(s, u) is None:
+        if can_leave(s, u):
             out.append(Move(u.id, OFF))
 
 
@@ -231,13 +232,15 @@ def _deployments(s: State) -> list[Action]:
     """Canonical set-ups for the side setting up (§4.2): the strongest in the front row centre,
     or the same line with the mounted units on the wings."""
     side = s.side
-    squares = [
-        sq
-        for sq in s.cfg.board.deploy_squares(side)
-        if sq not in s.grid and _passable(s, sq, "ship" if s.naval else "foot")
-    ]
+    cfg = s.cfg
+    enter_first = cfg.terrain("ship" if s.naval else "foot")[0]
+    key = ("deploy squares", side)
+    ranked = cfg.cache.get(key)
+    if ranked is None:
+        ranked = cfg.cache[key] = tuple(cfg.board.deploy_squares(side))
+    squares = [sq for sq in ranked if sq not in s.grid and enter_first[sq]]
     mine = [u for u in s.units.values() if u.side == side and u.status == "reserve"]
-    kinds = s.cfg.tables.units.kinds
+    kinds = cfg.tables.units.kinds
     out: list[Action] = []
     by_strength = sorted(mine, key=lambda u: (-u.strength, DISC_ORDER[u.discipline]))
     horse_last = sorted(mine, key=lambda u: (kinds[u.kind].cls != "foot", -u.strength))
@@ -245,9 +248,9 @@ def _deployments(s: State) -> list[Action]:
         placements: list[tuple[str, int]] = []
         free = list(squares)
         for u in order:
-            cls = kinds[u.kind].cls
+            enter = cfg.terrain(kinds[u.kind].cls)[0]  # may a unit of its class stand there
             for sq in free:
-                if _passable(s, sq, cls):
+                if enter[sq]:
                     placements.append((u.id, sq))
                     free.remove(sq)
                     break

@@ -215,23 +215,21 @@ def moves_of(s: State, u: Unit) -> list[int]:
                 enemy_adj.update(board.neighbors[sq])
         s.adj_cache[side] = enemy_adj
     start = u.square
-    # squares looked at once each: one that may not be entered (terrain, an enemy) stays so
-    # for the whole search, so it need not be looked at again
     seen = {start}
     frontier = [start]
     out: list[int] = []
-    nbs = board.neighbors
-    enter, stop = cfg.terrain(spec.cls)
+    steps = cfg.cache.get(("steps", spec.cls))
+    if steps is None:
+        steps = cfg.steps(spec.cls)
+    stop = cfg.terrain(spec.cls)[1]
     for step in range(ma):
         last = step == ma - 1
         nxt: list[int] = []
         for sq in frontier:
-            for n in nbs[sq]:
+            for n in steps[sq]:  # the squares of its class's terrain (§2.3)
                 if n in seen:
                     continue
-                seen.add(n)
-                if not enter[n]:
-                    continue
+                seen.add(n)  # an enemy's square stays closed for the whole search
                 occ = grid.get(n)
                 if occ is None:
                     out.append(n)
@@ -263,6 +261,24 @@ def may_leave(s: State, u: Unit) -> str | None:
             return None
         return f"{u.id} may not leave by the enemy's edge (004 Escape, §7.4)"
     return f"{u.id} is not on a home-edge row and cannot leave the board"
+
+
+def can_leave(s: State, u: Unit) -> bool:
+    """``may_leave(s, u) is None`` without writing the reason out (the generator asks it for
+    every unit it lists moves for)."""
+    sq = u.square
+    if sq is None:
+        return False
+    board = s.cfg.board
+    row = sq // board.columns
+    side = u.side
+    if row == (0 if side == "A" else board.rows - 1):  # its own edge
+        return side in s.panicked and not (u.moved and s.cfg.kind == "land")
+    if row == (board.rows - 1 if side == "A" else 0):  # the enemy's edge
+        return (
+            s.naval and s.cfg.trigger == "interception" and side == s.active_side and u.kind == "fleet" and not u.moved
+        )
+    return False
 
 
 def may_withdraw(s: State) -> str | None:
