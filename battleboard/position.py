@@ -179,6 +179,14 @@ class Placed(NamedTuple):
     failed: bool = False
     name: str = ""
 
+    @staticmethod
+    def of(uid: str, side: str, kind: str, discipline: str, strength: int, name: str) -> Placed:
+        """A unit not yet set up (every other field its default), made without keywords."""
+        out: Placed = tuple.__new__(
+            Placed, (uid, side, kind, discipline, strength, None, False, None, False, False, False, False, False, name)
+        )
+        return out
+
 
 class PlacedLeader(NamedTuple):
     """A leader already validated elsewhere (an engagement's ``ForceLeader``), as ``Placed``."""
@@ -292,39 +300,64 @@ def _units(pos: PositionLike, t: Tables, board: Board, src: str | Path) -> tuple
     naval = b.kind == "naval"
     units: dict[str, Unit] = {}
     grid: dict[int, str] = {}
-    feats = t.boards.features
     for i, ui in enumerate(pos.units):
-        place = f"units[{i}]"
         if ui.id in units:
-            raise InputError(src, f"{place}.id", f"the id {ui.id!r} is used twice")
-        if naval != (ui.kind == "fleet") and ui.aboard is None and ui.square is not None:
-            raise InputError(src, place, f"a {ui.kind} cannot stand on a square in a {b.kind} battle")
-        if not naval and ui.kind == "fleet":
-            raise InputError(src, place, "fleets fight only in naval battles")
-        if ui.kind == "fleet" and ui.aboard is not None:
-            raise InputError(src, f"{place}.aboard", "a fleet cannot be carried")
-        if ui.aboard is not None and ui.square is not None:
-            raise InputError(src, place, "a passenger has no square of its own")
-        owner = other(ui.side) if ui.captured else ui.side
-        u = Unit(ui.id, ui.side, owner, ui.kind, ui.discipline, ui.strength, name=ui.name or ui.id)
-        u.flipped, u.captured, u.moved, u.attacked, u.failed = ui.flipped, ui.captured, ui.moved, ui.attacked, ui.failed
-        if ui.square is not None:
-            sq = board.parse(ui.square)
-            if sq is None:
-                raise InputError(src, f"{place}.square", f"{ui.square!r} is not a square of this board")
-            if sq in grid:
-                raise InputError(src, f"{place}.square", f"{ui.square} already holds {grid[sq]}")
-            cls = t.units.kinds[ui.kind].cls
-            if cls not in feats[board.feature[sq]].passable:
-                raise InputError(
-                    src, f"{place}.square", f"a {ui.kind} cannot stand on {board.feature[sq]} ({ui.square})"
-                )
-            u.square = sq
-            grid[sq] = ui.id
-        elif ui.aboard is None:
+            raise InputError(src, f"units[{i}].id", f"the id {ui.id!r} is used twice")
+        square, aboard, kind = ui.square, ui.aboard, ui.kind
+        if naval != (kind == "fleet") and aboard is None and square is not None:
+            raise InputError(src, f"units[{i}]", f"a {kind} cannot stand on a square in a {b.kind} battle")
+        if not naval and kind == "fleet":
+            raise InputError(src, f"units[{i}]", "fleets fight only in naval battles")
+        if kind == "fleet" and aboard is not None:
+            raise InputError(src, f"units[{i}].aboard", "a fleet cannot be carried")
+        if aboard is not None and square is not None:
+            raise InputError(src, f"units[{i}]", "a passenger has no square of its own")
+        captured = ui.captured
+        u = Unit(
+            ui.id,
+            ui.side,
+            other(ui.side) if captured else ui.side,
+            kind,
+            ui.discipline,
+            ui.strength,
+            None,
+            ui.flipped,
+            "active",
+            None,
+            [],
+            captured,
+            None,
+            False,
+            ui.moved,
+            ui.attacked,
+            ui.failed,
+            False,
+            False,
+            0,
+            ui.name or ui.id,
+        )
+        if square is not None:
+            u.square = grid_square(t, board, ui, grid, src, f"units[{i}].square")
+            grid[u.square] = ui.id
+        elif aboard is None:
             u.status = "reserve"
         units[ui.id] = u
     return units, grid
+
+
+def grid_square(t: Tables, board: Board, ui: UnitLike, grid: dict[int, str], src: str | Path, place: str) -> int:
+    """The square a unit of the position stands on: on the board, free, and passable to it."""
+    assert ui.square is not None
+    sq = board.parse(ui.square)
+    if sq is None:
+        raise InputError(src, place, f"{ui.square!r} is not a square of this board")
+    if sq in grid:
+        raise InputError(src, place, f"{ui.square} already holds {grid[sq]}")
+    cls = t.units.kinds[ui.kind].cls
+    feats = t.boards.features
+    if cls not in feats[board.feature[sq]].passable:
+        raise InputError(src, place, f"a {ui.kind} cannot stand on {board.feature[sq]} ({ui.square})")
+    return sq
 
 
 def _passengers(pos: PositionLike, t: Tables, units: dict[str, Unit], src: str | Path) -> None:

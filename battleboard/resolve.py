@@ -79,7 +79,7 @@ def state_from_engagement(eng: Engagement) -> State:
             active=eng.active,
             stratagems={s: eng.sides[s].battle_stratagems for s in ("A", "B")},
         ),
-        [Placed(u.id, u.side, u.kind, u.discipline, u.strength, name=u.name) for u in eng.units],
+        [Placed.of(u.id, u.side, u.kind, u.discipline, u.strength, u.name) for u in eng.units],
         [PlacedLeader(ld.id, ld.side, ld.rating, ld.discipline, name=ld.name) for ld in eng.leaders],
     )
     s = build_state(pos, f"engagement {eng.id}", list(eng.options))
