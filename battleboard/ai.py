@@ -39,7 +39,10 @@ THREAT_WEIGHT = 0.5
 def unit_value(s: State, u: Unit) -> float:
     """What losing ``u`` costs its side: a ship takes all aboard with it."""
     if u.kind == "fleet":
-        return u.strength + sum(s.units[p].strength for p in u.cargo)
+        value = u.strength
+        for p in u.cargo:
+            value += s.units[p].strength
+        return value
     return float(u.strength)
 
 

@@ -324,8 +324,9 @@ def _deploy(s: State, a: Action, ev: list[Event] | None) -> None:
 
 def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
     """§5.6: reset the player turn; the other side's command phase; the turn limit (§5.1)."""
+    side = s.side
     for u in s.units.values():
-        if u.side == s.side or u.owner == s.side:
+        if u.side == side or u.owner == side:
             u.moved = u.attacked = u.failed = u.inspired = u.captured_now = False
     for ld in s.leaders.values():
         ld.moved = False
@@ -359,7 +360,8 @@ def _check_losses(s: State, chance: Chance, ev: list[Event] | None) -> None:
     if s.phase in ("allocate", "deploy"):
         return
     held = _fleets_held_by_side(s)  # at sea every unit on the board is a fleet, so "present" is held > 0
-    _naval_panic(s, held, ev)
+    if len(s.panicked) < 2:
+        _naval_panic(s, held, ev)
     a, b = held["A"] > 0, held["B"] > 0
     if not (a and b):
         _finish(s, ev, _nothing_left(a, b))

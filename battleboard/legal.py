@@ -126,14 +126,19 @@ def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None
     if f.attacked or f.captured_now or only == "move":
         return
     board = s.cfg.board
-    for n in board.neighbors[f.square]:
-        t = s.grid.get(n)
-        if t is not None and s.units[t].side != f.side:
-            out.append(Attack(f.id, t, "ram"))
-    for sq in fire_targets(s, f.square, f.side):
-        t = s.grid[sq]
-        if active_ground(s, s.units[t]) is not None:
-            out.append(Attack(f.id, t, "fire"))
+    grid = s.grid
+    units = s.units
+    side = f.side
+    fid = f.id
+    # the enemies alongside (rammed, or fired at as ``fire_targets`` lists them first), then
+    # those two squares off in a straight line with nothing between (§8.1)
+    near = [t for t in map(grid.get, board.neighbors[f.square]) if t is not None and units[t].side != side]
+    for t in near:
+        out.append(Attack(fid, t, "ram"))
+    far = [t for q, mid in board.lines2[f.square] if (t := grid.get(q)) is not None and mid not in grid]
+    for t in near + [t for t in far if units[t].side != side]:
+        if active_ground(s, units[t]) is not None:
+            out.append(Attack(fid, t, "fire"))
 
 
 def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
