@@ -350,12 +350,16 @@ def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
 # panic and the end of the battle
 # --------------------------------------------------------------------------
 def _check_losses(s: State, chance: Chance, ev: list[Event] | None) -> None:
-    """After anything that can cost a side units: panic and breaking (``_check_panic``),
-    then the end of the battle when a side has nothing left on the board (``_check_end``).
-    At sea both read one count of each side's fleets on the board (panic at sea moves no one)."""
+    """After anything that can cost a side units: panic and breaking (§10.1, §10.5, 004
+    Panic), then the end of the battle when a side has nothing left on the board (§11.1).
+    Both read one tally of the units (on land: SP lost and who is present; at sea: the
+    fleets each side holds), taken again only after a side has fled."""
     if not s.naval:
-        _check_panic(s, chance, ev)
-        _check_end(s, ev)
+        lost, here = _land_tally(s)
+        if _land_panic(s, lost, here, chance, ev):
+            lost, here = _land_tally(s)  # counted again after a side has fled
+        if s.phase not in ("allocate", "deploy") and not (here["A"] and here["B"]):
+            _finish(s, ev, _nothing_left(here["A"], here["B"]))
         return
     if s.phase in ("allocate", "deploy"):
         return
@@ -367,14 +371,12 @@ def _check_losses(s: State, chance: Chance, ev: list[Event] | None) -> None:
         _finish(s, ev, _nothing_left(a, b))
 
 
-def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
-    """§10.1 land panic by SP lost, §10.5 breaking; 004 Panic by fleets held (captured ones count)."""
-    if s.naval:
-        if s.phase not in ("allocate", "deploy"):
-            _naval_panic(s, _fleets_held_by_side(s), ev)
-        return
+def _land_panic(
+    s: State, lost: dict[str, int], here: dict[str, bool], chance: Chance, ev: list[Event] | None
+) -> bool:
+    """§10.1 land panic by SP lost, §10.5 breaking (True when a side broke and fled)."""
     pct = s.cfg.tables.battle.panic.land_percent
-    lost = _land_lost_by_side(s)
+    broke = False
     for side in ("A", "B"):
         if side not in s.panicked:
             orig = s.original_sp.get(side, 0)
@@ -383,8 +385,10 @@ def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
             s.panicked.append(side)
             s.panicked.sort()
             log_event(ev, "panic", f"side {side} panics (§10.1)", side=side)
-        if _check_break(s, side, lost[side], chance, ev):
-            lost = _land_lost_by_side(s)  # counted again after a side has fled
+        if _check_break(s, side, lost[side], here[side], chance, ev):
+            broke = True
+            lost, here = _land_tally(s)
+    return broke
 
 
 def _naval_panic(s: State, held: dict[str, int], ev: list[Event] | None) -> None:
@@ -411,34 +415,31 @@ def _fleets_held_by_side(s: State) -> dict[str, int]:
 _LAND_LOST = frozenset({"eliminated", "captured", "escaped", "drowned", "sunk"})
 
 
-def _land_lost_by_side(s: State) -> dict[str, int]:
-    """``queries.land_lost`` of both sides in one pass over the units."""
+def _land_tally(s: State) -> tuple[dict[str, int], dict[str, bool]]:
+    """In one pass over the units: ``queries.land_lost`` of both sides, and
+    ``queries.present`` of both sides."""
     lost = {"A": 0, "B": 0}
+    here = {"A": False, "B": False}
     for u in s.units.values():
-        if u.status in _LAND_LOST:
+        st = u.status
+        if st in _LAND_LOST:
             lost[u.owner] += u.strength
-    return lost
+        elif u.kind != "impeditus" and (st == "reserve" or (st == "active" and u.square is not None)):
+            here[u.side] = True
+    return lost, here
 
 
-def _check_break(s: State, side: str, lost: int, chance: Chance, ev: list[Event] | None) -> bool:
-    """§10.5: a panicked land force that has lost ``break_percent`` of its SP (``lost``) breaks
-    (True when it does)."""
+def _check_break(s: State, side: str, lost: int, here: bool, chance: Chance, ev: list[Event] | None) -> bool:
+    """§10.5: a panicked land force that has lost ``break_percent`` of its SP (``lost``) and is
+    still on the field (``here``) breaks (True when it does)."""
     orig = s.original_sp.get(side, 0)
-    if orig <= 0 or s.phase in ("deploy", "over") or not present(s, side):
+    if orig <= 0 or s.phase in ("deploy", "over") or not here:
         return False
     if lost * 100 >= orig * s.cfg.tables.battle.panic.break_percent:
         log_event(ev, "break", f"side {side} breaks and flees the field (§10.5)", side=side)
         _leave_field(s, side, chance, ev, broken=True)
         return True
     return False
-
-
-def _check_end(s: State, ev: list[Event] | None) -> None:
-    if s.phase in ("allocate", "deploy"):
-        return
-    a, b = present(s, "A"), present(s, "B")
-    if not (a and b):
-        _finish(s, ev, _nothing_left(a, b))
 
 
 def _nothing_left(a: bool, b: bool) -> str:

@@ -132,11 +132,11 @@ def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None
     fid = f.id
     # the enemies alongside (rammed, or fired at as ``fire_targets`` lists them first), then
     # those two squares off in a straight line with nothing between (§8.1)
-    near = [t for t in map(grid.get, board.neighbors[f.square]) if t is not None and units[t].side != side]
+    near = [e for e in map(grid.get, board.neighbors[f.square]) if e is not None and units[e].side != side]
     for t in near:
         out.append(Attack(fid, t, "ram"))
-    far = [t for q, mid in board.lines2[f.square] if (t := grid.get(q)) is not None and mid not in grid]
-    for t in near + [t for t in far if units[t].side != side]:
+    far = [grid[q] for q, mid in board.lines2[f.square] if q in grid and mid not in grid]
+    for t in near + [e for e in far if units[e].side != side]:
         if active_ground(s, units[t]) is not None:
             out.append(Attack(fid, t, "fire"))
 
