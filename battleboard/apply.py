@@ -371,9 +371,7 @@ def _check_losses(s: State, chance: Chance, ev: list[Event] | None) -> None:
         _finish(s, ev, _nothing_left(a, b))
 
 
-def _land_panic(
-    s: State, lost: dict[str, int], here: dict[str, bool], chance: Chance, ev: list[Event] | None
-) -> bool:
+def _land_panic(s: State, lost: dict[str, int], here: dict[str, bool], chance: Chance, ev: list[Event] | None) -> bool:
     """§10.1 land panic by SP lost, §10.5 breaking (True when a side broke and fled)."""
     pct = s.cfg.tables.battle.panic.land_percent
     broke = False

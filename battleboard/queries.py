@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from functools import lru_cache
 
-from battleboard.model import Action, Leader, State, Unit, other
+from battleboard.model import Action, Board, Leader, State, Unit, other
 from bellum.dice import Dice
 from bellum.errors import DiceError
 from bellum.events import Event
@@ -319,3 +320,41 @@ def lift_off(s: State, u: Unit) -> None:
     if u.square is not None:
         s.grid.pop(u.square, None)
         u.square = None
+
+
+@lru_cache(maxsize=64)
+def _byte_masks(columns: int, rows: int) -> tuple[tuple[int, ...], int, int, int]:
+    """For ``nearest_distances`` on a board of this size: each square's byte (bit ``8 *
+    square``), a 1 in every square's byte, and the same without the first column and without
+    the last column."""
+    n = columns * rows
+    bit = tuple(1 << (8 * q) for q in range(n))
+    ones = sum(bit)
+    not_first = sum(bit[q] for q in range(n) if q % columns != 0)
+    not_last = sum(bit[q] for q in range(n) if q % columns != columns - 1)
+    return bit, ones, not_first, not_last
+
+
+def nearest_distances(board: Board, squares: Iterable[int]) -> list[int]:
+    """Steps (Manhattan) from every square of ``board`` to the nearest of ``squares`` (99 for
+    every square when there are none).
+
+    A breadth-first spread from all of them at once, with the board held as one integer, a
+    byte per square: each step adds every square next to one reached; a square's distance is
+    the number of steps that had not reached it, summed byte by byte (at most 54 < 256, no
+    carry), read back as the integer's bytes."""
+    bit, ones, not_first, not_last = _byte_masks(board.columns, board.rows)
+    reached = 0
+    for q in squares:
+        reached |= bit[q]
+    n = len(bit)
+    if not reached:
+        return [99] * n
+    row = 8 * board.columns
+    total = 0
+    while reached != ones:
+        total += ones ^ reached
+        reached |= (
+            ((reached << 8) & not_first) | ((reached >> 8) & not_last) | ((reached << row) & ones) | (reached >> row)
+        )
+    return list(total.to_bytes(n, "little"))
