@@ -56,8 +56,10 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
         if to != OFF:
             return  # only losses can cause panic or end the battle
     elif verb == "attack":
-        resolve_attack(s, a, chance, ev)
+        lost = resolve_attack(s, a, chance, ev)
         s.adj_cache.clear()  # losses and captures change who stands where
+        if not lost:
+            return  # nothing lost: panic and the end stand as they were after the last loss
     elif verb == "end_turn":
         _end_turn(s, chance, ev)
     elif verb == "command":

@@ -281,7 +281,9 @@ def resolve_setup(
     return att, defenders, fire_result, used
 
 
-def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
+def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> bool:
+    """Play attack ``a`` (§8, 004 Combat); True when it cost a unit (eliminated, sunk, taken),
+    the only attacks after which panic and the end of the battle are looked at again."""
     s.phase = "combat"
     who = s.units[a.unit]
     tgt = s.units[a.target]
@@ -324,10 +326,12 @@ def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) 
             _sink(s, who, chance, ev)
         else:
             _eliminate(s, who, chance, ev)
-    elif att.flipped and not who.flipped:
+        return True
+    if att.flipped and not who.flipped:
         who.flipped = True
         if ev is not None:
             log_event(ev, "disrupted", f"{who.id} is disrupted", unit=who.id)
+    return kills > 0
 
 
 def _eliminate(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
