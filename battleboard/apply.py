@@ -61,7 +61,8 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
         if not lost:
             return  # nothing lost: panic and the end stand as they were after the last loss
     elif verb == "end_turn":
-        _end_turn(s, chance, ev)
+        _end_turn(s, chance, ev)  # looks at panic and the end itself, before the turn passes
+        return
     elif verb == "command":
         _command(s, chance, ev)
         s.adj_cache.clear()  # routs change who stands where
