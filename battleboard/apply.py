@@ -64,7 +64,8 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
         _end_turn(s, chance, ev)  # looks at panic and the end itself, before the turn passes
         return
     elif verb == "command":
-        _command(s, chance, ev)
+        if not _command(s, chance, ev):
+            return  # no rout: panic and the end stand as they were after the last loss
         s.adj_cache.clear()  # routs change who stands where
     elif verb == "double":
         s.double_used = True
@@ -202,8 +203,9 @@ def _withdraw(s: State, chance: Chance, ev: list[Event] | None) -> None:
     _leave_field(s, s.side, chance, ev, broken=False)
 
 
-def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
-    """Every unit of the phasing side checks command (§6, 004 Passengers)."""
+def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
+    """Every unit of the phasing side checks command (§6, 004 Passengers); True when a unit
+    routed (the only way a command phase costs a side anything)."""
     t = s.cfg.tables.command
     table = t.table
     panicked = s.side in s.panicked
@@ -222,6 +224,7 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
     d10 = chance.dice.d10
     low, top, rally_on, flip_mod = t.low, t.high - t.low, t.rally_on, t.flipped
     base_mod = t.panicked if panicked else 0
+    routed = False
     for u in units.values():  # a rout changes statuses, never the units listed
         if u.side != side or u.status != "active":
             continue
@@ -257,7 +260,9 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
                 log_event(ev, "command", text, unit=u.id, roll=roll)
         if panicked and was_flipped and u.square is not None:
             _flee(s, u, chance, ev, "routs")  # §6.3; at sea only fleets rout (004 Passengers)
+            routed = True
     s.phase = "move"
+    return routed
 
 
 def _stratagem(s: State, a: Action, ev: list[Event] | None) -> None:
