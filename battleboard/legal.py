@@ -122,7 +122,8 @@ def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
 def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None:
     if f.square is None:
         return
-    _moves(s, f, out, only)
+    if only != "attack":
+        _moves(s, f, out, only)
     if f.attacked or f.captured_now or only == "move":
         return
     board = s.cfg.board
@@ -146,16 +147,28 @@ def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
     fleet = s.units[g.aboard]
     if fleet.square is None or fleet.attacked or fleet.captured_now or active_ground(s, fleet) is not g:
         return
-    spec = s.cfg.tables.units.kinds[g.kind]
-    if spec.rolls <= 0:
+    modes = _boarding_modes(s, g.kind)
+    if not modes:
         return
-    modes = [m for m in BOARDING_MODES if m == "phalanx" or m in spec.modes]
     for n in s.cfg.board.neighbors[fleet.square]:
         t = s.grid.get(n)
         if t is not None and s.units[t].side != g.side:
             for m in modes:
                 out.append(Attack(g.id, t, m, True))
                 out.append(Attack(g.id, t, m, False))
+
+
+def _boarding_modes(s: State, kind: str) -> tuple[str, ...]:
+    """The boarding modes of a ground unit of ``kind`` (phalanx, and those of its own among
+    wedge and quincunx; none for a unit that does not fight), once per battle's tables."""
+    key = ("boarding", kind)
+    found = s.cfg.cache.get(key)
+    if found is None:
+        spec = s.cfg.tables.units.kinds[kind]
+        modes = () if spec.rolls <= 0 else tuple(m for m in BOARDING_MODES if m == "phalanx" or m in spec.modes)
+        found = s.cfg.cache[key] = modes
+    assert isinstance(found, tuple)
+    return found
 
 
 def leader_unit(s: State, ld: Leader) -> Unit | None:
