@@ -108,15 +108,22 @@ def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     spec = s.cfg.tables.units.kinds[u.kind]
     if spec.rolls <= 0:
         return
-    board = s.cfg.board
-    adjacent = [s.grid[n] for n in board.neighbors[u.square] if n in s.grid and s.units[s.grid[n]].side != u.side]
+    grid = s.grid
+    units = s.units
+    side = u.side
+    uid = u.id
+    adjacent: list[str] = []
+    for n in s.cfg.board.neighbors[u.square]:
+        t = grid.get(n)
+        if t is not None and units[t].side != side:
+            adjacent.append(t)
     for mode in spec.modes:
         if mode == "fire":
-            for sq in fire_targets(s, u.square, u.side):
-                out.append(Attack(u.id, s.grid[sq], "fire"))
+            for sq in fire_targets(s, u.square, side):
+                out.append(Attack(uid, grid[sq], "fire"))
         elif mode != "ram":
             for t in adjacent:
-                out.append(Attack(u.id, t, mode))
+                out.append(Attack(uid, t, mode))
 
 
 def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None:
@@ -131,13 +138,19 @@ def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None
     units = s.units
     side = f.side
     fid = f.id
-    # the enemies alongside (rammed, or fired at as ``fire_targets`` lists them first), then
-    # those two squares off in a straight line with nothing between (§8.1)
-    near = [e for e in map(grid.get, board.neighbors[f.square]) if e is not None and units[e].side != side]
-    for t in near:
-        out.append(Attack(fid, t, "ram"))
-    far = [grid[q] for q, mid in board.lines2[f.square] if q in grid and mid not in grid]
-    for t in near + [e for e in far if units[e].side != side]:
+    # the enemies alongside are rammed; they and those two squares off in a straight line with
+    # nothing between may be fired at, in the order ``fire_targets`` lists them (§8.1)
+    targets: list[str] = []
+    for q in board.neighbors[f.square]:
+        t = grid.get(q)
+        if t is not None and units[t].side != side:
+            targets.append(t)
+            out.append(Attack(fid, t, "ram"))
+    for q, mid in board.lines2[f.square]:
+        t = grid.get(q)
+        if t is not None and mid not in grid and units[t].side != side:
+            targets.append(t)
+    for t in targets:
         if active_ground(s, units[t]) is not None:
             out.append(Attack(fid, t, "fire"))
 

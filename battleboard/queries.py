@@ -300,9 +300,15 @@ def fire_targets(s: State, sq: int, side: str) -> list[int]:
     nothing between (§8.1, 004 Combat: Missile Fire)."""
     board = s.cfg.board
     grid = s.grid
-    out = [n for n in board.neighbors[sq] if n in grid and s.units[grid[n]].side != side]
+    units = s.units
+    out: list[int] = []
+    for n in board.neighbors[sq]:
+        uid = grid.get(n)
+        if uid is not None and units[uid].side != side:
+            out.append(n)
     for far, mid in board.lines2[sq]:
-        if far in grid and mid not in grid and s.units[grid[far]].side != side:
+        uid = grid.get(far)
+        if uid is not None and mid not in grid and units[uid].side != side:
             out.append(far)
     return out
 
