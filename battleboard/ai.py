@@ -189,17 +189,19 @@ def _unit_order(s: State, side: str) -> list[Unit]:
     a stable sort: the order listed among equals)."""
     cols = s.cfg.board.columns
     sign = -1 if side == "A" else 1
+    units = list(s.units.values())
+    # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096
     keyed = []
-    for i, u in enumerate(s.units.values()):
+    for i, u in enumerate(units):
         if u.side != side:
             continue
         sq = u.square
         if u.status == "active" and sq is not None:
-            keyed.append((False, sign * (sq // cols), i, u))
+            keyed.append((sign * (sq // cols) + 64) * 4096 + i)
         elif u.status == "reserve":
-            keyed.append((True, sign * (sq // cols) if sq is not None else 0, i, u))
+            keyed.append((sign * (sq // cols) + 192 if sq is not None else 192) * 4096 + i)
     keyed.sort()
-    return [k[3] for k in keyed]
+    return [units[k % 4096] for k in keyed]
 
 
 def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:

@@ -275,11 +275,12 @@ def _deployments(s: State) -> list[Action]:
     out: list[Action] = []
     by_strength = sorted(mine, key=lambda u: (-u.strength, DISC_ORDER[u.discipline]))
     horse_last = sorted(mine, key=lambda u: (kinds[u.kind].cls != "foot", -u.strength))
+    enter_of = {u.kind: cfg.terrain(kinds[u.kind].cls)[0] for u in mine}  # may a unit of its class stand there
     for order in (by_strength, horse_last):
         placements: list[tuple[str, int]] = []
         free = list(squares)
         for u in order:
-            enter = cfg.terrain(kinds[u.kind].cls)[0]  # may a unit of its class stand there
+            enter = enter_of[u.kind]
             for sq in free:
                 if enter[sq]:
                     placements.append((u.id, sq))

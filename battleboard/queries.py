@@ -219,10 +219,10 @@ def moves_of(s: State, u: Unit) -> list[int]:
     seen = {start}
     frontier = [start]
     out: list[int] = []
-    steps = cfg.cache.get(("steps", spec.cls))
-    if steps is None:
-        steps = cfg.steps(spec.cls)
-    stop = cfg.terrain(spec.cls)[1]
+    found = cfg.cache.get(("moves", spec.cls))
+    if found is None:
+        found = cfg.cache[("moves", spec.cls)] = (cfg.steps(spec.cls), cfg.terrain(spec.cls)[1])
+    steps, stop = found
     for step in range(ma):
         last = step == ma - 1
         nxt: list[int] = []
