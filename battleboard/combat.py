@@ -153,23 +153,12 @@ def arms(cfg: Config) -> Arms:
     return found
 
 
-def _new_setup(
-    mode: str,
-    rolls: int,
-    att: tuple[int, bool, bool],
-    defs: tuple[tuple[int, bool, bool], ...],
-    firer_mod: int | None,
-) -> Setup:
-    out: Setup = tuple.__new__(Setup, (mode, rolls, att, defs, firer_mod))
-    return out
-
-
 def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
     """Everything the dice work on in an attack, and the ids of (attacker, defenders...).
 
     The same setup serves ``_attack`` and the odds (battleboard.odds).  Each fighter is
     (modifier, flipped, L counts as B): ``Fighter.key``.  The tables are read through the
-    battle's ``Arms``."""
+    battle's ``Arms``; the ``Setup`` is made as the tuple it is (no Python-level constructor)."""
     cfg = s.cfg
     k = cfg.cache.get("arms")
     if k is None:
@@ -193,13 +182,13 @@ def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
         att = (amod, who.flipped, False)
         if mode == "ram":
             d = (k.def_disc[tgt.discipline], tgt.flipped, True)
-            return _new_setup(mode, k.rolls["fleet"], att, (d,), None), (who.id, tgt.id)
+            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, tgt.id)
         if mode == "fire":
             g = active_ground(s, tgt)
             assert g is not None
             dmod = k.def_disc[g.discipline] + k.vs.get((mode, g.kind), 0)
             d = (dmod, g.flipped, g.kind in light and who.kind != "heavy_cavalry")
-            return _new_setup(mode, k.rolls["fleet"], att, (d,), None), (who.id, g.id)
+            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, g.id)
         defs: list[tuple[int, bool, bool]] = []
         ids = [who.id]
         heavy_cav = who.kind == "heavy_cavalry"
@@ -213,7 +202,7 @@ def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
         if not (tgt.captured and defs):  # a captured ship reverts when its captor falls (§13.8)
             defs.append((k.def_disc[tgt.discipline], tgt.flipped, True))  # L counts as B against a ship
             ids.append(tgt.id)
-        return _new_setup(mode, k.rolls[who.kind], att, tuple(defs), None), tuple(ids)
+        return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, tuple(defs), None)), tuple(ids)
     wsq = who.square
     tsq = tgt.square
     assert wsq is not None and tsq is not None
@@ -243,7 +232,7 @@ def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
         fmod = k.att_disc[tgt.discipline] + k.def_disc[who.discipline]
     att = (amod, who.flipped, who.kind in light and tgt.kind != "heavy_cavalry")
     d = (dmod, tgt.flipped, tgt.kind in light and who.kind != "heavy_cavalry")
-    return _new_setup(mode, k.rolls[who.kind], att, (d,), fmod), (who.id, tgt.id)
+    return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, (d,), fmod)), (who.id, tgt.id)
 
 
 def _rows(combat: Combat) -> dict[str, tuple[str, ...]]:

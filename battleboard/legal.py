@@ -241,17 +241,15 @@ def _allocations(s: State) -> list[Action]:
             continue
         ground = ground_of[side]
         leaders = [ld.id for ld in s.leaders.values() if ld.side == side and ld.status == "active"]
-        strongest = sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))
-        # the order listed, strongest first, and strongest first onto the last-listed fleets
-        orders = [(ground, fleets), (strongest, fleets), (strongest, fleets[::-1])]
+        listed = [g.id for g in ground]
+        strongest = [g.id for g in sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))]
         seen: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
         lplan = tuple((ld, fleets[i % len(fleets)]) for i, ld in enumerate(leaders))
         n = len(fleets)
-        for order, ships in orders:
-            loads: dict[str, list[str]] = {f: [] for f in fleets}
-            for i, g in enumerate(order):
-                loads[ships[i % n]].append(g.id)
-            plan = tuple((f, tuple(v)) for f, v in loads.items())
+        # round robin: the order listed, strongest first, and strongest first onto the
+        # last-listed fleets (fleet j takes every n-th unit from the j-th, or the (n-1-j)-th)
+        for order, first in ((listed, 0), (strongest, 0), (strongest, n - 1)):
+            plan = tuple((f, tuple(order[abs(first - j) :: n])) for j, f in enumerate(fleets))
             if plan in seen:
                 continue
             seen.add(plan)
