@@ -8,6 +8,7 @@ and set-up, the end of a turn; then panic, breaking, withdrawal and the end of t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 
 from battleboard.combat import resolve_attack
 from battleboard.legal import check, leader_unit, rally_target
@@ -412,10 +413,13 @@ def _naval_panic(s: State, held: dict[str, int], ev: list[Event] | None) -> None
 
 def _fleets_held_by_side(s: State) -> dict[str, int]:
     """``queries.fleets_held`` of both sides in one pass over the board."""
-    units = s.units
-    sides = [u.side for u in map(units.__getitem__, s.grid.values()) if u.kind == "fleet"]
+    # at sea every unit on the board is a fleet (``queries.present``): their sides, at C speed
+    sides = list(map(_SIDE, map(s.units.__getitem__, s.grid.values())))
     a = sides.count("A")
     return {"A": a, "B": len(sides) - a}
+
+
+_SIDE = attrgetter("side")
 
 
 _LAND_LOST = frozenset({"eliminated", "captured", "escaped", "drowned", "sunk"})
