@@ -498,9 +498,9 @@ class CampaignAI:
         if f.side == "parthia" and f.commander and catalogue().leader(f.commander).role == "monarch" and d != home:
             return -100.0  # the King of Kings stays back; his satraps lead (004)
         if f.commander is None:
-            # leaderless: go to the nearest led army of the side — never into an enemy army's
-            # space, where nobody would choose the battle nor weigh its odds and its blood
-            if ctx.field.get(d):
+            # leaderless: go to the nearest led army of the side — into an enemy army's space
+            # only for a battle an army would choose (its odds and its blood weighed)
+            if ctx.field.get(d) and not self.would_fight(state, f, d):
                 return -100.0
             targets = [g.location for g in ctx.armies if g.id != f.id]
             return -min((ctx.dist(d, t) for t in targets), default=0.0)
@@ -538,8 +538,7 @@ class CampaignAI:
         # battle and danger
         enemy_here = ctx.field.get(d, 0)
         if enemy_here:
-            p = self._win_chance(state, f, d)
-            fight = p >= self.bar(state) and not (FRATRICIDE_GUARD and self.would_end_the_war(state, f, d))
+            fight = self.would_fight(state, f, d)
             score += 10.0 + place_value(d) + HUNT_PER_SP * enemy_here if fight else -50.0
         for loc, sp in ctx.field.items():
             if loc != d and dist(d, loc) <= 4 and sp > DANGER_RATIO * (mine + ctx.friendly.get(d, 0)):
@@ -550,6 +549,13 @@ class CampaignAI:
         if state.winter() and cmap.spaces[d].kind == "city" and state.owner_side(d) == side:
             score += 3.0
         return score
+
+    def would_fight(self, state: CampaignState, f: Force, d: str) -> bool:
+        """Whether ``f`` would march into the enemy army at ``d``: the battleboard's odds
+        reach the bar and the battle is not likely to end the war unwon (§21)."""
+        if self._win_chance(state, f, d) < self.bar(state):
+            return False
+        return not (FRATRICIDE_GUARD and self.would_end_the_war(state, f, d))
 
     def bar(self, state: CampaignState) -> float:
         """The odds an attack needs: ``attack_if``, rising as fratricide nears the limit
