@@ -498,9 +498,10 @@ class CampaignAI:
         if f.side == "parthia" and f.commander and catalogue().leader(f.commander).role == "monarch" and d != home:
             return -100.0  # the King of Kings stays back; his satraps lead (004)
         if f.commander is None:
-            # leaderless: go to the nearest led army of the side — into an enemy army's space
-            # only for a battle an army would choose (its odds and its blood weighed)
-            if ctx.field.get(d) and not self.would_fight(state, f, d):
+            # leaderless: go to the nearest led army of the side — never into an enemy army's
+            # space: troops with no general seek no battle, and nobody would have weighed its
+            # odds or its blood (BALANCE run 50)
+            if ctx.field.get(d):
                 return -100.0
             targets = [g.location for g in ctx.armies if g.id != f.id]
             return -min((ctx.dist(d, t) for t in targets), default=0.0)
