@@ -573,14 +573,15 @@ class CampaignAI:
         (§21) — an end with no winner that neither side seeks, even one that would lose if
         the war ended now: the consuls (§16.5), a beaten champion (§16.6) and the tables may
         still turn the war (BALANCE.md run 45).
-        The estimate: ``FRATRICIDE_SHARE`` of the full-strength legions of both sides die —
-        a margin for the battles still to come — and in the last year (``GUARD_TURN`` on),
-        with only months left for them, ``FRATRICIDE_SHARE_LAST``."""
+        The estimate: ``FRATRICIDE_SHARE`` of the legions' SP of both sides die — a margin
+        for the battles still to come — and in the last year (``GUARD_TURN`` on), with only
+        months left for them, ``FRATRICIDE_SHARE_LAST``.  Every legion's SP count, not only
+        full legions': worn legions killed add up in blocks of 5 too (§21.5)."""
         side = state.active
-        theirs = sum(_full_legions(g) for g in state.side_forces_at(d, enemy(side)))
-        ours = _full_legions(f) + sum(_full_legions(g) for g in state.side_forces_at(d, side) if g.id != f.id)
+        theirs = sum(_legion_sp(g) for g in state.side_forces_at(d, enemy(side)))
+        ours = _legion_sp(f) + sum(_legion_sp(g) for g in state.side_forces_at(d, side) if g.id != f.id)
         share = FRATRICIDE_SHARE_LAST if state.turn >= GUARD_TURN else FRATRICIDE_SHARE
-        expected = 5 * share * (theirs + ours)
+        expected = share * (theirs + ours)
         return state.fratricide + expected > world_tables().victory.fratricide_limit
 
     def _win_chance(self, state: CampaignState, f: Force, d: str) -> float:
@@ -612,9 +613,10 @@ class CampaignAI:
         return self._odds[key]
 
 
-def _full_legions(force: Force) -> int:
-    """Strength-5 heavy infantry (legions, Guards): what fratricide counts (§21)."""
-    return sum(1 for u in force.units if u.kind in ("legion", "guard") and u.strength >= 5)
+def _legion_sp(force: Force) -> int:
+    """The SP of Roman heavy infantry (legions, Guards): what fratricide counts (§21.5) —
+    a worn legion's too, since the killed SP of a side add up in blocks of 5."""
+    return sum(u.strength for u in force.units if u.kind in ("legion", "guard"))
 
 
 def rebuilding(state: CampaignState, side: str) -> bool:

@@ -217,6 +217,18 @@ def test_a_side_that_is_not_losing_refuses_a_battle_that_would_end_the_war_unwon
     assert ai.would_end_the_war(s, them, me.location)
 
 
+def test_the_fratricide_guard_counts_worn_legions_too() -> None:
+    """§21.5, §14.2 (BALANCE.md run 50): the killed SP of a side's legions add up in blocks
+    of 5, so the guard reckons every legion's SP, not only full legions' (seed 35's war
+    ended so: five worn legions and a full one against five full, at fratricide 90)."""
+    s = duel([("legion", "V", 4)] * 5, [("legion", "V", 5)] * 2)
+    ai, me, them = CampaignAI(), s.forces["me"], s.forces["them"]
+    s.fratricide = 85  # 30 legion SP on the field, 60% of them: +18 (full legions alone: +6)
+    assert ai.would_end_the_war(s, me, them.location)
+    s.fratricide = 80
+    assert not ai.would_end_the_war(s, me, them.location)
+
+
 def test_leaderless_troops_never_march_into_an_enemy_army() -> None:
     """§14.2 (BALANCE.md run 50): leaderless troops make for the nearest led army of their
     side, but not through an enemy army's space — nobody would have chosen that battle or
