@@ -84,17 +84,17 @@ _SET_REACTIONS = Move.__dict__["reactions"].__set__
 _SET_CARRY = Move.__dict__["carry"].__set__
 
 
-def plain_moves(unit: str, paths: Iterable[tuple[str, ...]]) -> list[Move]:
-    """``[Move(unit, path) for path in paths]`` built through the slots directly: the legal-action
-    generator makes thousands of moves per call, and the frozen dataclass's ``__init__`` is the
-    slow part.  The objects are the same (equal, hashable, frozen)."""
+def plain_moves(unit: str, paths: Iterable[tuple[str, ...]], carry: str | None = None) -> list[Move]:
+    """``[Move(unit, path, carry=carry) for path in paths]`` built through the slots directly:
+    the legal-action generator makes thousands of moves per call, and the frozen dataclass's
+    ``__init__`` is the slow part.  The objects are the same (equal, hashable, frozen)."""
     out = []
     for path in paths:
         m = _NEW(Move)
         _SET_UNIT(m, unit)
         _SET_PATH(m, path)
         _SET_REACTIONS(m, ())
-        _SET_CARRY(m, None)
+        _SET_CARRY(m, carry)
         out.append(m)
     return out
 

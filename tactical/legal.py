@@ -25,6 +25,7 @@ such reaction is legal, so ``decline`` is never the sole choice offered.
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 
 from bellum.errors import RuleError
@@ -57,9 +58,10 @@ from tactical.combat import (
 )
 from tactical.command import check_command
 from tactical.engine import check_may_move, move_reactions, pending_mover, rampage_reactions
+from tactical.hexes import Grid
 from tactical.movement import MoveCosts, fingerprint, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
-from tactical.tables import HALF
+from tactical.tables import HALF, NO
 
 
 def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> list[Move]:
@@ -309,33 +311,63 @@ def _carry_actions(state: State, leader: Leader, snap: Snapshot) -> list[Move]:
     except RuleError:
         return []
     out: list[Move] = []
-    grid = state.field.grid
     for u in state.units_at(leader.hex):
         if u.side != leader.side:
             continue
         moves = move_actions(state, u, snap)
         if not moves:
             continue
-        alone = state.copy()
-        alone.units[u.id].hex = -1
-        alone.units[u.id].hex2 = -1
-        mc = MoveCosts(alone, alone.leaders[leader.id])
-        steps: dict[int, dict[int, tuple[int, int]]] = {}
-        for m in moves:
-            node, spent = mc.start, 0
-            for raw in m.path:
-                if not raw[:1].isdigit():
-                    continue  # a facing or formation change: the leader has no facing
-                options = steps.get(node)
-                if options is None:
-                    options = steps[node] = {tok[1]: (n, c) for n, c, tok in mc.successors(node)}
-                nxt = options.get(grid.index(raw))
-                if nxt is None or spent + nxt[1] > mc.ma2:
-                    break
-                node, spent = nxt[0], spent + nxt[1]
+        # the leader's costs in this position with the unit off the map (the engine walks him
+        # over a copy without it): only his friends differ, the unit being friendly
+        mc = MoveCosts(state, leader, known=snap.fingerprint)
+        friends = dict(mc.friends)
+        for h in u.hexes():
+            rest = [f for f in friends.get(h, ()) if f.id != u.id]
+            if rest:
+                friends[h] = rest
             else:
-                out.append(Move(leader.id, m.path, carry=u.id))
+                friends.pop(h, None)
+        mc.friends = friends
+        out.extend(_carried(state, mc, u, moves))
     return out
+
+
+def _carried(state: State, mc: MoveCosts, unit: Unit, moves: list[Move]) -> list[Move]:
+    """Those of ``unit``'s ``moves`` the leader of ``mc`` can walk: the hexes of each path in
+    turn, each a step of his within the MP left.  Paths sharing their first hexes share the
+    walk (``walked``: where the leader stands, and the MP spent, after a sequence of hexes;
+    None once he cannot follow)."""
+    grid = state.field.grid
+    index = _hex_index(grid)
+    is_hex = index.__contains__  # a path's other words are facing changes
+    walked: dict[tuple[str, ...], tuple[int, int] | None] = {(): (mc.start, 0)}
+    out: list[tuple[str, ...]] = []
+    for m in moves:
+        hexes = tuple(filter(is_hex, m.path))
+        if hexes not in walked:
+            done = len(hexes) - 1
+            while hexes[:done] not in walked:
+                done -= 1
+            at = walked[hexes[:done]]
+            for k in range(done, len(hexes)):
+                if at is not None:
+                    # the leader's step into the next hex (``MoveCosts.successors``: he has no
+                    # facing and steps into any neighbour)
+                    node, spent = at
+                    i, j = node // 6, index[hexes[k]]
+                    d = grid.direction(i, j)
+                    cost = mc.enter(i, d) if d >= 0 else NO
+                    at = None if cost >= NO or spent + cost > mc.ma2 else (j * 6, spent + cost)
+                walked[hexes[: k + 1]] = at
+        if walked[hexes] is not None:
+            out.append(m.path)
+    return plain_moves(mc.mover.id, out, carry=unit.id)
+
+
+@functools.cache
+def _hex_index(grid: Grid) -> dict[str, int]:
+    """Every hex id of a map with its index (the grid's size alone decides them)."""
+    return {h: i for i, h in enumerate(grid.ids)}
 
 
 def _accepted(state: State, action: Action) -> bool:

@@ -43,7 +43,7 @@ from operator import attrgetter
 from typing import Any
 
 from tactical.hexes import frontal_dirs, vertex_turns
-from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.state import Leader, State, Unit, frontal_hexes, turn_variants
 from tactical.tables import CLASS_INDEX, HALF, NO, TERRAIN_INDEX, move_tables
 
 #: a path token: ("hex", index) — a hex entered (a double unit's new ``hex``, a
@@ -469,12 +469,12 @@ class Reach:
     """Every (hex, facing) a mover can reach this activation, with least cost and a path."""
 
     costs: MoveCosts
-    #: the least cost of every node of the map, by node (more than the MA where unreached)
-    best: list[int] | bytearray
     #: the node each node was reached from (-1 for the start), in the order they were reached
     parent: dict[int, int]
     #: the nodes in the order the search settled them (each after its parent)
     order: list[int] = dataclasses.field(default_factory=list)
+    #: for each cost ``c`` (half MP), how many nodes of ``order`` cost ``c`` or less
+    settled: list[int] = dataclasses.field(default_factory=list)
     #: ``dist`` lists the nodes in the order they were settled (single-hex units), else in
     #: the order they were reached (the AI breaks ties by this order)
     by_settling: bool = False
@@ -485,8 +485,12 @@ class Reach:
         """Every reachable node with its least cost (made when first asked: the move generator
         reads only ``parent`` and ``order``)."""
         if self._dist is None:
-            best = self.best
-            self._dist = {n: best[n] for n in (self.order if self.by_settling else self.parent)}
+            order, dist, done = self.order, {}, 0
+            for c, upto in enumerate(self.settled):
+                for n in order[done:upto]:
+                    dist[n] = c
+                done = upto
+            self._dist = dist if self.by_settling else {n: dist[n] for n in self.parent}
         return self._dist
 
     def ends(self) -> list[int]:
@@ -638,31 +642,38 @@ def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None
     Dijkstra over the graph of ``MoveCosts.successors``.
     """
     mc = costs or MoveCosts(state, mover)
-    best, parent, order = search(mc)
+    parent, order, settled = search(mc)
     single = isinstance(mover, Unit) and not mover.double and not mover.column
-    return Reach(mc, best, parent, order, single)
+    return Reach(mc, parent, order, settled, single)
 
 
-class _RuleSteps(dict[int, tuple[tuple[int, int, int], ...]]):
-    """The steps of a double-sized unit or a column, asked of the cost model node by node."""
+class _RuleSteps(dict[int, tuple[tuple[int, int, int, int], ...]]):
+    """The steps of a double-sized unit or a column, asked of the cost model node by node
+    (search keys are nodes: one variant)."""
 
     def __init__(self, mc: MoveCosts) -> None:
         super().__init__()
         self.successors = mc.successors
 
-    def __missing__(self, node: int) -> tuple[tuple[int, int, int], ...]:
-        steps = self[node] = tuple((0, cost, nxt) for nxt, cost, _tok in self.successors(node))
+    def __missing__(self, node: int) -> tuple[tuple[int, int, int, int], ...]:
+        steps = self[node] = tuple((0, cost, nxt, nxt) for nxt, cost, _tok in self.successors(node))
         return steps
 
 
 _NO_SLOTS = [0]
 _NO_STOPS: frozenset[int] = frozenset()
+#: node of each search key (``key // V``), by number of nodes and ``V``
+_NODE_OF: dict[tuple[int, int], list[int]] = {}
+#: spare least-cost lists by number of nodes and cost cap, every entry at the cap: a search
+#: takes one and gives it back as it found it (a list of the map's nodes costs a third of a
+#: search to make, and reads three times faster than a bytearray)
+_SPARE: dict[tuple[int, int], list[list[int]]] = {}
 
 
-def search(mc: MoveCosts) -> tuple[list[int] | bytearray, dict[int, int], list[int]]:
-    """Dijkstra over ``mc``'s mover: the least cost of every node (a list over the map's nodes,
-    ``ma2 + 1`` where unreached), the node each node was reached from (-1 for the start) and
-    the order in which nodes were settled (a node always after its parent).
+def search(mc: MoveCosts) -> tuple[dict[int, int], list[int], list[int]]:
+    """Dijkstra over ``mc``'s mover: the node each node was reached from (-1 for the start),
+    the order in which nodes were settled (a node always after its parent) and, for each cost
+    ``c`` from 0 to the MA, how many nodes were settled at ``c`` or less (``order`` by cost).
 
     Costs are small integers (half MP), so the priority queue is an array of buckets (Dial's
     algorithm).  A step's cost is its static cost plus ``slots[slot]``; a node of ``stop`` (in
@@ -689,55 +700,65 @@ def search(mc: MoveCosts) -> tuple[list[int] | bytearray, dict[int, int], list[i
         by_budget = field.steps_by_budget(mc.cls, turns, False, ma2)
         slots, stop, changed = _unit_slots(mc, mover)
         try:
-            return _dijkstra(mc, by_budget, slots, stop)
+            return _dijkstra(mc, by_budget, turn_variants(turns)[0], slots, stop)
         finally:
             for j, old in reversed(changed):  # the position's shared slot costs, as they were
                 slots[j] = old
-    return _dijkstra(mc, by_budget, slots, stop)
+    return _dijkstra(mc, by_budget, 1, slots, stop)
 
 
 def _dijkstra(
-    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any
-) -> tuple[list[int] | bytearray, dict[int, int], list[int]]:
+    mc: MoveCosts, by_budget: list[Any], width: int, slots: list[int], stop: Any
+) -> tuple[dict[int, int], list[int], list[int]]:
+    """The search proper; the buckets hold search keys (``node * width + variant``)."""
     start = mc.start
     ma2 = mc.ma2
     cap = ma2 + 1  # an unreached node's cost: anything within the MA improves on it
-    # the costs fit a byte (an MA of at most 127): a bytearray is made at C speed, where a
-    # list of the map's 9,720 nodes took a tenth of a whole search to fill
-    best: list[int] | bytearray = bytearray((cap,)) * len(mc.nbr) if cap < 256 else [cap] * len(mc.nbr)
+    size = len(mc.nbr)
+    node_of = _NODE_OF.get((size, width))
+    if node_of is None:
+        node_of = _NODE_OF[(size, width)] = [k // width for k in range(size * width)]
+    spare = _SPARE.setdefault((size, cap), [])
+    best = spare.pop() if spare else [cap] * size
     best[start] = 0
     parent: dict[int, int] = {start: -1}
     order = [start]
     settle = order.append
-    buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
+    settled: list[int] = []
+    buckets: list[list[int]] = [[] for _ in range(cap)]
     # the start never stops; where it may turn in an enemy front (001 7.23: to any facing, the
     # other facings of its hex may not turn) its steps are the rules' own
     if mc.start_turn:
-        first = [(nxt, cost) for nxt, cost, _tok in mc.successors(start)]
+        first = [(nxt, cost, nxt * width) for nxt, cost, _tok in mc.successors(start)]
     else:
-        first = [(nxt, sc + slots[j]) for j, sc, nxt in by_budget[ma2][start]]
-    for nxt, nc in first:
+        first = [(nxt, sc + slots[j], key) for j, sc, nxt, key in by_budget[ma2][start * width]]
+    for nxt, nc, key in first:
         if nc < best[nxt]:
             best[nxt] = nc
             parent[nxt] = start
-            buckets[nc].append(nxt)
-    for c in range(ma2 + 1):
+            buckets[nc].append(key)
+    for c in range(cap):
         bucket = buckets[c]
         steps = by_budget[ma2 - c]
         while bucket:
-            node = bucket.pop()
+            key = bucket.pop()
+            node = node_of[key]
             if best[node] != c:
                 continue
             settle(node)
             if node in stop:
                 continue
-            for j, sc, nxt in steps[node]:
+            for j, sc, nxt, nkey in steps[key]:
                 nc = c + sc + slots[j]
                 if nc < best[nxt]:
                     best[nxt] = nc
                     parent[nxt] = node
-                    buckets[nc].append(nxt)
-    return best, parent, order
+                    buckets[nc].append(nkey)
+        settled.append(len(order))
+    for node in parent:
+        best[node] = cap
+    spare.append(best)
+    return parent, order, settled
 
 
 def _turns(mc: MoveCosts, unit: Unit) -> tuple[tuple[int, int], ...]:

@@ -9,6 +9,7 @@ the state exactly as it was).  Pydantic models for inputs live in
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +21,8 @@ from tactical.tables import CLASS_INDEX, HEXSIDE_FEATURES, NO, TERRAINS, move_ta
 STATUSES = ("full", "disordered", "routed")
 GONE = ("eliminated", "off_map")
 
-#: one node's steps in ``Battlefield.node_steps``: (cost slot, static cost, node reached)
-StepList = tuple[tuple[int, int, int], ...]
+#: one search key's steps in ``Battlefield.node_steps``: (cost slot, static cost, node reached, key reached)
+StepList = tuple[tuple[int, int, int, int], ...]
 LEADER_KINDS = ("general", "tribune", "praefect_sociorum", "praefect_equitum", "proconsul")
 #: leaders' movement allowance (000 §4.1: 16 for every leader; the project uses it in sgboh too)
 LEADER_MA = 16
@@ -170,44 +171,90 @@ class Battlefield:
 
     def node_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, budget: int) -> list[StepList]:
         """The search's step table for one kind of mover, built once per map (cached): for each
-        node ``hex * 6 + facing`` every step the terrain allows that costs at most ``budget``
-        half MP, as (slot, static cost, node reached).  ``slot`` is the hex entered, or
-        ``grid.size + hex`` for a facing change in ``hex`` — the index of the cost that
-        ``movement`` adds to the step for the position.
+        search key (``node * V + variant``, ``turn_variants``) every step the terrain allows
+        that costs at most ``budget`` half MP, as (slot, static cost, node reached, key
+        reached).  ``slot`` is the hex entered, or ``grid.size + hex`` for a facing change in
+        ``hex`` — the index of the cost that ``movement`` adds to the step for the position.
 
         Single-hex units step into their two frontal hexes keeping their facing, then turn
         by ``turns`` ((vertices clockwise, cost) pairs); leaders (``leader``) step into all six
-        neighbours and have no facing (only nodes ``hex * 6`` have steps)."""
+        neighbours and have no facing (only nodes ``hex * 6`` have steps).  A node reached by
+        turning leaves out the turns that cannot improve on what its hex's earlier facing
+        offered (``turn_variants``)."""
         key = (cls, turns, leader, budget)
         table = self._steps.get(key)
         if table is not None:
             return table
         full = self._steps.get((cls, turns, leader, NO))
         if full is None:
-            static = self.enter_costs(cls)
-            nbr = self.grid.nbr
-            size = self.grid.size
-            full = []
-            for node in range(len(nbr)):
-                i, f = divmod(node, 6)
-                steps: list[tuple[int, int, int]] = []
-                if leader:
-                    if f == 0:
-                        for d in range(6):
-                            j, c = nbr[i * 6 + d], static[i * 6 + d]
-                            if j >= 0 and c < NO:
-                                steps.append((j, c, j * 6))
-                else:
-                    for d in ((f + 5) % 6, f):
-                        j, c = nbr[i * 6 + d], static[i * 6 + d]
-                        if j >= 0 and c < NO:
-                            steps.append((j, c, j * 6 + f))
-                    steps.extend((size + i, tc, i * 6 + (f + k) % 6) for k, tc in turns)
-                full.append(tuple(steps))
+            full = self._full_steps(cls, () if leader else turns, leader)
             self._steps[(cls, turns, leader, NO)] = full
-        table = [t if all(s[1] <= budget for s in t) else tuple(s for s in t if s[1] <= budget) for t in full]
+        if budget >= max((s[1] for t in full for s in t), default=0):
+            table = full  # nothing to leave out: the budgets above the dearest step share the table
+        else:
+            table = [t if all(s[1] <= budget for s in t) else tuple(s for s in t if s[1] <= budget) for t in full]
         self._steps[key] = table
         return table
+
+    def _full_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool) -> list[StepList]:
+        """``node_steps`` before the budget filter."""
+        static = self.enter_costs(cls)
+        nbr = self.grid.nbr
+        size = self.grid.size
+        width, variant_of, kept = turn_variants(turns)
+        full: list[StepList] = []
+        for node in range(len(nbr)):
+            i, f = divmod(node, 6)
+            steps: list[tuple[int, int, int, int]] = []
+            if leader:
+                if f == 0:
+                    for d in range(6):
+                        j, c = nbr[i * 6 + d], static[i * 6 + d]
+                        if j >= 0 and c < NO:
+                            steps.append((j, c, j * 6, j * 6))
+                full.append(tuple(steps))
+                continue
+            for d in ((f + 5) % 6, f):
+                j, c = nbr[i * 6 + d], static[i * 6 + d]
+                if j >= 0 and c < NO:
+                    nxt = j * 6 + f
+                    steps.append((j, c, nxt, nxt * width))
+            ahead = len(steps)
+            for k, tc in turns:
+                nxt = i * 6 + (f + k) % 6
+                steps.append((size + i, tc, nxt, nxt * width + variant_of[k]))
+            full.append(tuple(steps))
+            turning = list(zip(steps[ahead:], turns, strict=True))
+            for keep in kept:
+                full.append(tuple(steps[:ahead]) + tuple(s for s, (k, _) in turning if k in keep))
+        return full
+
+
+@functools.cache
+def turn_variants(turns: tuple[tuple[int, int], ...]) -> tuple[int, dict[int, int], list[tuple[int, ...]]]:
+    """How the search tells apart the ways a node was reached, to leave out steps that cannot
+    improve anything: the number of variants ``V`` (a node's search key is ``node * V +
+    variant``), the variant of a node reached by each turn ``k``, and the turns each variant
+    from 1 keeps (variant 0, a node entered from another hex or the start, keeps them all).
+
+    A node reached by turning ``k`` from its hex's facing ``f`` never gains by turning back to
+    ``f`` (settled already, at less); and where any facing is one price (skirmishers, Roman
+    foot: each turn costs no less than the one turn ``f`` offered to the same facing) it never
+    gains by turning again.  Only steps that cannot lower a cost are left out, so the search
+    settles the same nodes, in the same order, from the same parents."""
+    if not turns:
+        return 1, {}, []
+    cost = dict(turns)
+    again = {k: tuple(k2 for k2, _ in turns if (k + k2) % 6) for k, _ in turns}
+    if all((k + k2) % 6 in cost and cost[(k + k2) % 6] <= cost[k] + cost[k2] for k in again for k2 in again[k]):
+        again = {k: () for k in again}
+    kept: list[tuple[int, ...]] = []
+    variant_of: dict[int, int] = {}
+    for k, _ in turns:
+        if again[k] not in kept:
+            kept.append(again[k])
+        variant_of[k] = 1 + kept.index(again[k])
+    return 1 + len(kept), variant_of, kept
 
 
 @dataclass(slots=True)
