@@ -74,9 +74,6 @@ def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = Non
     return list(_cached_moves(state, mover, snap or snapshot(state)))
 
 
-#: node -> hex (``node // 6``), mapped over a search's settled nodes at C speed
-_HEX_OF_NODE = (6).__rfloordiv__
-
 #: a unit's place in a position fingerprint: hex, second hex, facing, status, column, MA
 _Place = tuple[int, int, int, str, bool, int]
 
@@ -109,17 +106,19 @@ class Snapshot:
         )
 
     def changed(self, state: State, old: Snapshot, rings: int) -> set[int] | None:
-        """The hexes whose surroundings a search reads that differ from ``old`` — grown by
-        ``rings`` rings of neighbours — or None when the units or leaders themselves differ."""
+        """The nodes (``hex * 6 + facing``, every facing) of the hexes whose surroundings a
+        search reads that differ from ``old`` — grown by ``rings`` rings of neighbours — or
+        None when the units or leaders themselves differ."""
         key = (old, rings)
         if key in self._changed:
             return self._changed[key]
         out: set[int] | None = None
         if old.ids == self.ids and old.leader_ids == self.leader_ids:
-            out = _changed_hexes(state, old.places, self.places, old.leader_hexes, self.leader_hexes)
+            hexes = _changed_hexes(state, old.places, self.places, old.leader_hexes, self.leader_hexes)
             nbr = state.field.grid.nbr
             for _ in range(rings):
-                out |= {j for h in out for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+                hexes |= {j for h in hexes for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+            out = {h * 6 + f for h in hexes for f in range(6)}
         if len(self._changed) > 64:
             self._changed.clear()
         self._changed[key] = out
@@ -165,7 +164,8 @@ def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Mo
         if old is snap:
             return moves  # type: ignore[no-any-return]
         # the search read the settled hexes and their neighbours (two rings for a double
-        # unit): equivalently, no changed hex may have a settled hex within that reach
+        # unit): equivalently, no changed hex may have a settled hex within that reach (the
+        # changed hexes, grown by the reach, come as nodes: every facing of each)
         changed = snap.changed(state, old, 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1)
         if changed is not None and changed.isdisjoint(settled):
             cache[key] = (snap, settled, moves)
@@ -178,10 +178,10 @@ def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Mo
 
 
 def _fresh_moves(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> tuple[list[Move], set[int]]:
-    """The moves of ``mover`` by a new search, and the hexes the search settled nodes in."""
+    """The moves of ``mover`` by a new search, and the nodes the search settled."""
     reach = reachable(state, mover, MoveCosts(state, mover, known=snap.fingerprint if snap else None))
     moves = plain_moves(mover.id, reach.end_path_list())
-    return moves, set(map(_HEX_OF_NODE, reach.order))
+    return moves, set(reach.order)
 
 
 def _changed_hexes(

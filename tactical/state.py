@@ -21,8 +21,9 @@ from tactical.tables import CLASS_INDEX, HEXSIDE_FEATURES, NO, TERRAINS, move_ta
 STATUSES = ("full", "disordered", "routed")
 GONE = ("eliminated", "off_map")
 
-#: one search key's steps in ``Battlefield.node_steps``: (cost slot, static cost, node reached, key reached)
-StepList = tuple[tuple[int, int, int, int], ...]
+#: one search key's steps in ``Battlefield.node_steps``: (cost slot, static cost, node reached),
+#: and the key reached where keys are not nodes (``turn_once``)
+StepList = tuple[tuple[int, ...], ...]
 LEADER_KINDS = ("general", "tribune", "praefect_sociorum", "praefect_equitum", "proconsul")
 #: leaders' movement allowance (000 §4.1: 16 for every leader; the project uses it in sgboh too)
 LEADER_MA = 16
@@ -61,6 +62,7 @@ class Battlefield:
 
     __slots__ = (
         "_cache",
+        "_free",
         "_index",
         "_moves",
         "_steps",
@@ -99,6 +101,8 @@ class Battlefield:
         self._cache: dict[int, list[int]] = {}
         #: the search's step tables (``node_steps``, ``steps_by_budget``)
         self._steps: dict[tuple[Any, ...], list[Any]] = {}
+        #: whether a kind of mover has steps costing nothing (``free_steps``)
+        self._free: dict[tuple[Any, ...], bool] = {}
         #: the legal-action generator's move cache (``tactical.legal``), shared by every copy
         self._moves: dict[Any, Any] = {}
         self._index: dict[Any, Any] = {}
@@ -169,18 +173,28 @@ class Battlefield:
             self._steps[key] = found
         return found
 
+    def free_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool) -> bool:
+        """Whether any step of this kind of mover costs nothing (skirmishers turn for free):
+        then a search may reach a node at the cost of the node it is leaving (cached)."""
+        key = (cls, turns, leader)
+        found = self._free.get(key)
+        if found is None:
+            full = self.node_steps(cls, turns, leader, NO)
+            found = self._free[key] = any(s[1] <= 0 for t in full for s in t)
+        return found
+
     def node_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, budget: int) -> list[StepList]:
         """The search's step table for one kind of mover, built once per map (cached): for each
-        search key (``node * V + variant``, ``turn_variants``) every step the terrain allows
-        that costs at most ``budget`` half MP, as (slot, static cost, node reached, key
-        reached).  ``slot`` is the hex entered, or ``grid.size + hex`` for a facing change in
-        ``hex`` — the index of the cost that ``movement`` adds to the step for the position.
+        node ``hex * 6 + facing`` every step the terrain allows that costs at most ``budget``
+        half MP, as (slot, static cost, node reached).  ``slot`` is the hex entered, or
+        ``grid.size + hex`` for a facing change in ``hex`` — the index of the cost that
+        ``movement`` adds to the step for the position.
 
         Single-hex units step into their two frontal hexes keeping their facing, then turn
         by ``turns`` ((vertices clockwise, cost) pairs); leaders (``leader``) step into all six
-        neighbours and have no facing (only nodes ``hex * 6`` have steps).  A node reached by
-        turning leaves out the turns that cannot improve on what its hex's earlier facing
-        offered (``turn_variants``)."""
+        neighbours and have no facing (only nodes ``hex * 6`` have steps).  Where a node
+        reached by turning never gains by turning again (``turn_once``), the table is by
+        search key (two a node) and each step also gives the key it reaches."""
         key = (cls, turns, leader, budget)
         table = self._steps.get(key)
         if table is not None:
@@ -201,60 +215,50 @@ class Battlefield:
         static = self.enter_costs(cls)
         nbr = self.grid.nbr
         size = self.grid.size
-        width, variant_of, kept = turn_variants(turns)
+        keyed = turn_once(turns)
         full: list[StepList] = []
         for node in range(len(nbr)):
             i, f = divmod(node, 6)
-            steps: list[tuple[int, int, int, int]] = []
+            steps: list[tuple[int, ...]] = []
             if leader:
                 if f == 0:
                     for d in range(6):
                         j, c = nbr[i * 6 + d], static[i * 6 + d]
                         if j >= 0 and c < NO:
-                            steps.append((j, c, j * 6, j * 6))
+                            steps.append((j, c, j * 6))
                 full.append(tuple(steps))
                 continue
             for d in ((f + 5) % 6, f):
                 j, c = nbr[i * 6 + d], static[i * 6 + d]
                 if j >= 0 and c < NO:
-                    nxt = j * 6 + f
-                    steps.append((j, c, nxt, nxt * width))
-            ahead = len(steps)
+                    steps.append((j, c, j * 6 + f, (j * 6 + f) * 2) if keyed else (j, c, j * 6 + f))
+            ahead = tuple(steps)
             for k, tc in turns:
                 nxt = i * 6 + (f + k) % 6
-                steps.append((size + i, tc, nxt, nxt * width + variant_of[k]))
+                steps.append((size + i, tc, nxt, nxt * 2 + 1) if keyed else (size + i, tc, nxt))
             full.append(tuple(steps))
-            turning = list(zip(steps[ahead:], turns, strict=True))
-            for keep in kept:
-                full.append(tuple(steps[:ahead]) + tuple(s for s, (k, _) in turning if k in keep))
+            if keyed:
+                full.append(ahead)  # the node reached by a turn: no turning again
         return full
 
 
 @functools.cache
-def turn_variants(turns: tuple[tuple[int, int], ...]) -> tuple[int, dict[int, int], list[tuple[int, ...]]]:
-    """How the search tells apart the ways a node was reached, to leave out steps that cannot
-    improve anything: the number of variants ``V`` (a node's search key is ``node * V +
-    variant``), the variant of a node reached by each turn ``k``, and the turns each variant
-    from 1 keeps (variant 0, a node entered from another hex or the start, keeps them all).
+def turn_once(turns: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a node reached by turning never gains by turning again: any facing is one price
+    (skirmishers, Roman foot), so each further turn costs no less than the one turn its hex's
+    earlier facing offered to the same facing (or turns back to it, settled at less).
 
-    A node reached by turning ``k`` from its hex's facing ``f`` never gains by turning back to
-    ``f`` (settled already, at less); and where any facing is one price (skirmishers, Roman
-    foot: each turn costs no less than the one turn ``f`` offered to the same facing) it never
-    gains by turning again.  Only steps that cannot lower a cost are left out, so the search
-    settles the same nodes, in the same order, from the same parents."""
-    if not turns:
-        return 1, {}, []
+    Then the search tells the ways a node was reached apart: its key is ``node * 2`` where
+    it was entered from another hex (or is the start), ``node * 2 + 1`` where it was reached
+    by a turn, and the step tables of the second kind leave the turns out.  Only steps that
+    cannot lower a cost are left out, so the search settles the same nodes, in the same
+    order, from the same parents."""
     cost = dict(turns)
-    again = {k: tuple(k2 for k2, _ in turns if (k + k2) % 6) for k, _ in turns}
-    if all((k + k2) % 6 in cost and cost[(k + k2) % 6] <= cost[k] + cost[k2] for k in again for k2 in again[k]):
-        again = {k: () for k in again}
-    kept: list[tuple[int, ...]] = []
-    variant_of: dict[int, int] = {}
-    for k, _ in turns:
-        if again[k] not in kept:
-            kept.append(again[k])
-        variant_of[k] = 1 + kept.index(again[k])
-    return 1 + len(kept), variant_of, kept
+    return bool(turns) and all(
+        (k + k2) % 6 == 0 or ((k + k2) % 6 in cost and cost[(k + k2) % 6] <= cost[k] + cost[k2])
+        for k in cost
+        for k2 in cost
+    )
 
 
 @dataclass(slots=True)
