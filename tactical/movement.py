@@ -91,14 +91,13 @@ class Fingerprint(tuple[tuple[tuple[int, int, int, str, bool, int], ...], tuple[
     ``position_index`` depends on.  Its hash is worked out once, so the searches of one
     position that share it look the index up without hashing every unit again."""
 
-    _hash: int
+    _hash: int | None = None
 
     def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            self._hash = tuple.__hash__(self)
-            return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = tuple.__hash__(self)
+        return h
 
 
 def fingerprint(state: State) -> Fingerprint:
@@ -118,9 +117,17 @@ def position_index(state: State, side: str, my_ma: int, known: Fingerprint | Non
     it: ``MoveCosts`` never changes them.  The last item keeps the search's slot costs of
     this position (``_slot_costs``), made when first asked.
     """
-    fp = known or fingerprint(state)
-    key = (side, my_ma, fp)
     cache = state.field.index_cache
+    fp = known
+    if fp is None:
+        # the position of the last caller without a fingerprint, if the same: its hash is known
+        fp = fingerprint(state)
+        last = cache.get(Fingerprint)
+        if last is not None and last == fp:
+            fp = last
+        else:
+            cache[Fingerprint] = fp
+    key = (side, my_ma, fp)
     hit = cache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
@@ -582,7 +589,6 @@ class Reach:
         paths: dict[int, tuple[str, ...]] = {}
         last_face: dict[int, bool] = {}
         out: list[Any] = []
-        add = out.append
         order = self.order or sorted(self.dist, key=lambda n: self.dist[n])
         if plain:
             # a single-hex unit or a leader: a step within one hex is a facing change, and
@@ -605,7 +611,7 @@ class Reach:
                     path = stem[n] = paths[p] + steps[h]
                 paths[n] = path
                 if h not in friends or may_end(n):
-                    add((n, path) if with_nodes else path)
+                    out.append((n, path) if with_nodes else path)
             return out
         for n in order:
             p = parent[n]
@@ -623,7 +629,7 @@ class Reach:
             paths[n] = path
             last_face[n] = face
             if may_end(n):
-                add((n, path) if with_nodes else path)
+                out.append((n, path) if with_nodes else path)
         return out
 
     def tokens(self, node: int) -> list[Token]:
@@ -745,7 +751,6 @@ def _dijkstra(
     best[start] = 0
     parent: dict[int, int] = {start: -1}
     order = [start]
-    settle = order.append
     settled: list[int] = []
     buckets: list[list[int]] = [[] for _ in range(cap)]
     for nxt, nc in _first_steps(mc, by_budget, slots):
@@ -759,7 +764,7 @@ def _dijkstra(
         for node in _popped(bucket) if free else reversed(bucket):
             if best[node] != c:
                 continue
-            settle(node)
+            order.append(node)  # (a method call: Python 3.11 appends in line)
             if node in stop:
                 continue
             for j, sc, nxt in steps[node]:
@@ -794,7 +799,6 @@ def _dijkstra_keyed(
     best[start] = 0
     parent: dict[int, int] = {start: -1}
     order = [start]
-    settle = order.append
     settled: list[int] = []
     buckets: list[list[int]] = [[] for _ in range(cap)]
     if mc.start_turn:
@@ -813,7 +817,7 @@ def _dijkstra_keyed(
             node = node_of[key]
             if best[node] != c:
                 continue
-            settle(node)
+            order.append(node)
             if node in stop:
                 continue
             for j, sc, nxt, nkey in steps[key]:
