@@ -416,15 +416,21 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
         if near_zone:
             lo = min(lo, *(h % grid.columns for h in near_zone))
             hi = max(hi, *(h % grid.columns for h in near_zone))
+        mine = u.hexes()
         for e in by_column.between(lo, hi):
-            if min(grid.distance(a, b) for a in u.hexes() for b in e.hexes()) <= reach:
+            theirs = e.hexes()
+            if len(mine) == 1 == len(theirs):
+                near = grid.distance(mine[0], theirs[0]) <= reach
+            else:
+                near = min(grid.distance(a, b) for a in mine for b in theirs) <= reach
+            if near:
                 try:
                     fire_check(state, u, e)
                 except RuleError:
                     pass
                 else:
                     out.append(Fire(u.id, e.id))
-            if zone is not None and near_zone.intersection(e.hexes()):
+            if zone is not None and near_zone.intersection(theirs):
                 try:
                     hit_and_run_check(state, u, e, zone)
                 except RuleError:

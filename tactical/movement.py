@@ -598,12 +598,13 @@ class Reach:
             steps = _one_word(ids)
             turns = [(face,) for face in faces]
             stem: dict[int, tuple[str, ...]] = {}
-            for n in order:
+            nodes = iter(order)
+            for n in nodes:  # the start, first settled: the only node without a parent
+                paths[n] = stem[n] = ()
+                break
+            for n in nodes:
                 p = parent[n]
                 h = n // 6
-                if p < 0:
-                    paths[n] = stem[n] = ()
-                    continue
                 if p // 6 == h:
                     base = stem[n] = stem[p]
                     path = base + turns[n % 6]
