@@ -714,7 +714,7 @@ def search(mc: MoveCosts) -> tuple[dict[int, int], list[int], list[int]]:
     by_budget: list[Any]
     if mc.is_leader:
         by_budget = field.steps_by_budget(mc.cls, (), True, ma2)
-        free = field.free_steps(mc.cls, (), True)
+        cheapest = field.cheapest_step(mc.cls, (), True)
         slots = _slot_costs(mc, "leader")
         stop: Any = _NO_STOPS
         if mc.no_entry:  # (only units have rules closing hexes today)
@@ -723,28 +723,28 @@ def search(mc: MoveCosts) -> tuple[dict[int, int], list[int], list[int]]:
                 slots[j] = NO
     elif mc.double or (isinstance(mover, Unit) and mover.column):
         by_budget = [_RuleSteps(mc)] * (ma2 + 1)
-        slots, stop, free = _NO_SLOTS, _NO_STOPS, True  # (the rules' costs, not known before)
+        slots, stop, cheapest = _NO_SLOTS, _NO_STOPS, 0  # (the rules' costs, not known before)
     else:
         assert isinstance(mover, Unit)
         turns = _turns(mc, mover)
         by_budget = field.steps_by_budget(mc.cls, turns, False, ma2)
-        free = field.free_steps(mc.cls, turns, False)
+        cheapest = field.cheapest_step(mc.cls, turns, False)
         slots, stop, changed = _unit_slots(mc, mover)
         try:
             if turn_once(turns):
-                return _dijkstra_keyed(mc, by_budget, slots, stop, free)
-            return _dijkstra(mc, by_budget, slots, stop, free)
+                return _dijkstra_keyed(mc, by_budget, slots, stop, cheapest)
+            return _dijkstra(mc, by_budget, slots, stop, cheapest)
         finally:
             for j, old in reversed(changed):  # the position's shared slot costs, as they were
                 slots[j] = old
-    return _dijkstra(mc, by_budget, slots, stop, free)
+    return _dijkstra(mc, by_budget, slots, stop, cheapest)
 
 
 def _dijkstra(
-    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any, free: bool
+    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any, cheapest: int
 ) -> tuple[dict[int, int], list[int], list[int]]:
-    """The search proper (``search``): the buckets hold nodes.  ``free``: some step may cost
-    nothing (``_popped``)."""
+    """The search proper (``search``): the buckets hold nodes.  ``cheapest``: what the
+    mover's cheapest step costs (nothing: ``_popped``; with less left, no step at all)."""
     start = mc.start
     ma2 = mc.ma2
     cap = ma2 + 1  # an unreached node's cost: anything within the MA improves on it
@@ -759,10 +759,16 @@ def _dijkstra(
             best[nxt] = nc
             parent[nxt] = start
             buckets[nc].append(nxt)
+    last = ma2 - cheapest  # the last cost from which a step can still be afforded
     for c in range(cap):
         bucket = buckets[c]
+        if c > last:
+            # nothing to afford from here: the bucket's nodes are only settled
+            order += [node for node in reversed(bucket) if best[node] == c]
+            settled.append(len(order))
+            continue
         steps = by_budget[ma2 - c]
-        for node in _popped(bucket) if free else reversed(bucket):
+        for node in reversed(bucket) if cheapest else _popped(bucket):
             if best[node] != c:
                 continue
             order.append(node)  # (a method call: Python 3.11 appends in line)
@@ -782,7 +788,7 @@ def _dijkstra(
 
 
 def _dijkstra_keyed(
-    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any, free: bool
+    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any, cheapest: int
 ) -> tuple[dict[int, int], list[int], list[int]]:
     """``_dijkstra`` for a mover that never gains by turning twice in a row (``turn_once``):
     the buckets hold search keys, ``node * 2`` for a node entered from another hex or the
@@ -811,10 +817,15 @@ def _dijkstra_keyed(
             best[nxt] = nc
             parent[nxt] = start
             buckets[nc].append(key)
+    last = ma2 - cheapest
     for c in range(cap):
         bucket = buckets[c]
+        if c > last:
+            order += [node_of[key] for key in reversed(bucket) if best[node_of[key]] == c]
+            settled.append(len(order))
+            continue
         steps = by_budget[ma2 - c]
-        for key in _popped(bucket) if free else reversed(bucket):
+        for key in reversed(bucket) if cheapest else _popped(bucket):
             node = node_of[key]
             if best[node] != c:
                 continue

@@ -62,7 +62,7 @@ class Battlefield:
 
     __slots__ = (
         "_cache",
-        "_free",
+        "_cheapest",
         "_index",
         "_moves",
         "_steps",
@@ -101,8 +101,8 @@ class Battlefield:
         self._cache: dict[int, list[int]] = {}
         #: the search's step tables (``node_steps``, ``steps_by_budget``)
         self._steps: dict[tuple[Any, ...], list[Any]] = {}
-        #: whether a kind of mover has steps costing nothing (``free_steps``)
-        self._free: dict[tuple[Any, ...], bool] = {}
+        #: the cheapest step of each kind of mover (``cheapest_step``)
+        self._cheapest: dict[tuple[Any, ...], int] = {}
         #: the legal-action generator's move cache (``tactical.legal``), shared by every copy
         self._moves: dict[Any, Any] = {}
         self._index: dict[Any, Any] = {}
@@ -173,14 +173,15 @@ class Battlefield:
             self._steps[key] = found
         return found
 
-    def free_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool) -> bool:
-        """Whether any step of this kind of mover costs nothing (skirmishers turn for free):
-        then a search may reach a node at the cost of the node it is leaving (cached)."""
+    def cheapest_step(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool) -> int:
+        """What the cheapest step of this kind of mover costs (cached): nothing where
+        skirmishers turn; a search may then reach a node at the cost of the node it leaves,
+        and with less left than this it can take no step at all."""
         key = (cls, turns, leader)
-        found = self._free.get(key)
+        found = self._cheapest.get(key)
         if found is None:
             full = self.node_steps(cls, turns, leader, NO)
-            found = self._free[key] = any(s[1] <= 0 for t in full for s in t)
+            found = self._cheapest[key] = min((s[1] for t in full for s in t), default=0)
         return found
 
     def node_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, budget: int) -> list[StepList]:
