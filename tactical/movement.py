@@ -357,6 +357,14 @@ class MoveCosts:
                 return False
         return True
 
+    def stack_facing(self, h: int) -> int:
+        """The facing a single-hex unit may end with in ``h``, held by friends: the facing of
+        the one it may stack with (``_may_stack``), or -1 (no facing: it may only pass)."""
+        mover = self.mover
+        assert isinstance(mover, Unit)
+        here = self.friends[h]
+        return here[0].facing if self._may_stack(mover, here, here[0].facing) else -1
+
     def _may_stack(self, mover: Unit, here: list[Unit], facing: int) -> bool:
         """Roman manipular stacking (000 §6.6): two Roman foot units of one organisation,
         or Roman velites with one Roman foot unit, may share a hex, facing alike."""
@@ -598,6 +606,9 @@ class Reach:
             steps = _one_word(ids)
             turns = [(face,) for face in faces]
             stem: dict[int, tuple[str, ...]] = {}
+            # the friends' hexes, each with the facing ending there is allowed with (made when
+            # first met; a leader ends anywhere)
+            held: dict[int, int | None] = {} if costs.is_leader else dict.fromkeys(friends)
             nodes = iter(order)
             for n in nodes:  # the start, first settled: the only node without a parent
                 paths[n] = stem[n] = ()
@@ -611,8 +622,14 @@ class Reach:
                 else:
                     path = stem[n] = paths[p] + steps[h]
                 paths[n] = path
-                if h not in friends or may_end(n):
-                    out.append((n, path) if with_nodes else path)
+                if h in held:
+                    # a friend's hex: the one facing it may be stacked with there (``may_end``)
+                    facing = held.get(h)
+                    if facing is None:
+                        facing = held[h] = costs.stack_facing(h)
+                    if n % 6 != facing:
+                        continue
+                out.append((n, path) if with_nodes else path)
             return out
         for n in order:
             p = parent[n]
