@@ -11,13 +11,12 @@ reading alone, the look-ahead's player in its play-outs.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 from battleboard.actions import Attack, Command, Double, EndTurn, Move, Withdraw
 from battleboard.model import OFF, Action, State, Unit, other
 from battleboard.odds import expectations
-from battleboard.queries import fire_targets
+from battleboard.queries import fire_targets, nearest_distances
 from battleboard.rules import (
     Chance,
     active_ground,
@@ -43,7 +42,10 @@ THREAT_WEIGHT = 0.5
 def unit_value(s: State, u: Unit) -> float:
     """What losing ``u`` costs its side: a ship takes all aboard with it."""
     if u.kind == "fleet":
-        return u.strength + sum(s.units[p].strength for p in u.cargo)
+        value = u.strength
+        for p in u.cargo:
+            value += s.units[p].strength
+        return value
     return float(u.strength)
 
 
@@ -63,26 +65,9 @@ def attack_value(s: State, a: Action) -> float:
 
 
 def _distance_map(s: State, side: str) -> list[int]:
-    """Steps (Manhattan) from every square to the nearest enemy unit (99 with none): the
-    least, square by square, of each enemy's row of the board's distance table."""
+    """Steps (Manhattan) from every square to the nearest enemy unit (99 with none)."""
     units = s.units
-    b = s.cfg.board
-    table = _distances(b.columns, b.rows)
-    rows = [table[sq] for sq, uid in s.grid.items() if units[uid].side != side]
-    if not rows:
-        return [99] * (b.columns * b.rows)
-    if len(rows) == 1:
-        return list(rows[0])
-    return list(map(min, *rows))
-
-
-@lru_cache(maxsize=64)
-def _distances(columns: int, rows: int) -> tuple[tuple[int, ...], ...]:
-    """Steps (Manhattan) between every two squares of a board of this size."""
-    n = columns * rows
-    return tuple(
-        tuple(abs(a // columns - q // columns) + abs(a % columns - q % columns) for q in range(n)) for a in range(n)
-    )
+    return nearest_distances(s.cfg.board, [sq for sq, uid in s.grid.items() if units[uid].side != side])
 
 
 def _enemy_reach(s: State, side: str) -> int:
@@ -196,7 +181,8 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
             want = safe
     col = (sq0 if sq0 is not None else 0) % cols
     # nearest to the wanted distance, then keeping to its own file so the line holds together
-    to = min(squares, key=lambda q: (abs(dist[q] - want), abs(q % cols - col), q))
+    # (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024, columns < 64)
+    to = min([(abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q for q in squares]) % 1024
     if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
     return Move(u.id, to)
@@ -207,17 +193,19 @@ def _unit_order(s: State, side: str) -> list[Unit]:
     a stable sort: the order listed among equals)."""
     cols = s.cfg.board.columns
     sign = -1 if side == "A" else 1
+    units = list(s.units.values())
+    # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096
     keyed = []
-    for i, u in enumerate(s.units.values()):
+    for i, u in enumerate(units):
         if u.side != side:
             continue
         sq = u.square
         if u.status == "active" and sq is not None:
-            keyed.append((False, sign * (sq // cols), i, u))
+            keyed.append((sign * (sq // cols) + 64) * 4096 + i)
         elif u.status == "reserve":
-            keyed.append((True, sign * (sq // cols) if sq is not None else 0, i, u))
+            keyed.append((sign * (sq // cols) + 192 if sq is not None else 192) * 4096 + i)
     keyed.sort()
-    return [k[3] for k in keyed]
+    return [units[k % 4096] for k in keyed]
 
 
 def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:

@@ -8,6 +8,7 @@ and set-up, the end of a turn; then panic, breaking, withdrawal and the end of t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 
 from battleboard.combat import resolve_attack
 from battleboard.legal import check, leader_unit, rally_target
@@ -15,7 +16,6 @@ from battleboard.model import OFF, Action, State, Unit, other
 from battleboard.queries import (
     DISC_ORDER,
     Chance,
-    land_lost,
     lift_off,
     log_event,
     on_board,
@@ -45,40 +45,50 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
     verb = a.verb
     if chance.actions is not None:
         chance.actions.append(a)
-    if verb == "move" and a.unit in s.units:
-        # a move changes only what the mover's enemies are next to (§7.2 contact)
-        s.adj_cache.pop("B" if s.units[a.unit].side == "A" else "A", None)
-        if a.to == OFF:
-            s.adj_cache.clear()
-    elif verb not in ("double", "stratagem", "end_turn"):
-        s.adj_cache.clear()
-    if verb == "attack":
-        resolve_attack(s, a, chance, ev)
-    elif verb == "move":
+    if verb == "move":
+        to = a.to
+        if a.unit in s.units:
+            # a move changes only what the mover's enemies are next to (§7.2 contact)
+            if to == OFF:
+                s.adj_cache.clear()
+            else:
+                s.adj_cache.pop("B" if s.units[a.unit].side == "A" else "A", None)
         _move(s, a, chance, ev)
-    elif verb == "command":
-        _command(s, chance, ev)
+        if to != OFF:
+            return  # only losses can cause panic or end the battle
+    elif verb == "attack":
+        lost = resolve_attack(s, a, chance, ev)
+        s.adj_cache.clear()  # losses and captures change who stands where
+        if not lost:
+            return  # nothing lost: panic and the end stand as they were after the last loss
     elif verb == "end_turn":
-        _end_turn(s, chance, ev)
-    elif verb == "withdraw":
-        _withdraw(s, chance, ev)
+        _end_turn(s, chance, ev)  # looks at panic and the end itself, before the turn passes
+        return
+    elif verb == "command":
+        if not _command(s, chance, ev):
+            return  # no rout: panic and the end stand as they were after the last loss
+        s.adj_cache.clear()  # routs change who stands where
     elif verb == "double":
         s.double_used = True
         s.double_now = True
         log_event(ev, "double", f"side {s.side} makes its double move (§5.5)", side=s.side)
+        return
     elif verb == "stratagem":
         _stratagem(s, a, ev)
+        return
+    elif verb == "withdraw":
+        _withdraw(s, chance, ev)
+        s.adj_cache.clear()
     elif verb == "allocate":
         _allocate(s, a, ev)
+        s.adj_cache.clear()
     elif verb == "deploy":
         _deploy(s, a, ev)
+        s.adj_cache.clear()
     else:  # pragma: no cover - the generator never makes another verb
         raise RuleError(f"unknown action {verb}")
-    if verb in ("attack", "command", "allocate", "deploy", "withdraw"):
-        s.adj_cache.clear()  # losses, routs, captures and set-up change who stands where
-    if s.phase != "over" and (verb != "move" or a.to == OFF) and verb not in ("double", "stratagem"):
-        _check_panic(s, chance, ev)  # only losses can cause panic or end the battle
-        _check_end(s, ev)
+    if s.phase != "over":
+        _check_losses(s, chance, ev)
 
 
 def _move(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
@@ -118,7 +128,8 @@ def _move(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
         u.status = "active"
     u.square = a.to
     s.grid[a.to] = u.id
-    log_event(ev, "move", f"{u.id} moves to {board.name(a.to)}", unit=u.id, to=board.name(a.to))
+    if ev is not None:
+        log_event(ev, "move", f"{u.id} moves to {board.name(a.to)}", unit=u.id, to=board.name(a.to))
 
 
 def _flee(s: State, u: Unit, chance: Chance, ev: list[Event] | None, why: str, mod: int = 0) -> None:
@@ -193,8 +204,9 @@ def _withdraw(s: State, chance: Chance, ev: list[Event] | None) -> None:
     _leave_field(s, s.side, chance, ev, broken=False)
 
 
-def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
-    """Every unit of the phasing side checks command (§6, 004 Passengers)."""
+def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
+    """Every unit of the phasing side checks command (§6, 004 Passengers); True when a unit
+    routed (the only way a command phase costs a side anything)."""
     t = s.cfg.tables.command
     table = t.table
     panicked = s.side in s.panicked
@@ -210,39 +222,48 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> None:
             if where is not None and (where not in lent or DISC_ORDER[ld.discipline] < DISC_ORDER[lent[where]]):
                 lent[where] = ld.discipline
     units = s.units
-    for u in list(units.values()):
+    d10 = chance.dice.d10
+    low, top, rally_on, flip_mod = t.low, t.high - t.low, t.rally_on, t.flipped
+    base_mod = t.panicked if panicked else 0
+    routed = False
+    for u in units.values():  # a rout changes statuses, never the units listed
         if u.side != side or u.status != "active":
             continue
         if u.square is None:
             if not naval or u.aboard is None:
                 continue
             fleet = units[u.aboard]
-            if fleet.square is None or fleet.side != u.side:
+            if fleet.square is None or fleet.side != side:
                 continue
         disc = u.discipline
         if lent:
             better = lent.get(u.id if naval else u.square)
             if better is not None and DISC_ORDER[better] < DISC_ORDER[disc]:
                 disc = better
-        roll = chance.dice.d10(f"command {u.id}")
-        mod = (t.flipped if u.flipped else 0) + (t.panicked if panicked else 0)
-        i = min(max(roll + mod - t.low, 0), t.high - t.low)
-        res = table[disc][i]  # type: ignore[index]
+        roll = d10(f"command {u.id}")
         was_flipped = u.flipped
+        i = roll + (base_mod + flip_mod if was_flipped else base_mod) - low
+        res = table[disc][0 if i < 0 else (top if i > top else i)]  # type: ignore[index]
         if res == "-":
             u.failed = False
-            if was_flipped and not panicked and roll == t.rally_on:
+            if was_flipped and not panicked and roll == rally_on:
                 u.flipped = False
                 log_event(ev, "rally", f"{u.id} rallies (command roll {roll}, §6.1)", unit=u.id)
-        elif res == "F" or was_flipped:
+            continue
+        if res == "F" or was_flipped:
             u.failed = True
-            log_event(ev, "command", f"{u.id} fails its command check (roll {roll}, §6.1)", unit=u.id, roll=roll)
+            if ev is not None:
+                log_event(ev, "command", f"{u.id} fails its command check (roll {roll}, §6.1)", unit=u.id, roll=roll)
         else:
             u.flipped = True
-            log_event(ev, "command", f"{u.id} is disrupted by confusion (roll {roll}, §6.1)", unit=u.id, roll=roll)
-        if panicked and was_flipped and res != "-" and u.square is not None:
+            if ev is not None:
+                text = f"{u.id} is disrupted by confusion (roll {roll}, §6.1)"
+                log_event(ev, "command", text, unit=u.id, roll=roll)
+        if panicked and was_flipped and u.square is not None:
             _flee(s, u, chance, ev, "routs")  # §6.3; at sea only fleets rout (004 Passengers)
+            routed = True
     s.phase = "move"
+    return routed
 
 
 def _stratagem(s: State, a: Action, ev: list[Event] | None) -> None:
@@ -312,15 +333,15 @@ def _deploy(s: State, a: Action, ev: list[Event] | None) -> None:
 
 def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
     """§5.6: reset the player turn; the other side's command phase; the turn limit (§5.1)."""
+    side = s.side
     for u in s.units.values():
-        if u.side == s.side or u.owner == s.side:
+        if u.side == side or u.owner == side:
             u.moved = u.attacked = u.failed = u.inspired = u.captured_now = False
     for ld in s.leaders.values():
         ld.moved = False
     s.double_now = False
     s.moved_any = False
-    _check_panic(s, chance, ev)
-    _check_end(s, ev)
+    _check_losses(s, chance, ev)
     if s.phase == "over":
         return
     second = other(s.superior)
@@ -337,68 +358,104 @@ def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
 # --------------------------------------------------------------------------
 # panic and the end of the battle
 # --------------------------------------------------------------------------
-def _check_panic(s: State, chance: Chance, ev: list[Event] | None) -> None:
-    """§10.1 land panic by SP lost, §10.5 breaking; 004 Panic by fleets held (captured ones count)."""
-    b = s.cfg.tables.battle.panic
-    held: dict[str, int] | None = None
+def _check_losses(s: State, chance: Chance, ev: list[Event] | None) -> None:
+    """After anything that can cost a side units: panic and breaking (§10.1, §10.5, 004
+    Panic), then the end of the battle when a side has nothing left on the board (§11.1).
+    Both read one tally of the units (on land: SP lost and who is present; at sea: the
+    fleets each side holds), taken again only after a side has fled."""
+    if not s.naval:
+        lost, here = _land_tally(s)
+        if _land_panic(s, lost, here, chance, ev):
+            lost, here = _land_tally(s)  # counted again after a side has fled
+        if s.phase not in ("allocate", "deploy") and not (here["A"] and here["B"]):
+            _finish(s, ev, _nothing_left(here["A"], here["B"]))
+        return
+    if s.phase in ("allocate", "deploy"):
+        return
+    held = _fleets_held_by_side(s)  # at sea every unit on the board is a fleet, so "present" is held > 0
+    if len(s.panicked) < 2:
+        _naval_panic(s, held, ev)
+    a, b = held["A"] > 0, held["B"] > 0
+    if not (a and b):
+        _finish(s, ev, _nothing_left(a, b))
+
+
+def _land_panic(s: State, lost: dict[str, int], here: dict[str, bool], chance: Chance, ev: list[Event] | None) -> bool:
+    """§10.1 land panic by SP lost, §10.5 breaking (True when a side broke and fled)."""
+    pct = s.cfg.tables.battle.panic.land_percent
+    broke = False
+    for side in ("A", "B"):
+        if side not in s.panicked:
+            orig = s.original_sp.get(side, 0)
+            if not (orig > 0 and lost[side] * 100 >= orig * pct):
+                continue
+            s.panicked.append(side)
+            s.panicked.sort()
+            log_event(ev, "panic", f"side {side} panics (§10.1)", side=side)
+        if _check_break(s, side, lost[side], here[side], chance, ev):
+            broke = True
+            lost, here = _land_tally(s)
+    return broke
+
+
+def _naval_panic(s: State, held: dict[str, int], ev: list[Event] | None) -> None:
+    """004 Panic: a naval force that holds half or fewer of its fleets panics."""
+    num, den = s.cfg.tables.battle.panic.naval_fraction
     for side in ("A", "B"):
         if side in s.panicked:
-            if not s.naval:
-                _check_break(s, side, chance, ev)
             continue
-        if s.naval:
-            orig = s.original_fleets.get(side, 0)
-            if orig <= 0 or s.phase in ("allocate", "deploy"):
-                continue
-            num, den = b.naval_fraction
-            if held is None:
-                held = _fleets_held_by_side(s)  # panic at sea changes no one's fleets
-            if held[side] * den <= orig * num:
-                s.panicked.append(side)
-                s.panicked.sort()
-                log_event(
-                    ev, "panic", f"side {side} panics: it holds half or fewer of its fleets (004 Panic)", side=side
-                )
-        else:
-            orig = s.original_sp.get(side, 0)
-            if orig > 0 and land_lost(s, side) * 100 >= orig * b.land_percent:
-                s.panicked.append(side)
-                s.panicked.sort()
-                log_event(ev, "panic", f"side {side} panics (§10.1)", side=side)
-                _check_break(s, side, chance, ev)
+        orig = s.original_fleets.get(side, 0)
+        if orig > 0 and held[side] * den <= orig * num:
+            s.panicked.append(side)
+            s.panicked.sort()
+            log_event(ev, "panic", f"side {side} panics: it holds half or fewer of its fleets (004 Panic)", side=side)
 
 
 def _fleets_held_by_side(s: State) -> dict[str, int]:
     """``queries.fleets_held`` of both sides in one pass over the board."""
-    held = {"A": 0, "B": 0}
-    units = s.units
-    for uid in s.grid.values():
-        u = units[uid]
-        if u.kind == "fleet":
-            held[u.side] += 1
-    return held
+    # at sea every unit on the board is a fleet (``queries.present``): their sides, at C speed
+    sides = list(map(_SIDE, map(s.units.__getitem__, s.grid.values())))
+    a = sides.count("A")
+    return {"A": a, "B": len(sides) - a}
 
 
-def _check_break(s: State, side: str, chance: Chance, ev: list[Event] | None) -> None:
-    """§10.5: a panicked land force that has lost ``break_percent`` of its SP breaks."""
+_SIDE = attrgetter("side")
+
+
+_LAND_LOST = frozenset({"eliminated", "captured", "escaped", "drowned", "sunk"})
+
+
+def _land_tally(s: State) -> tuple[dict[str, int], dict[str, bool]]:
+    """In one pass over the units: ``queries.land_lost`` of both sides, and
+    ``queries.present`` of both sides."""
+    lost = {"A": 0, "B": 0}
+    here = {"A": False, "B": False}
+    for u in s.units.values():
+        st = u.status
+        if st in _LAND_LOST:
+            lost[u.owner] += u.strength
+        elif u.kind != "impeditus" and (st == "reserve" or (st == "active" and u.square is not None)):
+            here[u.side] = True
+    return lost, here
+
+
+def _check_break(s: State, side: str, lost: int, here: bool, chance: Chance, ev: list[Event] | None) -> bool:
+    """§10.5: a panicked land force that has lost ``break_percent`` of its SP (``lost``) and is
+    still on the field (``here``) breaks (True when it does)."""
     orig = s.original_sp.get(side, 0)
-    if orig <= 0 or s.phase in ("deploy", "over") or not present(s, side):
-        return
-    if land_lost(s, side) * 100 >= orig * s.cfg.tables.battle.panic.break_percent:
+    if orig <= 0 or s.phase in ("deploy", "over") or not here:
+        return False
+    if lost * 100 >= orig * s.cfg.tables.battle.panic.break_percent:
         log_event(ev, "break", f"side {side} breaks and flees the field (§10.5)", side=side)
         _leave_field(s, side, chance, ev, broken=True)
+        return True
+    return False
 
 
-def _check_end(s: State, ev: list[Event] | None) -> None:
-    if s.phase in ("allocate", "deploy"):
-        return
-    a, b = present(s, "A"), present(s, "B")
-    if a and b:
-        return
+def _nothing_left(a: bool, b: bool) -> str:
     if not a and not b:
-        _finish(s, ev, "neither side has anything left on the board")
-    else:
-        _finish(s, ev, f"side {'B' if a else 'A'} has nothing left on the board")
+        return "neither side has anything left on the board"
+    return f"side {'B' if a else 'A'} has nothing left on the board"
 
 
 def _finish(s: State, ev: list[Event] | None, why: str) -> None:

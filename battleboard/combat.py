@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from battleboard.model import Action, Leader, State, Unit
+from battleboard.model import Action, Config, Leader, State, Unit
 from battleboard.queries import Chance, active_ground, lift_off, log_event
 from battleboard.tables import Combat
 from bellum.events import Event
@@ -94,114 +94,156 @@ def defensive_fire(att: Fighter, firer_mod: int, row: tuple[str, ...], low: int,
     return r
 
 
-def _light_rule(s: State, defender: Unit, attacker: Unit) -> bool:
-    """Option light-l-as-b: L counts as B against light units unless heavy cavalry attacks (004, §16)."""
-    if "light-l-as-b" not in s.cfg.options:
-        return False
-    kinds = s.cfg.tables.units.kinds
-    return kinds[defender.kind].light and attacker.kind != "heavy_cavalry"
+class Arms:
+    """What ``attack_setup`` reads of the tables, laid out once per battle ``Config`` (the
+    same numbers as ``combat.toml``, ``units.toml`` and the board's features): plain dicts
+    and tuples instead of the validated models' attribute chains."""
+
+    __slots__ = (
+        "att_disc",
+        "attack_from",
+        "def_disc",
+        "defend",
+        "fires",
+        "flank",
+        "inspire",
+        "leader_bonus",
+        "leader_rating",
+        "light",
+        "no_flank",
+        "rear",
+        "rolls",
+        "testudo_free",
+        "vs",
+    )
+
+    def __init__(self, cfg: Config) -> None:
+        tb = cfg.tables
+        m = tb.combat.modifiers
+        kinds = tb.units.kinds
+        self.att_disc: dict[str, int] = {d: v for d, v in m.attacker_discipline.items()}
+        self.def_disc: dict[str, int] = {d: v for d, v in m.defender_discipline.items()}
+        self.inspire = m.inspire
+        self.leader_rating = m.leader_rating
+        self.leader_bonus = m.leader_bonus
+        self.flank = m.flank
+        self.rear = m.rear
+        self.rolls = {k: spec.rolls for k, spec in kinds.items()}
+        self.fires = frozenset(k for k, spec in kinds.items() if "fire" in spec.modes)
+        #: the kinds option light-l-as-b protects (none without the option)
+        self.light = frozenset(k for k, spec in kinds.items() if spec.light and "light-l-as-b" in cfg.options)
+        vs: dict[tuple[str, str], int] = {}
+        for e in tb.combat.mode_vs_kind:
+            for kind in e.defenders:
+                vs[(e.mode, kind)] = vs.get((e.mode, kind), 0) + e.modifier
+        self.vs = vs
+        feats = [tb.boards.features[f] for f in cfg.board.feature]
+        self.attack_from = tuple(f.attack_from for f in feats)
+        self.defend = tuple(f.defend for f in feats)
+        self.testudo_free = tuple(f.testudo_ignores for f in feats)
+        self.no_flank = tuple(f.no_flank for f in feats)
 
 
-def _leader_bonus(s: State, u: Unit) -> int:
-    """The bonus of a leader of rating ``leader_rating`` or better with ``u`` (§9.1): the
-    leaders of ``queries.leaders_with``, read without building their list."""
-    m = s.cfg.tables.combat.modifiers
-    need = m.leader_rating
-    if s.naval:
-        uid = u.id
-        for ld in s.leaders.values():
-            if ld.aboard == uid and ld.status == "active" and ld.rating >= need:
-                return m.leader_bonus
-        return 0
-    sq = u.square
-    if sq is None:
-        return 0
-    side = u.side
-    for ld in s.leaders.values():
-        if ld.square == sq and ld.status == "active" and ld.side == side and ld.rating >= need:
-            return m.leader_bonus
-    return 0
+def arms(cfg: Config) -> Arms:
+    """The battle's ``Arms`` (made on first use, kept in ``Config.cache``)."""
+    found = cfg.cache.get("arms")
+    if found is None:
+        found = cfg.cache["arms"] = Arms(cfg)
+    assert isinstance(found, Arms)
+    return found
 
 
 def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
     """Everything the dice work on in an attack, and the ids of (attacker, defenders...).
 
     The same setup serves ``_attack`` and the odds (battleboard.odds).  Each fighter is
-    (modifier, flipped, L counts as B): ``Fighter.key``."""
+    (modifier, flipped, L counts as B): ``Fighter.key``.  The tables are read through the
+    battle's ``Arms``; the ``Setup`` is made as the tuple it is (no Python-level constructor)."""
     cfg = s.cfg
-    tb = cfg.tables
-    m = tb.combat.modifiers
-    kinds = tb.units.kinds
+    k = cfg.cache.get("arms")
+    if k is None:
+        k = arms(cfg)
     units = s.units
     who = units[a.unit]
     tgt = units[a.target]
     mode = a.mode
+    light = k.light
     if s.naval:
         fleet = who if who.kind == "fleet" else units[who.aboard or ""]
-        amod = m.attacker_discipline[who.discipline] + _leader_bonus(s, fleet)  # type: ignore[index]
+        amod = k.att_disc[who.discipline]
+        fid = fleet.id
+        need = k.leader_rating
+        for ld in s.leaders.values():  # a leader aboard of rating ``leader_rating`` or better (§9.1)
+            if ld.aboard == fid and ld.status == "active" and ld.rating >= need:
+                amod += k.leader_bonus
+                break
         if fleet.inspired:
-            amod += m.inspire
+            amod += k.inspire
         att = (amod, who.flipped, False)
         if mode == "ram":
-            d = (m.defender_discipline[tgt.discipline], tgt.flipped, True)  # type: ignore[index]
-            return Setup(mode, kinds["fleet"].rolls, att, (d,), None), (who.id, tgt.id)
+            d = (k.def_disc[tgt.discipline], tgt.flipped, True)
+            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, tgt.id)
         if mode == "fire":
             g = active_ground(s, tgt)
             assert g is not None
-            dmod = m.defender_discipline[g.discipline] + vs_modifier(s, mode, g.kind)  # type: ignore[index]
-            d = (dmod, g.flipped, _light_rule(s, g, who))
-            return Setup(mode, kinds["fleet"].rolls, att, (d,), None), (who.id, g.id)
+            dmod = k.def_disc[g.discipline] + k.vs.get((mode, g.kind), 0)
+            d = (dmod, g.flipped, g.kind in light and who.kind != "heavy_cavalry")
+            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, g.id)
         defs: list[tuple[int, bool, bool]] = []
         ids = [who.id]
+        heavy_cav = who.kind == "heavy_cavalry"
         for pid in tgt.cargo:  # impediti never defend (004 Combat: Boarding)
             p = units[pid]
             if p.kind == "impeditus":
                 continue
-            dmod = m.defender_discipline[p.discipline] + vs_modifier(s, mode, p.kind)  # type: ignore[index]
-            defs.append((dmod, p.flipped, _light_rule(s, p, who)))
+            dmod = k.def_disc[p.discipline] + k.vs.get((mode, p.kind), 0)
+            defs.append((dmod, p.flipped, p.kind in light and not heavy_cav))
             ids.append(p.id)
         if not (tgt.captured and defs):  # a captured ship reverts when its captor falls (§13.8)
-            fm = m.defender_discipline[tgt.discipline]  # type: ignore[index]
-            defs.append((fm, tgt.flipped, True))  # L counts as B against a ship
+            defs.append((k.def_disc[tgt.discipline], tgt.flipped, True))  # L counts as B against a ship
             ids.append(tgt.id)
-        return Setup(mode, kinds[who.kind].rolls, att, tuple(defs), None), tuple(ids)
-    assert who.square is not None and tgt.square is not None
-    feats = tb.boards.features
-    board = cfg.board
-    amod = m.attacker_discipline[who.discipline] + _leader_bonus(s, who)  # type: ignore[index]
-    amod += feats[board.feature[who.square]].attack_from
+        return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, tuple(defs), None)), tuple(ids)
+    wsq = who.square
+    tsq = tgt.square
+    assert wsq is not None and tsq is not None
+    amod = k.att_disc[who.discipline] + k.attack_from[wsq]
+    need = k.leader_rating
+    side = who.side
+    for ld in s.leaders.values():  # a leader with it of rating ``leader_rating`` or better (§9.1)
+        if ld.square == wsq and ld.status == "active" and ld.side == side and ld.rating >= need:
+            amod += k.leader_bonus
+            break
     if who.inspired:
-        amod += m.inspire
-    tfeat = feats[board.feature[tgt.square]]
-    dmod = m.defender_discipline[tgt.discipline]  # type: ignore[index]
-    if not (mode == "testudo" and tfeat.testudo_ignores):
-        dmod += tfeat.defend
-    dmod += vs_modifier(s, mode, tgt.kind)
-    if mode != "fire" and not tfeat.no_flank:  # §8.5
-        front = 1 if tgt.side == "A" else -1
-        cols = board.columns
-        dr = who.square // cols - tgt.square // cols
+        amod += k.inspire
+    dmod = k.def_disc[tgt.discipline]
+    if not (mode == "testudo" and k.testudo_free[tsq]):
+        dmod += k.defend[tsq]
+    dmod += k.vs.get((mode, tgt.kind), 0)
+    if mode != "fire" and not k.no_flank[tsq]:  # §8.5
+        cols = cfg.board.columns
+        dr = wsq // cols - tsq // cols
         if dr == 0:
-            dmod += m.flank
-        elif dr == -front:
-            dmod += m.rear
+            dmod += k.flank
+        elif dr == (-1 if tgt.side == "A" else 1):
+            dmod += k.rear
     fmod = None
-    if mode != "fire" and not tgt.flipped and "fire" in kinds[tgt.kind].modes:  # §8.6
+    if mode != "fire" and not tgt.flipped and tgt.kind in k.fires:  # §8.6
         # the defender fires with its discipline; the attacker defends with its own (§8.6)
-        fmod = m.attacker_discipline[tgt.discipline] + m.defender_discipline[who.discipline]  # type: ignore[index]
-    att = (amod, who.flipped, _light_rule(s, who, tgt))
-    d = (dmod, tgt.flipped, _light_rule(s, tgt, who))
-    return Setup(mode, kinds[who.kind].rolls, att, (d,), fmod), (who.id, tgt.id)
+        fmod = k.att_disc[tgt.discipline] + k.def_disc[who.discipline]
+    att = (amod, who.flipped, who.kind in light and tgt.kind != "heavy_cavalry")
+    d = (dmod, tgt.flipped, tgt.kind in light and who.kind != "heavy_cavalry")
+    return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, (d,), fmod)), (who.id, tgt.id)
 
 
-def vs_modifier(s: State, mode: str, kind: str) -> int:
-    """The mode-against-kind modifier of combat.toml (§8.2)."""
-    key = ("vs", mode, kind)
-    found = s.cfg.cache.get(key)
-    if found is None:
-        entries = s.cfg.tables.combat.mode_vs_kind
-        found = s.cfg.cache[key] = sum(e.modifier for e in entries if e.mode == mode and kind in e.defenders)
-    return found
+def _rows(combat: Combat) -> dict[str, tuple[str, ...]]:
+    """Every mode's combat-table row (``Combat.row``), read once per set of tables."""
+    found = _ROWS.get(id(combat))
+    if found is None or found[0] is not combat:
+        found = _ROWS[id(combat)] = (combat, {mode: combat.row(mode) for mode in combat.modes})
+    return found[1]
+
+
+_ROWS: dict[int, tuple[Combat, dict[str, tuple[str, ...]]]] = {}
 
 
 def resolve_setup(
@@ -210,28 +252,27 @@ def resolve_setup(
     """Defensive fire, then the series, on fresh fighters: the real resolver (§8.3–§8.6)."""
     m = combat.modifiers
     low = combat.low
-    att = Fighter(uids[0], setup.att[1], setup.att[0], setup.att[2])
+    rows = _rows(combat)
+    a = setup.att
+    att = Fighter(uids[0], a[1], a[0], a[2])
     defenders = [Fighter(uid, k[1], k[0], k[2]) for uid, k in zip(uids[1:], setup.defs, strict=True)]
     fire_result = ""
     if setup.firer_mod is not None:
         mod = setup.firer_mod + (m.defender_flipped if att.flipped else 0)
         probe = Fighter(att.uid, att.flipped, 0, att.l_as_b)
-        fire_result = defensive_fire(probe, mod, combat.row("fire"), low, chance, f"defensive fire on {att.uid}")
+        fire_result = defensive_fire(probe, mod, rows["fire"], low, chance, f"defensive fire on {att.uid}")
         att.flipped, att.dead = probe.flipped, probe.dead
     used = 0
     if not att.dead:
         label = f"{setup.mode} {att.uid}"
-        row = combat.row(setup.mode)
+        row = rows[setup.mode]
         used = run_series(att, defenders, setup.rolls, row, low, m.attacker_flipped, m.defender_flipped, chance, label)
     return att, defenders, fire_result, used
 
 
-def resolve_fighters(s: State, a: Action, chance: Chance) -> tuple[Fighter, list[Fighter], str, int]:
-    setup, uids = attack_setup(s, a)
-    return resolve_setup(s.cfg.tables.combat, setup, uids, chance)
-
-
-def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
+def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> bool:
+    """Play attack ``a`` (§8, 004 Combat); True when it cost a unit (eliminated, sunk, taken),
+    the only attacks after which panic and the end of the battle are looked at again."""
     s.phase = "combat"
     who = s.units[a.unit]
     tgt = s.units[a.target]
@@ -241,13 +282,14 @@ def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) 
     who.inspired = False
     fleet.inspired = False
     first = len(chance.drawn)
-    att, defenders, fire_result, _ = resolve_fighters(s, a, chance)
+    setup, uids = attack_setup(s, a)
+    att, defenders, fire_result, _ = resolve_setup(s.cfg.tables.combat, setup, uids, chance)
     if ev is not None:
         what = {"ram": "rams", "fire": "fires at"}.get(a.mode, "boards" if s.naval else f"attacks ({a.mode})")
         rolled = chance.drawn[first + (1 if fire_result else 0) :]
         text = f"{who.id} {what} {tgt.id}: {' '.join(rolled) or 'no roll'}"
         log_event(ev, "attack", text, unit=who.id, target=tgt.id, mode=a.mode, results=rolled)
-    if fire_result:
+    if fire_result and ev is not None:
         log_event(ev, "defensive_fire", f"{tgt.id} fires at {who.id} first: {fire_result} (§8.6)", result=fire_result)
     # the defenders' fates
     kills = 0
@@ -264,7 +306,8 @@ def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) 
             kills += 1
         elif d.flipped and not u.flipped:
             u.flipped = True
-            log_event(ev, "disrupted", f"{u.id} is disrupted", unit=u.id)
+            if ev is not None:
+                log_event(ev, "disrupted", f"{u.id} is disrupted", unit=u.id)
     who.kills += kills
     # the attacker's fate (A flips the rammer's or firer's ship, not its passengers, 004)
     if att.dead:
@@ -272,9 +315,12 @@ def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) 
             _sink(s, who, chance, ev)
         else:
             _eliminate(s, who, chance, ev)
-    elif att.flipped and not who.flipped:
+        return True
+    if att.flipped and not who.flipped:
         who.flipped = True
-        log_event(ev, "disrupted", f"{who.id} is disrupted", unit=who.id)
+        if ev is not None:
+            log_event(ev, "disrupted", f"{who.id} is disrupted", unit=who.id)
+    return kills > 0
 
 
 def _eliminate(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:

@@ -14,6 +14,7 @@ from battleboard.queries import (
     BOARDING_MODES,
     DISC_ORDER,
     active_ground,
+    can_leave,
     fire_targets,
     may_leave,
     may_withdraw,
@@ -66,7 +67,7 @@ def move_destinations(s: State, u: Unit) -> tuple[list[int], bool]:
     """What ``legal_actions(s, u.id, "move")`` offers a unit or fleet, without building the
     actions: the squares it may move to, in the generator's order, and whether it may also
     leave the board (the generator's last move, to ``OFF``): the same ``moves_of`` and
-    ``may_leave`` behind the same gates as ``_unit_actions`` and ``_moves`` (a test checks they
+    ``can_leave`` behind the same gates as ``_unit_actions`` and ``_moves`` (a test checks they
     agree on every unit of many positions).  The AI reads it: it asks for many units' moves."""
     if s.phase != "move" or u.side != s.side or u.moved or u.failed:
         return [], False
@@ -74,7 +75,7 @@ def move_destinations(s: State, u: Unit) -> tuple[list[int], bool]:
         return moves_of(s, u), False
     if u.status != "active" or u.square is None or u.attacked or (s.naval and u.kind != "fleet"):
         return [], False
-    return moves_of(s, u), may_leave(s, u) is None
+    return moves_of(s, u), can_leave(s, u)
 
 
 def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:
@@ -82,7 +83,7 @@ def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     may leave it (§7.4, 004 Escape) — while it has neither moved nor attacked."""
     if s.phase == "move" and not u.moved and not u.attacked and only != "attack":
         out.extend(Move(u.id, sq) for sq in moves_of(s, u))
-        if may_leave(s, u) is None:
+        if can_leave(s, u):
             out.append(Move(u.id, OFF))
 
 
@@ -107,32 +108,51 @@ def _unit_actions(s: State, u: Unit, out: list[Action], only: str = "") -> None:
     spec = s.cfg.tables.units.kinds[u.kind]
     if spec.rolls <= 0:
         return
-    board = s.cfg.board
-    adjacent = [s.grid[n] for n in board.neighbors[u.square] if n in s.grid and s.units[s.grid[n]].side != u.side]
+    grid = s.grid
+    units = s.units
+    side = u.side
+    uid = u.id
+    adjacent: list[str] = []
+    for n in s.cfg.board.neighbors[u.square]:
+        t = grid.get(n)
+        if t is not None and units[t].side != side:
+            adjacent.append(t)
     for mode in spec.modes:
         if mode == "fire":
-            for sq in fire_targets(s, u.square, u.side):
-                out.append(Attack(u.id, s.grid[sq], "fire"))
+            for sq in fire_targets(s, u.square, side):
+                out.append(Attack(uid, grid[sq], "fire"))
         elif mode != "ram":
             for t in adjacent:
-                out.append(Attack(u.id, t, mode))
+                out.append(Attack(uid, t, mode))
 
 
 def _fleet_actions(s: State, f: Unit, out: list[Action], only: str = "") -> None:
     if f.square is None:
         return
-    _moves(s, f, out, only)
+    if only != "attack":
+        _moves(s, f, out, only)
     if f.attacked or f.captured_now or only == "move":
         return
     board = s.cfg.board
-    for n in board.neighbors[f.square]:
-        t = s.grid.get(n)
-        if t is not None and s.units[t].side != f.side:
-            out.append(Attack(f.id, t, "ram"))
-    for sq in fire_targets(s, f.square, f.side):
-        t = s.grid[sq]
-        if active_ground(s, s.units[t]) is not None:
-            out.append(Attack(f.id, t, "fire"))
+    grid = s.grid
+    units = s.units
+    side = f.side
+    fid = f.id
+    # the enemies alongside are rammed; they and those two squares off in a straight line with
+    # nothing between may be fired at, in the order ``fire_targets`` lists them (§8.1)
+    targets: list[str] = []
+    for q in board.neighbors[f.square]:
+        t = grid.get(q)
+        if t is not None and units[t].side != side:
+            targets.append(t)
+            out.append(Attack(fid, t, "ram"))
+    for q, mid in board.lines2[f.square]:
+        t = grid.get(q)
+        if t is not None and mid not in grid and units[t].side != side:
+            targets.append(t)
+    for t in targets:
+        if active_ground(s, units[t]) is not None:
+            out.append(Attack(fid, t, "fire"))
 
 
 def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
@@ -140,16 +160,28 @@ def _boarding_actions(s: State, g: Unit, out: list[Action]) -> None:
     fleet = s.units[g.aboard]
     if fleet.square is None or fleet.attacked or fleet.captured_now or active_ground(s, fleet) is not g:
         return
-    spec = s.cfg.tables.units.kinds[g.kind]
-    if spec.rolls <= 0:
+    modes = _boarding_modes(s, g.kind)
+    if not modes:
         return
-    modes = [m for m in BOARDING_MODES if m == "phalanx" or m in spec.modes]
     for n in s.cfg.board.neighbors[fleet.square]:
         t = s.grid.get(n)
         if t is not None and s.units[t].side != g.side:
             for m in modes:
                 out.append(Attack(g.id, t, m, True))
                 out.append(Attack(g.id, t, m, False))
+
+
+def _boarding_modes(s: State, kind: str) -> tuple[str, ...]:
+    """The boarding modes of a ground unit of ``kind`` (phalanx, and those of its own among
+    wedge and quincunx; none for a unit that does not fight), once per battle's tables."""
+    key = ("boarding", kind)
+    found = s.cfg.cache.get(key)
+    if found is None:
+        spec = s.cfg.tables.units.kinds[kind]
+        modes = () if spec.rolls <= 0 else tuple(m for m in BOARDING_MODES if m == "phalanx" or m in spec.modes)
+        found = s.cfg.cache[key] = modes
+    assert isinstance(found, tuple)
+    return found
 
 
 def leader_unit(s: State, ld: Leader) -> Unit | None:
@@ -195,29 +227,32 @@ def _allocations(s: State) -> list[Action]:
     order listed, strongest first, and strongest first from the last fleet.  Any other valid
     plan is accepted too."""
     out: list[Action] = []
+    fleets_of: dict[str, list[str]] = {"A": [], "B": []}
+    ground_of: dict[str, list[Unit]] = {"A": [], "B": []}
+    for u in s.units.values():  # one pass: each side's fleets and ground units, in the order listed
+        if u.kind == "fleet":
+            if u.status == "active" or u.status == "reserve":
+                fleets_of[u.side].append(u.id)
+        elif u.status == "active":
+            ground_of[u.side].append(u)
     for side in ("A", "B"):
-        if side in s.allocations:
+        fleets = fleets_of[side]
+        if side in s.allocations or not fleets:
             continue
-        fleets = [
-            u.id for u in s.units.values() if u.kind == "fleet" and u.side == side and u.status in ("active", "reserve")
-        ]
-        ground = [u for u in s.units.values() if u.side == side and u.kind != "fleet" and u.status == "active"]
+        ground = ground_of[side]
         leaders = [ld.id for ld in s.leaders.values() if ld.side == side and ld.status == "active"]
-        if not fleets:
-            continue
-        strongest = sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))
-        # the order listed, strongest first, and strongest first onto the last-listed fleets
-        orders = [(ground, fleets), (strongest, fleets), (strongest, fleets[::-1])]
+        listed = [g.id for g in ground]
+        strongest = [g.id for g in sorted(ground, key=lambda g: (g.kind == "impeditus", -g.strength))]
         seen: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
-        for order, ships in orders:
-            loads: dict[str, list[str]] = {f: [] for f in fleets}
-            for i, g in enumerate(order):
-                loads[ships[i % len(ships)]].append(g.id)
-            plan = tuple((f, tuple(v)) for f, v in loads.items())
+        lplan = tuple((ld, fleets[i % len(fleets)]) for i, ld in enumerate(leaders))
+        n = len(fleets)
+        # round robin: the order listed, strongest first, and strongest first onto the
+        # last-listed fleets (fleet j takes every n-th unit from the j-th, or the (n-1-j)-th)
+        for order, first in ((listed, 0), (strongest, 0), (strongest, n - 1)):
+            plan = tuple((f, tuple(order[abs(first - j) :: n])) for j, f in enumerate(fleets))
             if plan in seen:
                 continue
             seen.add(plan)
-            lplan = tuple((ld, fleets[i % len(fleets)]) for i, ld in enumerate(leaders))
             out.append(Allocate(side, plan, lplan))
     return out
 
@@ -226,23 +261,26 @@ def _deployments(s: State) -> list[Action]:
     """Canonical set-ups for the side setting up (§4.2): the strongest in the front row centre,
     or the same line with the mounted units on the wings."""
     side = s.side
-    squares = [
-        sq
-        for sq in s.cfg.board.deploy_squares(side)
-        if sq not in s.grid and _passable(s, sq, "ship" if s.naval else "foot")
-    ]
+    cfg = s.cfg
+    enter_first = cfg.terrain("ship" if s.naval else "foot")[0]
+    key = ("deploy squares", side)
+    ranked = cfg.cache.get(key)
+    if ranked is None:
+        ranked = cfg.cache[key] = tuple(cfg.board.deploy_squares(side))
+    squares = [sq for sq in ranked if sq not in s.grid and enter_first[sq]]
     mine = [u for u in s.units.values() if u.side == side and u.status == "reserve"]
-    kinds = s.cfg.tables.units.kinds
+    kinds = cfg.tables.units.kinds
     out: list[Action] = []
     by_strength = sorted(mine, key=lambda u: (-u.strength, DISC_ORDER[u.discipline]))
     horse_last = sorted(mine, key=lambda u: (kinds[u.kind].cls != "foot", -u.strength))
+    enter_of = {u.kind: cfg.terrain(kinds[u.kind].cls)[0] for u in mine}  # may a unit of its class stand there
     for order in (by_strength, horse_last):
         placements: list[tuple[str, int]] = []
         free = list(squares)
         for u in order:
-            cls = kinds[u.kind].cls
+            enter = enter_of[u.kind]
             for sq in free:
-                if _passable(s, sq, cls):
+                if enter[sq]:
                     placements.append((u.id, sq))
                     free.remove(sq)
                     break

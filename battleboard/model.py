@@ -119,6 +119,15 @@ class Config:
             found = self.cache[key] = (enter, stop)
         return found
 
+    def steps(self, cls: str) -> tuple[tuple[int, ...], ...]:
+        """Per square: its neighbours a unit of ``cls`` may enter, in the board's order."""
+        key = ("steps", cls)
+        found = self.cache.get(key)
+        if found is None:
+            enter = self.terrain(cls)[0]
+            found = self.cache[key] = tuple(tuple(n for n in nb if enter[n]) for nb in self.board.neighbors)
+        return found
+
 
 @dataclass(slots=True)
 class Unit:

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from battleboard.model import Action, State
-from battleboard.rules import Chance, MissingResultError, Setup, attack_setup, resolve_setup
+from battleboard.rules import Chance, Setup, attack_setup, resolve_setup
 from battleboard.tables import tables
 from bellum.dice import Dice
 
@@ -38,13 +38,45 @@ def result_probs(row: tuple[str, ...], low: int, mod: int) -> tuple[tuple[str, F
     return tuple((r, Fraction(c, 10)) for r, c in result_counts(row, low, mod))
 
 
+class _Branching(Chance):
+    """The chance ``setup_distribution`` runs the resolver with: it replays ``prefix``, then at
+    every further roll takes the table's last result and leaves the others on ``stack``
+    (with their faces), so that each run of the resolver ends in one outcome and the stack
+    holds every branch still to run — a depth-first walk of every result the resolver asks
+    for, in the order the forced results listed them (``result_counts``), the last first."""
+
+    __slots__ = ("faces", "path", "stack")
+
+    def __init__(
+        self, dice: Dice, prefix: tuple[str, ...], faces: int, stack: list[tuple[tuple[str, ...], int]]
+    ) -> None:
+        super().__init__(dice, prefix)
+        self.path = prefix
+        self.faces = faces
+        self.stack = stack
+
+    def combat(self, row: tuple[str, ...], low: int, mod: int, label: str) -> str:
+        if self.results:
+            return super().combat(row, low, mod, label)
+        options = result_counts(row, low, mod)
+        for r, c in options[:-1]:
+            self.stack.append(((*self.path, r), self.faces * c))
+        r, c = options[-1]
+        self.path = (*self.path, r)
+        self.faces *= c
+        self.used += 1
+        self.drawn.append(r)
+        return r
+
+
 @lru_cache(maxsize=100_000)
 def setup_distribution(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
     """Exact distribution of an attack's outcome (cached: it depends only on ``setup``).
 
-    Each branch's chance is kept as whole faces over ``10 ** rolls`` and the sum of each
-    outcome made a ``Fraction`` once at the end (the same exact numbers as multiplying
-    fractions branch by branch, without their cost)."""
+    The real resolver is run once for every way the combat table can answer its rolls
+    (``_Branching``).  Each branch's chance is kept as whole faces over ``10 ** rolls`` and
+    the sum of each outcome made a ``Fraction`` once at the end (the same exact numbers as
+    multiplying fractions branch by branch, without their cost)."""
     combat = tables().combat
     uids = ("attacker", *(f"defender{i}" for i in range(len(setup.defs))))
     found: list[tuple[Outcome, int, int]] = []  # (outcome, faces, rolls)
@@ -52,14 +84,10 @@ def setup_distribution(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
     no_dice = Dice.forced([])  # every result is forced: the resolver rolls no die here
     while stack:
         prefix, faces = stack.pop()
-        chance = Chance(no_dice, prefix)
-        try:
-            att, defs, _, _ = resolve_setup(combat, setup, uids, chance)
-        except MissingResultError as need:
-            for r, c in result_counts(need.row, need.low, need.mod):
-                stack.append(((*prefix, r), faces * c))
-            continue
-        found.append(((att.flipped, att.dead, tuple((d.flipped, d.dead) for d in defs)), faces, len(prefix)))
+        chance = _Branching(no_dice, prefix, faces, stack)
+        att, defs, _, _ = resolve_setup(combat, setup, uids, chance)
+        outcome = (att.flipped, att.dead, tuple((d.flipped, d.dead) for d in defs))
+        found.append((outcome, chance.faces, len(chance.path)))
     depth = max(n for _, _, n in found)
     sums: dict[Outcome, int] = {}
     for out, faces, n in found:

@@ -5,9 +5,10 @@ shared by rules cases, scenarios and the campaign's engagements — and building
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -94,7 +95,122 @@ class Position(_Strict):
     leaders: list[LeaderIn] = []
 
 
-def build_board(pos: Position, t: Tables, src: str | Path) -> Board:
+class UnitLike(Protocol):
+    """What ``build_state`` reads of a unit: a position's ``UnitIn`` or a ``Placed``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def discipline(self) -> str: ...
+    @property
+    def strength(self) -> int: ...
+    @property
+    def square(self) -> str | None: ...
+    @property
+    def flipped(self) -> bool: ...
+    @property
+    def aboard(self) -> str | None: ...
+    @property
+    def active(self) -> bool: ...
+    @property
+    def captured(self) -> bool: ...
+    @property
+    def moved(self) -> bool: ...
+    @property
+    def attacked(self) -> bool: ...
+    @property
+    def failed(self) -> bool: ...
+    @property
+    def name(self) -> str: ...
+
+
+class LeaderLike(Protocol):
+    """What ``build_state`` reads of a leader: a position's ``LeaderIn`` or a ``PlacedLeader``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def rating(self) -> int: ...
+    @property
+    def discipline(self) -> str: ...
+    @property
+    def square(self) -> str | None: ...
+    @property
+    def aboard(self) -> str | None: ...
+    @property
+    def name(self) -> str: ...
+
+
+class PositionLike(Protocol):
+    """What ``build_state`` reads of a position: a validated ``Position`` or a ``Layout``."""
+
+    @property
+    def board(self) -> BoardIn: ...
+    @property
+    def battle(self) -> BattleIn: ...
+    @property
+    def units(self) -> Sequence[UnitLike]: ...
+    @property
+    def leaders(self) -> Sequence[LeaderLike]: ...
+
+
+class Placed(NamedTuple):
+    """A unit already validated elsewhere (an engagement's ``ForceUnit``: the same fields and
+    limits as ``UnitIn``), read by ``build_state`` without validating it again."""
+
+    id: str
+    side: str
+    kind: str
+    discipline: str
+    strength: int
+    square: str | None = None
+    flipped: bool = False
+    aboard: str | None = None
+    active: bool = False
+    captured: bool = False
+    moved: bool = False
+    attacked: bool = False
+    failed: bool = False
+    name: str = ""
+
+    @staticmethod
+    def of(uid: str, side: str, kind: str, discipline: str, strength: int, name: str) -> Placed:
+        """A unit not yet set up (every other field its default), made without keywords."""
+        out: Placed = tuple.__new__(
+            Placed, (uid, side, kind, discipline, strength, None, False, None, False, False, False, False, False, name)
+        )
+        return out
+
+
+class PlacedLeader(NamedTuple):
+    """A leader already validated elsewhere (an engagement's ``ForceLeader``), as ``Placed``."""
+
+    id: str
+    side: str
+    rating: int
+    discipline: str
+    square: str | None = None
+    aboard: str | None = None
+    name: str = ""
+
+
+class Layout(NamedTuple):
+    """A position made of pieces already validated (an engagement's forces): ``build_state``
+    reads it as it reads a ``Position`` (issue 20: no second pydantic pass per battle)."""
+
+    board: BoardIn
+    battle: BattleIn
+    units: Sequence[Placed]
+    leaders: Sequence[PlacedLeader]
+
+
+def build_board(pos: PositionLike, t: Tables, src: str | Path) -> Board:
     kind = pos.battle.kind
     terrain = pos.battle.terrain or pos.board.terrain or ("sea" if kind == "naval" else "field")
     spec = t.boards.boards.get(terrain)
@@ -137,7 +253,7 @@ def _board(
     return Board.build(terrain, kind, columns, rows, deploy, dict(features), base)
 
 
-def build_state(pos: Position, src: str | Path, options: list[str] | None = None) -> State:
+def build_state(pos: PositionLike, src: str | Path, options: list[str] | None = None) -> State:
     """The battle this position describes (cases, scenarios, engagements)."""
     t = tables()
     opts = frozenset(options or [])
@@ -151,7 +267,7 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
         raise InputError(src, "battle.trigger", f"{trigger!r} is not a trigger for a {b.kind} battle")
     board = build_board(pos, t, src)
     max_turns = b.max_turns or (t.battle.max_turns.naval if naval else t.battle.max_turns.land)
-    cfg = Config(t, board, b.kind, trigger, opts, max_turns)
+    cfg = _config(t, board, b.kind, trigger, opts, max_turns)
     units, grid = _units(pos, t, board, src)
     _passengers(pos, t, units, src)
     if naval:
@@ -162,49 +278,89 @@ def build_state(pos: Position, src: str | Path, options: list[str] | None = None
     return _opening(pos, cfg, units, leaders, grid, src)
 
 
-def _units(pos: Position, t: Tables, board: Board, src: str | Path) -> tuple[dict[str, Unit], dict[int, str]]:
+def _config(t: Tables, board: Board, kind: str, trigger: str, opts: frozenset[str], max_turns: int) -> Config:
+    """The battle's ``Config``, one per set of tables, board, kind, trigger, options and turn
+    limit: its derived lookups (``Config.cache``) are worked out once, not in every battle."""
+    key = (id(t), id(board), kind, trigger, opts, max_turns)
+    found = _CONFIGS.get(key)
+    if found is None or found.tables is not t or found.board is not board:
+        if len(_CONFIGS) >= 256:
+            _CONFIGS.clear()
+        found = _CONFIGS[key] = Config(t, board, kind, trigger, opts, max_turns)
+    return found
+
+
+_CONFIGS: dict[tuple[int, int, str, str, frozenset[str], int], Config] = {}
+
+
+def _units(pos: PositionLike, t: Tables, board: Board, src: str | Path) -> tuple[dict[str, Unit], dict[int, str]]:
     """The units, each on a square it may stand on, in reserve, or (for now) aboard nothing;
     and the squares they hold."""
     b = pos.battle
     naval = b.kind == "naval"
     units: dict[str, Unit] = {}
     grid: dict[int, str] = {}
-    feats = t.boards.features
     for i, ui in enumerate(pos.units):
-        place = f"units[{i}]"
         if ui.id in units:
-            raise InputError(src, f"{place}.id", f"the id {ui.id!r} is used twice")
-        if naval != (ui.kind == "fleet") and ui.aboard is None and ui.square is not None:
-            raise InputError(src, place, f"a {ui.kind} cannot stand on a square in a {b.kind} battle")
-        if not naval and ui.kind == "fleet":
-            raise InputError(src, place, "fleets fight only in naval battles")
-        if ui.kind == "fleet" and ui.aboard is not None:
-            raise InputError(src, f"{place}.aboard", "a fleet cannot be carried")
-        if ui.aboard is not None and ui.square is not None:
-            raise InputError(src, place, "a passenger has no square of its own")
-        owner = other(ui.side) if ui.captured else ui.side
-        u = Unit(ui.id, ui.side, owner, ui.kind, ui.discipline, ui.strength, name=ui.name or ui.id)
-        u.flipped, u.captured, u.moved, u.attacked, u.failed = ui.flipped, ui.captured, ui.moved, ui.attacked, ui.failed
-        if ui.square is not None:
-            sq = board.parse(ui.square)
-            if sq is None:
-                raise InputError(src, f"{place}.square", f"{ui.square!r} is not a square of this board")
-            if sq in grid:
-                raise InputError(src, f"{place}.square", f"{ui.square} already holds {grid[sq]}")
-            cls = t.units.kinds[ui.kind].cls
-            if cls not in feats[board.feature[sq]].passable:
-                raise InputError(
-                    src, f"{place}.square", f"a {ui.kind} cannot stand on {board.feature[sq]} ({ui.square})"
-                )
-            u.square = sq
-            grid[sq] = ui.id
-        elif ui.aboard is None:
+            raise InputError(src, f"units[{i}].id", f"the id {ui.id!r} is used twice")
+        square, aboard, kind = ui.square, ui.aboard, ui.kind
+        if naval != (kind == "fleet") and aboard is None and square is not None:
+            raise InputError(src, f"units[{i}]", f"a {kind} cannot stand on a square in a {b.kind} battle")
+        if not naval and kind == "fleet":
+            raise InputError(src, f"units[{i}]", "fleets fight only in naval battles")
+        if kind == "fleet" and aboard is not None:
+            raise InputError(src, f"units[{i}].aboard", "a fleet cannot be carried")
+        if aboard is not None and square is not None:
+            raise InputError(src, f"units[{i}]", "a passenger has no square of its own")
+        captured = ui.captured
+        u = Unit(
+            ui.id,
+            ui.side,
+            other(ui.side) if captured else ui.side,
+            kind,
+            ui.discipline,
+            ui.strength,
+            None,
+            ui.flipped,
+            "active",
+            None,
+            [],
+            captured,
+            None,
+            False,
+            ui.moved,
+            ui.attacked,
+            ui.failed,
+            False,
+            False,
+            0,
+            ui.name or ui.id,
+        )
+        if square is not None:
+            u.square = grid_square(t, board, ui, grid, src, f"units[{i}].square")
+            grid[u.square] = ui.id
+        elif aboard is None:
             u.status = "reserve"
         units[ui.id] = u
     return units, grid
 
 
-def _passengers(pos: Position, t: Tables, units: dict[str, Unit], src: str | Path) -> None:
+def grid_square(t: Tables, board: Board, ui: UnitLike, grid: dict[int, str], src: str | Path, place: str) -> int:
+    """The square a unit of the position stands on: on the board, free, and passable to it."""
+    assert ui.square is not None
+    sq = board.parse(ui.square)
+    if sq is None:
+        raise InputError(src, place, f"{ui.square!r} is not a square of this board")
+    if sq in grid:
+        raise InputError(src, place, f"{ui.square} already holds {grid[sq]}")
+    cls = t.units.kinds[ui.kind].cls
+    feats = t.boards.features
+    if cls not in feats[board.feature[sq]].passable:
+        raise InputError(src, place, f"a {ui.kind} cannot stand on {board.feature[sq]} ({ui.square})")
+    return sq
+
+
+def _passengers(pos: PositionLike, t: Tables, units: dict[str, Unit], src: str | Path) -> None:
     """Ground units aboard their side's fleets, the active one first (004 Passengers)."""
     cap = t.units.fleet_capacity
     actives: dict[str, str] = {}
@@ -233,7 +389,7 @@ def _passengers(pos: Position, t: Tables, units: dict[str, Unit], src: str | Pat
 
 
 def _leaders(
-    pos: Position, board: Board, units: dict[str, Unit], grid: dict[int, str], src: str | Path
+    pos: PositionLike, board: Board, units: dict[str, Unit], grid: dict[int, str], src: str | Path
 ) -> dict[str, Leader]:
     """The leaders: aboard a fleet of their side, or with a friendly unit on land."""
     naval = pos.battle.kind == "naval"
@@ -264,7 +420,7 @@ def _leaders(
 
 
 def _opening(
-    pos: Position,
+    pos: PositionLike,
     cfg: Config,
     units: dict[str, Unit],
     leaders: dict[str, Leader],

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from functools import lru_cache
 
-from battleboard.model import Action, Leader, State, Unit, other
+from battleboard.model import Action, Board, Leader, State, Unit, other
 from bellum.dice import Dice
 from bellum.errors import DiceError
 from bellum.events import Event
@@ -113,13 +114,10 @@ def present(s: State, side: str) -> bool:
         units = s.units
         return any(units[uid].side == side for uid in s.grid.values())
     for u in s.units.values():
-        if u.side != side or u.status not in ("active", "reserve"):
-            continue
-        if s.naval:
-            if u.kind == "fleet" and u.square is not None:
+        if u.side == side and u.kind != "impeditus":
+            st = u.status
+            if st == "reserve" or (st == "active" and u.square is not None):
                 return True
-        elif u.kind != "impeditus" and (u.square is not None or u.status == "reserve"):
-            return True
     return False
 
 
@@ -146,9 +144,27 @@ def really_lost(u: Unit) -> bool:
     return u.status != "broken_through" and victory_lost(u)
 
 
+_LOST = frozenset({"eliminated", "sunk", "drowned", "captured", "broken_through"})
+_LOST_HERE = frozenset({"eliminated", "sunk", "drowned", "captured"})
+
+
 def sp_lost(s: State, side: str, *, for_victory: bool = True) -> int:
-    test = victory_lost if for_victory else really_lost
-    return sum(u.strength for u in s.units.values() if u.owner == side and test(u))
+    """SP ``side`` has lost: ``victory_lost`` (or ``really_lost``) units' strength, the two
+    tests written out in one pass (the AI and the end of every battle ask it)."""
+    total = 0
+    if for_victory:
+        for u in s.units.values():
+            if u.owner == side:
+                st = u.status
+                if st in _LOST or (not u.returns if st == "escaped" else u.side != side):
+                    total += u.strength
+        return total
+    for u in s.units.values():
+        if u.owner == side:
+            st = u.status
+            if u.side != side or (st in _LOST_HERE or (st == "escaped" and not u.returns)):
+                total += u.strength
+    return total
 
 
 def scores(s: State) -> dict[str, int]:
@@ -203,21 +219,24 @@ def moves_of(s: State, u: Unit) -> list[int]:
     seen = {start}
     frontier = [start]
     out: list[int] = []
-    nbs = board.neighbors
-    enter, stop = cfg.terrain(spec.cls)
-    for _ in range(ma):
+    found = cfg.cache.get(("moves", spec.cls))
+    if found is None:
+        found = cfg.cache[("moves", spec.cls)] = (cfg.steps(spec.cls), cfg.terrain(spec.cls)[1])
+    steps, stop = found
+    for step in range(ma):
+        last = step == ma - 1
         nxt: list[int] = []
         for sq in frontier:
-            for n in nbs[sq]:
-                if n in seen or not enter[n]:
+            for n in steps[sq]:  # the squares of its class's terrain (§2.3)
+                if n in seen:
                     continue
+                seen.add(n)  # an enemy's square stays closed for the whole search
                 occ = grid.get(n)
-                if occ is not None and units[occ].side != side:
-                    continue
-                seen.add(n)
                 if occ is None:
                     out.append(n)
-                if stop[n] or n in enemy_adj:
+                elif units[occ].side != side:
+                    continue
+                if last or stop[n] or n in enemy_adj:
                     continue  # §2.3 terrain, §7.2 contact
                 nxt.append(n)
         frontier = nxt
@@ -245,6 +264,24 @@ def may_leave(s: State, u: Unit) -> str | None:
     return f"{u.id} is not on a home-edge row and cannot leave the board"
 
 
+def can_leave(s: State, u: Unit) -> bool:
+    """``may_leave(s, u) is None`` without writing the reason out (the generator asks it for
+    every unit it lists moves for)."""
+    sq = u.square
+    if sq is None:
+        return False
+    board = s.cfg.board
+    row = sq // board.columns
+    side = u.side
+    if row == (0 if side == "A" else board.rows - 1):  # its own edge
+        return side in s.panicked and not (u.moved and s.cfg.kind == "land")
+    if row == (board.rows - 1 if side == "A" else 0):  # the enemy's edge
+        return (
+            s.naval and s.cfg.trigger == "interception" and side == s.active_side and u.kind == "fleet" and not u.moved
+        )
+    return False
+
+
 def may_withdraw(s: State) -> str | None:
     """Why the side to play may not withdraw from the field now, or None if it may (§10.4)."""
     if s.naval:
@@ -263,9 +300,15 @@ def fire_targets(s: State, sq: int, side: str) -> list[int]:
     nothing between (§8.1, 004 Combat: Missile Fire)."""
     board = s.cfg.board
     grid = s.grid
-    out = [n for n in board.neighbors[sq] if n in grid and s.units[grid[n]].side != side]
+    units = s.units
+    out: list[int] = []
+    for n in board.neighbors[sq]:
+        uid = grid.get(n)
+        if uid is not None and units[uid].side != side:
+            out.append(n)
     for far, mid in board.lines2[sq]:
-        if far in grid and mid not in grid and s.units[grid[far]].side != side:
+        uid = grid.get(far)
+        if uid is not None and mid not in grid and units[uid].side != side:
             out.append(far)
     return out
 
@@ -283,3 +326,41 @@ def lift_off(s: State, u: Unit) -> None:
     if u.square is not None:
         s.grid.pop(u.square, None)
         u.square = None
+
+
+@lru_cache(maxsize=64)
+def _byte_masks(columns: int, rows: int) -> tuple[tuple[int, ...], int, int, int]:
+    """For ``nearest_distances`` on a board of this size: each square's byte (bit ``8 *
+    square``), a 1 in every square's byte, and the same without the first column and without
+    the last column."""
+    n = columns * rows
+    bit = tuple(1 << (8 * q) for q in range(n))
+    ones = sum(bit)
+    not_first = sum(bit[q] for q in range(n) if q % columns != 0)
+    not_last = sum(bit[q] for q in range(n) if q % columns != columns - 1)
+    return bit, ones, not_first, not_last
+
+
+def nearest_distances(board: Board, squares: Iterable[int]) -> list[int]:
+    """Steps (Manhattan) from every square of ``board`` to the nearest of ``squares`` (99 for
+    every square when there are none).
+
+    A breadth-first spread from all of them at once, with the board held as one integer, a
+    byte per square: each step adds every square next to one reached; a square's distance is
+    the number of steps that had not reached it, summed byte by byte (at most 54 < 256, no
+    carry), read back as the integer's bytes."""
+    bit, ones, not_first, not_last = _byte_masks(board.columns, board.rows)
+    reached = 0
+    for q in squares:
+        reached |= bit[q]
+    n = len(bit)
+    if not reached:
+        return [99] * n
+    row = 8 * board.columns
+    total = 0
+    while reached != ones:
+        total += ones ^ reached
+        reached |= (
+            ((reached << 8) & not_first) | ((reached >> 8) & not_last) | ((reached << row) & ones) | (reached >> row)
+        )
+    return list(total.to_bytes(n, "little"))

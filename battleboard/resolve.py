@@ -14,15 +14,7 @@ from typing import Literal
 
 from battleboard.ai import play_turn
 from battleboard.model import Action, State, Unit, other
-from battleboard.position import (
-    SHARED_LEADER_FIELDS,
-    SHARED_UNIT_FIELDS,
-    BattleIn,
-    LeaderIn,
-    Position,
-    UnitIn,
-    build_state,
-)
+from battleboard.position import BattleIn, BoardIn, Layout, Placed, PlacedLeader, build_state
 from battleboard.rules import Chance, sp_lost
 from battleboard.tables import Promotion as Promotion_T
 from battleboard.tables import tables
@@ -35,10 +27,8 @@ from bellum.engagement import (
     CapturedFleet,
     Discipline,
     Engagement,
-    LeaderFate,
     Outcome,
     Promotion,
-    UnitFate,
 )
 from bellum.errors import BellumError
 from bellum.events import Event
@@ -79,8 +69,11 @@ def state_from_engagement(eng: Engagement) -> State:
     """The battle an engagement asks for: forces off the board, set-up (and allocation at sea) to come."""
     naval = eng.kind == "naval"
     superior = eng.tactical_superiority()
-    pos = Position(
-        battle=BattleIn(
+    # the engagement's units and leaders are validated already (the contract's fields and
+    # limits are the position's: ``SHARED_UNIT_FIELDS``); only the battle's line is new
+    pos = Layout(
+        _NO_BOARD,
+        BattleIn(
             kind=eng.kind,
             terrain=eng.terrain,
             trigger=eng.trigger,
@@ -88,13 +81,16 @@ def state_from_engagement(eng: Engagement) -> State:
             active=eng.active,
             stratagems={s: eng.sides[s].battle_stratagems for s in ("A", "B")},
         ),
-        units=[UnitIn(**u.model_dump(include=SHARED_UNIT_FIELDS)) for u in eng.units],
-        leaders=[LeaderIn(**ld.model_dump(include=SHARED_LEADER_FIELDS)) for ld in eng.leaders],
+        [Placed.of(u.id, u.side, u.kind, u.discipline, u.strength, u.name) for u in eng.units],
+        [PlacedLeader(ld.id, ld.side, ld.rating, ld.discipline, name=ld.name) for ld in eng.leaders],
     )
     s = build_state(pos, f"engagement {eng.id}", list(eng.options))
     if naval:
         s.phase = "allocate"
     return s
+
+
+_NO_BOARD = BoardIn()  # an engagement's board is its terrain's, as the tables give it
 
 
 def promotion_quota(enemy_lost: int, t: Promotion_T | None = None) -> int:
@@ -204,29 +200,25 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     captured = _captured_fleets(s, eng)
     promotions = _promotions(s)
     promoted = {p.id: p.after for p in promotions}
-    fates: list[UnitFate] = []
+    # plain rows, validated once with the whole outcome (one pydantic pass, not one a unit)
+    fates: list[dict[str, object]] = []
     heavy_sp = {"A": 0, "B": 0}  # heavy infantry SP killed, per side that lost them (§12.4)
     for u in s.units.values():
         fate = _unit_fate(s, u, dice)
         if fate in KILLED and u.kind in HEAVY_INFANTRY:
             heavy_sp[u.owner] += u.strength
         fates.append(
-            UnitFate(
-                id=u.id,
-                side=u.owner,
-                fate=fate,
-                strength=u.strength,
-                discipline=promoted.get(u.id, u.discipline),
-                flipped=u.flipped,
-            )
+            {
+                "id": u.id,
+                "side": u.owner,
+                "fate": fate,
+                "strength": u.strength,
+                "discipline": promoted.get(u.id, u.discipline),
+                "flipped": u.flipped,
+            }
         )
     leaders = [
-        LeaderFate(
-            id=ld.id,
-            side=ld.side,
-            fate={"active": "survived", "eliminated": "executed"}.get(ld.status, ld.status),
-        )
-        for ld in s.leaders.values()
+        {"id": ld.id, "side": ld.side, "fate": _LEADER_FATES.get(ld.status, ld.status)} for ld in s.leaders.values()
     ]
     lost = {side: sp_lost(s, side, for_victory=False) for side in SIDES}
     # §12.4 fratricide: every full unit's worth (5 SP) of heavy infantry killed, per side
@@ -240,24 +232,29 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     taken = (winner == eng.active) if eng.trigger == "storm" else None  # the storming side must win
     loser = other(winner) if winner is not None else None
     retreats = loser is not None and not (s.naval and eng.sides[loser].friendly_port)  # type: ignore[index]
-    return Outcome(
-        engagement=eng.id,
-        winner=winner,
-        reason=s.end_reason,
-        turns=s.turn,
-        units=fates,
-        leaders=leaders,
-        strength_lost=lost,
-        captured_fleets=captured,
-        promotions=promotions,
-        loser_retreats=retreats,
-        supply_passes=supply,
-        movement_continues=movement,
-        city_taken=taken,
-        continuing_fleets=continuing,
-        heavy_infantry_killed=heavy_killed,
-        fratricide=FRATRICIDE_BLOCK * (heavy_killed["A"] + heavy_killed["B"]),
+    return Outcome.model_validate(
+        {
+            "engagement": eng.id,
+            "winner": winner,
+            "reason": s.end_reason,
+            "turns": s.turn,
+            "units": fates,
+            "leaders": leaders,
+            "strength_lost": lost,
+            "captured_fleets": captured,
+            "promotions": promotions,
+            "loser_retreats": retreats,
+            "supply_passes": supply,
+            "movement_continues": movement,
+            "city_taken": taken,
+            "continuing_fleets": continuing,
+            "heavy_infantry_killed": heavy_killed,
+            "fratricide": FRATRICIDE_BLOCK * (heavy_killed["A"] + heavy_killed["B"]),
+        }
     )
+
+
+_LEADER_FATES = {"active": "survived", "eliminated": "executed"}
 
 
 def refusal(eng: Engagement) -> str:

@@ -109,8 +109,18 @@ class Dice:
         return value
 
     def d10(self, label: str) -> int:
-        """A ten-sided die read 0–9 (GBoH)."""
-        return self.roll(10, label)
+        """A ten-sided die read 0–9 (GBoH): ``roll(10, label)``, written out for the
+        battleboard's auto-resolve, which rolls hundreds of them a battle."""
+        if self._forced or self._strict:
+            return self.roll(10, label)
+        z = (self.seed + (self.counter + 1) * _GAMMA) & _MASK
+        self.counter += 1
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        value = (z ^ (z >> 31)) % 10
+        if self._record:
+            self.rolls.append(Roll(label, 10, value, False))
+        return value
 
     def d6(self, label: str) -> int:
         """A six-sided die read 1–6."""

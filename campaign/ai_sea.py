@@ -61,8 +61,10 @@ CUT_IF = 0.25
 KEEP_MILITARY = 2
 ARMY_AFLOAT = 8
 #: build fleets while the side's fleets are under this share of the enemy's (the Senate
-#: holds the sea and means to keep it: BC 3.5–3.8) …
-FLEET_SHARE = {"caesarian": 0.8, "senatorial": 1.3}
+#: holds the sea and means to keep it: BC 3.5–3.8; Caesar builds to parity, as he built
+#: the fleet that beat Massilia's at Arelate, BC 1.36, 2.3–2.7 — at 0.8 his squadrons were
+#: outgunned wherever they met the Senate's and every sea battle was declined: BALANCE run 50) …
+FLEET_SHARE = {"caesarian": 1.0, "senatorial": 1.3}
 #: … and at least this many, once it has an army on the coast
 FLEET_FLOOR = 6
 #: a squadron: ships alone, or a led force with fleets and fewer ground SP than this

@@ -863,6 +863,13 @@ class MapView(arcade.View):
                 )
             )
             self.force_labels[-1].priority = PRIORITY["leader" if f.leader else "force"]
+        self.minimap.set_forces(
+            [
+                (*self.geo.pos(f.place), OWNER_INK[owner_kind(self.world, f.owner)], f.strength)
+                for f in self._forces
+                if f.place in self.geo.positions
+            ]
+        )
         self._layout_forces()
         self._dynamic_dirty = True
         self._world_valid = False

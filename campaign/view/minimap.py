@@ -31,7 +31,11 @@ class Minimap:
         self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
         self._ground: int | None = None
         self._fbo: Any = None
-        self._drawn: int | None = None
+        self._drawn: tuple[int | None, int] | None = None
+        #: the squares of the forces (``set_forces``), drawn over the ground
+        self.marks: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self._marks_key = 0
+        self._placed: tuple[tuple[float, float, tuple[int, int, int], int], ...] = ()
 
     def rect(self) -> tuple[float, float, float, float]:
         """(left, bottom, right, top) on the screen: the bottom left corner, or right of the
@@ -66,6 +70,38 @@ class Minimap:
         self.sprites.append(ground)
         for edge in _frame(x0 - 2, y0 - 2, x1 + 2, y1 + 2, 1.5):
             self.sprites.append(_bar(*edge, BG_TOP))
+        self._place_marks()
+
+    def set_forces(self, forces: list[tuple[float, float, tuple[int, int, int], int]]) -> None:
+        """The forces to show: (world x, world y, ink, strength) — one square per side and
+        space, the strengths of a side's forces there added; its side grows with the square
+        root of the strength (3 px for a lone leader, 9 px at 50 SP)."""
+        merged: dict[tuple[float, float, tuple[int, int, int]], int] = {}
+        for wx, wy, ink, sp in forces:
+            merged[(wx, wy, ink)] = merged.get((wx, wy, ink), 0) + sp
+        placed = tuple(sorted((wx, wy, ink, sp) for (wx, wy, ink), sp in merged.items()))
+        if placed == self._placed:
+            return
+        self._placed = placed
+        self._place_marks()
+
+    def _place_marks(self) -> None:
+        """The squares of ``set_forces`` in the framebuffer's pixels (again when the ground
+        is shrunk anew, since both share its scale)."""
+        self.marks = arcade.SpriteList()
+        rx0, _, rx1, _ = self.rect()
+        left, right, bottom, _ = self.view.bounds
+        sx = (rx1 - rx0) / (right - left)
+        sides: dict[tuple[float, float], int] = {}
+        for wx, wy, ink, sp in self._placed:
+            x, y = 2.0 + (wx - left) * sx, 2.0 + (wy - bottom) * sx
+            n = sides.get((wx, wy), 0)  # a second side in the same space sits beside the first
+            sides[(wx, wy)] = n + 1
+            size = min(10.0, 3.0 + 6.0 * (sp / 50) ** 0.5)
+            x += n * (size + 1)
+            self.marks.append(_bar(x - size / 2 - 1, y - size / 2 - 1, x + size / 2 + 1, y + size / 2 + 1, PARCHMENT))
+            self.marks.append(_bar(x - size / 2, y - size / 2, x + size / 2, y + size / 2, ink))
+        self._marks_key += 1
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
         x0, y0, x1, y1 = self.rect()
@@ -98,7 +134,8 @@ class Minimap:
         return max(x0, a[0]), max(y0, a[1]), min(x1, b[0]), min(y1, b[1])
 
     def _render(self) -> None:
-        """The minimap without the view's rectangle into its own framebuffer (once per ground)."""
+        """The minimap without the view's rectangle into its own framebuffer (once per ground and
+        forces)."""
         ctx = self.view.window.ctx
         x0, y0, x1, y1 = self.rect()
         fw, fh = round(x1 - x0) + 4, round(y1 - y0) + 4
@@ -110,14 +147,15 @@ class Minimap:
         with self._fbo.activate(), cam.activate():
             self._fbo.clear(color=(*PARCHMENT, 255))
             self.sprites.draw()
-        self._drawn = self._ground
+            self.marks.draw()
+        self._drawn = (self._ground, self._marks_key)
 
     def draw(self, target: Any) -> None:
         """The minimap copied from its framebuffer onto ``target`` (the screen or the still
         frame), then the view's rectangle as four scissored clears: no shader runs."""
         if not self.shown or self._ground is None:
             return
-        if self._fbo is None or self._drawn != self._ground:
+        if self._fbo is None or self._drawn != (self._ground, self._marks_key):
             self._render()
         x0, y0, _, _ = self.rect()
         fw, fh = self._fbo.size

@@ -298,3 +298,19 @@ def test_what_a_cut_costs_is_read_from_the_rules_own_tables() -> None:
     field.forces["x"] = army("x", "caesarian", "dyrrachium", [("legion", "V", 5)] * 5)
     assert field.owner_side("dyrrachium") == "senatorial"
     assert hunger(field, "dyrrachium") == 0.6
+
+
+def test_caesar_builds_fleets_to_parity_and_the_senate_beyond_it() -> None:
+    """docs/AI.md (issue 13, BALANCE run 50): the Caesarians build while their fleets are
+    fewer than the Senate's; the Senate until it has 130% of Caesar's."""
+    from campaign import ai_sea
+
+    s = fresh("recruiting", "caesarian", keep=[])
+    s.forces["c"] = army("c", "caesarian", "ostia", [("fleet", "R", 3)] * 9)
+    s.forces["s"] = army("s", "senatorial", "dyrrachium", [("fleet", "R", 3)] * 10)
+    assert ai_sea.fleets_wanted(s, "caesarian")  # 9 against 10: under parity
+    assert ai_sea.fleets_wanted(s, "senatorial")  # 10 against 9: under 130%
+    s.forces["c"] = army("c", "caesarian", "ostia", [("fleet", "R", 3)] * 10)
+    assert not ai_sea.fleets_wanted(s, "caesarian")  # parity reached
+    s.forces["s"] = army("s", "senatorial", "dyrrachium", [("fleet", "R", 3)] * 13)
+    assert not ai_sea.fleets_wanted(s, "senatorial")  # 13 against 10: 130% reached

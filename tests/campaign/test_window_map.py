@@ -139,6 +139,22 @@ def test_a_click_on_the_minimap_moves_the_camera(window: Any) -> None:
     assert not view.minimap.hit(mx, my)
 
 
+def test_the_minimap_shows_the_forces_in_their_sides_ink(window: Any) -> None:
+    from campaign.view.palette import OWNER_INK
+
+    view = _game_view(window)
+    img = render(window, view).convert("RGB")
+
+    def ink_at(place: str) -> tuple[int, int, int]:
+        mx, my = view.minimap.to_screen(*view.geo.pos(place))
+        return img.getpixel((int(mx), window.height - int(my)))  # type: ignore[no-any-return]
+
+    places = {f.place for f in view.model.forces()}
+    assert "ravenna" in places and "vesontio" not in places
+    assert ink_at("ravenna") == OWNER_INK["caesarian"]  # Caesar's army and the garrison
+    assert ink_at("vesontio") not in OWNER_INK.values()  # no force there: the ground only
+
+
 def test_the_enemy_turn_is_played_back_step_by_step(window: Any) -> None:
     from campaign.ai import CampaignAI
     from campaign.view.game import CampaignGame

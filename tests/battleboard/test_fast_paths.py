@@ -1,0 +1,158 @@
+"""The battleboard's fast paths (issue 20 item 2) give what the plain rules give: each shortcut
+is checked against the definition it stands for, on positions reached by real battles on land
+and at sea (the AI's play itself is pinned by ``test_ai_identity``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from battleboard.ai import play_turn
+from battleboard.apply import _fleets_held_by_side, _land_tally
+from battleboard.model import Board, State
+from battleboard.odds import Outcome, result_counts, setup_distribution
+from battleboard.position import SHARED_LEADER_FIELDS, SHARED_UNIT_FIELDS, BattleIn, LeaderIn, Position, UnitIn
+from battleboard.position import build_state as build_position
+from battleboard.queries import (
+    can_leave,
+    fleets_held,
+    land_lost,
+    may_leave,
+    nearest_distances,
+    present,
+    really_lost,
+    sp_lost,
+    victory_lost,
+)
+from battleboard.resolve import state_from_engagement
+from battleboard.rules import Chance, MissingResultError, Setup, resolve_setup
+from battleboard.tables import tables
+from bellum.dice import Dice
+from bellum.engagement import Engagement
+from tests.battleboard.helpers import land_engagement, naval_engagement
+
+ENGAGEMENTS = [
+    land_engagement(12, "field"),
+    land_engagement(8, "river"),
+    naval_engagement(9, "mutual"),
+    naval_engagement(6, "interception"),
+]
+
+
+def _positions(eng: Engagement, seeds: range) -> Iterator[State]:
+    """Every position between two player turns of AI-vs-AI battles of ``eng``."""
+    start = state_from_engagement(eng)
+    for seed in seeds:
+        s = start.clone()
+        chance = Chance(Dice(seed, record=False))
+        while s.phase != "over":
+            yield s
+            play_turn(s, chance)
+        yield s
+
+
+@pytest.mark.parametrize("eng", ENGAGEMENTS, ids=lambda e: e.id)
+def test_tallies_agree_with_their_definitions(eng: Engagement) -> None:
+    for s in _positions(eng, range(1, 6)):
+        for side in ("A", "B"):
+            owned = [u for u in s.units.values() if u.owner == side]
+            assert sp_lost(s, side) == sum(u.strength for u in owned if victory_lost(u))
+            assert sp_lost(s, side, for_victory=False) == sum(u.strength for u in owned if really_lost(u))
+        if s.naval:
+            assert _fleets_held_by_side(s) == {side: fleets_held(s, side) for side in ("A", "B")}
+        else:
+            lost, here = _land_tally(s)
+            assert lost == {side: land_lost(s, side) for side in ("A", "B")}
+            assert here == {side: present(s, side) for side in ("A", "B")}
+
+
+@pytest.mark.parametrize("eng", ENGAGEMENTS, ids=lambda e: e.id)
+def test_can_leave_is_may_leave_without_the_reason(eng: Engagement) -> None:
+    for s in _positions(eng, range(1, 6)):
+        for u in s.units.values():
+            assert can_leave(s, u) == (may_leave(s, u) is None), (u.id, u.square, s.panicked)
+
+
+def _by_position(eng: Engagement) -> State:
+    """The battle built the slow way: every unit validated again as the position's model."""
+    pos = Position(
+        battle=BattleIn(
+            kind=eng.kind,
+            terrain=eng.terrain,
+            trigger=eng.trigger,
+            superior=eng.tactical_superiority(),
+            active=eng.active,
+            stratagems={s: eng.sides[s].battle_stratagems for s in ("A", "B")},
+        ),
+        units=[UnitIn(**u.model_dump(include=SHARED_UNIT_FIELDS)) for u in eng.units],
+        leaders=[LeaderIn(**ld.model_dump(include=SHARED_LEADER_FIELDS)) for ld in eng.leaders],
+    )
+    return build_position(pos, f"engagement {eng.id}", list(eng.options))
+
+
+@pytest.mark.parametrize("eng", ENGAGEMENTS, ids=lambda e: e.id)
+def test_an_engagement_builds_the_battle_its_position_would(eng: Engagement) -> None:
+    fast, slow = state_from_engagement(eng), _by_position(eng)
+    assert fast.cfg == slow.cfg
+    assert list(fast.units.items()) == list(slow.units.items())
+    assert list(fast.leaders.items()) == list(slow.leaders.items())
+    for field in ("grid", "side", "phase", "turn", "superior", "active_side", "original_fleets", "original_sp"):
+        assert getattr(fast, field) == getattr(slow, field), field
+    assert fast.stratagems == slow.stratagems and fast.panicked == slow.panicked
+
+
+@settings(max_examples=200, deadline=None)
+@given(columns=st.integers(3, 26), rows=st.integers(4, 30), data=st.data())
+def test_nearest_distances_are_the_least_manhattan_steps(columns: int, rows: int, data: st.DataObject) -> None:
+    board = Board.build("t", "land", columns, rows, 1, {}, "open")
+    n = columns * rows
+    squares = data.draw(st.lists(st.integers(0, n - 1), max_size=12))
+    want = [
+        min((abs(q // columns - e // columns) + abs(q % columns - e % columns) for e in squares), default=99)
+        for q in range(n)
+    ]
+    assert nearest_distances(board, squares) == want
+
+
+def _by_missing_results(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
+    """The exact distribution as it was enumerated before: the resolver run again from the start
+    for every prefix of forced results, each missing one raising ``MissingResultError``."""
+    combat = tables().combat
+    uids = ("attacker", *(f"defender{i}" for i in range(len(setup.defs))))
+    found: list[tuple[Outcome, int, int]] = []
+    stack: list[tuple[tuple[str, ...], int]] = [((), 1)]
+    while stack:
+        prefix, faces = stack.pop()
+        try:
+            att, defs, _, _ = resolve_setup(combat, setup, uids, Chance(Dice.forced([]), prefix))
+        except MissingResultError as need:
+            stack.extend(((*prefix, r), faces * c) for r, c in result_counts(need.row, need.low, need.mod))
+            continue
+        found.append(((att.flipped, att.dead, tuple((d.flipped, d.dead) for d in defs)), faces, len(prefix)))
+    depth = max(n for _, _, n in found)
+    sums: dict[Outcome, int] = {}
+    for out, faces, n in found:
+        sums[out] = sums.get(out, 0) + faces * 10 ** (depth - n)
+    return tuple(sorted(((o, Fraction(v, 10**depth)) for o, v in sums.items()), key=lambda kv: -kv[1]))
+
+
+FIGHTER = st.tuples(st.integers(-4, 4), st.booleans(), st.booleans())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    mode=st.sampled_from(["phalanx", "wedge", "quincunx", "testudo", "fire", "ram"]),
+    rolls=st.integers(1, 5),
+    att=FIGHTER,
+    defs=st.lists(FIGHTER, min_size=1, max_size=3),
+    firer=st.one_of(st.none(), st.integers(-3, 3)),
+)
+def test_the_odds_enumerate_the_outcomes_as_before_in_the_same_order(
+    mode: str, rolls: int, att: tuple[int, bool, bool], defs: list[tuple[int, bool, bool]], firer: int | None
+) -> None:
+    setup = Setup(mode, rolls, att, tuple(defs), firer)
+    assert setup_distribution(setup) == _by_missing_results(setup)
