@@ -483,14 +483,14 @@ def choose(s: State) -> Action:
 # --------------------------------------------------------------------------
 # the look-ahead (issue 19 item 4)
 # --------------------------------------------------------------------------
-# The battleboard AI's look-ahead (issue 19 item 4): each decision of a turn played out.
+# Each decision of a turn played out to the end of the battle (docs/AI.md, the look-ahead).
 #
 # After its command check (and the rules' own order of a turn) the AI takes its decisions one
 # at a time — withdraw or not (§10.4), the double move now or not (§5.5), then each unit's
 # move (front units first), then each unit's attack — and weighs each decision's few options
 # by playing them out on copies of the position with the real rules: the option, the rest of
-# the turn by the AI's own reading (``ai.play_plan``, the units already decided keeping their
-# choice), then both sides by the AI's own reading (``ai.base_turn``) to the end of the battle.
+# the turn by the AI's own reading (``play_plan``, the units already decided keeping their
+# choice), then both sides by the AI's own reading (``base_turn``) to the end of the battle.
 # Every option is played out on the same ``ROLLOUTS`` dice.  A play-out is worth, to the
 # side, 1 for a win, 0 for a draw and −1 for a loss, plus ``SP_WEIGHT`` a strength point of
 # the final margin.  The AI's own reading is kept unless another option is better by more than
@@ -533,7 +533,7 @@ _ACTION_LIMIT = 2_000
 
 
 def worth(s: State, side: str) -> float:
-    """A played-out battle's result for ``side`` (module docstring)."""
+    """A played-out battle's result for ``side`` (the look-ahead's comment above)."""
     sc = scores(s)
     margin = sc[side] - sc[other(side)]
     won = 1.0 if s.winner == side else -1.0 if s.winner == other(side) else 0.0
