@@ -3,7 +3,10 @@
 It only ever plays actions from ``rules.legal_actions`` and weighs attacks with the
 exact odds of the real resolver (``battleboard.odds``).  ``choose`` picks one action
 (the window's AI opponent); ``play_turn`` plays a whole player turn in place (the
-auto-resolve), asking the generator one unit at a time so it stays fast.
+auto-resolve), asking the generator one unit at a time so it stays fast, and weighs each
+decision of the turn by playing its options out to the end of the battle (the look-ahead,
+``search_turn``, at the end of this module); ``base_turn`` is the same turn by the AI's own
+reading alone, the look-ahead's player in its play-outs.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from battleboard.rules import (
     play,
     scores,
 )
+from bellum.dice import Dice
 from bellum.events import Event
 
 FLIP_WEIGHT = 0.45  # a disrupted unit is most of the way to being lost
@@ -308,47 +312,118 @@ def _stratagems(s: State, side: str, chance: Chance, ev: list[Event] | None) -> 
                 break
 
 
-def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
-    """Play the phasing side's whole player turn in place (set-up phases: one action)."""
+class Plan(NamedTuple):
+    """How the rest of a player turn is played after the command check: ``double`` and
+    ``withdraw`` None to decide as the AI reads the position, or the choice already made
+    (``search_turn`` plays out a decision, then the rest of the turn by a plan)."""
+
+    double: bool | None = None
+    withdraw: bool | None = None
+
+
+BASE = Plan()
+
+
+def play_turn(s: State, chance: Chance, ev: list[Event] | None = None, rollouts: int | None = None) -> None:
+    """Play the phasing side's whole player turn in place (set-up phases: one action): each
+    decision weighed by ``rollouts`` play-outs (``search_turn``, default ``ROLLOUTS``; 0: the
+    AI's own reading alone, ``base_turn``)."""
+    n = ROLLOUTS if rollouts is None else rollouts
+    if n <= 0 or chance.results is not None:  # forced combat results (rules cases): no play-outs
+        base_turn(s, chance, ev)
+        return
     if s.phase in ("allocate", "deploy"):
         play(s, choose(s), chance, ev)
         return
-    side = s.side
     if s.phase == "command":
         play(s, Command(), chance, ev)
         if s.phase == "over":
             return
+    search_turn(s, chance, ev, n)
+
+
+def base_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
+    """The phasing side's whole player turn by the AI's own reading, no play-outs (the
+    play-outs' own player, and ``play_turn`` with no rollouts)."""
+    if s.phase in ("allocate", "deploy"):
+        play(s, choose(s), chance, ev)
+        return
+    if s.phase == "command":
+        play(s, Command(), chance, ev)
+        if s.phase == "over":
+            return
+    play_plan(s, chance, ev, BASE)
+
+
+def play_plan(
+    s: State,
+    chance: Chance,
+    ev: list[Event] | None,
+    plan: Plan,
+    no_move: frozenset[str] = frozenset(),
+    no_attack: frozenset[str] = frozenset(),
+) -> None:
+    """Play the rest of the phasing side's turn (from its movement phase) by ``plan``; the
+    units in ``no_move`` do not move, those in ``no_attack`` do not attack (their choice was
+    made)."""
+    side = s.side
     # distances to the enemy stay valid all turn: enemies never move in one's own turn
-    if should_withdraw(s):
+    if (plan.withdraw if plan.withdraw is not None else should_withdraw(s)) and may_withdraw(s) is None:
         play(s, Withdraw(), chance, ev)
         if s.phase == "over":
             return
     dist = _distance_map(s, side)
-    if _should_double(s, side, dist):
+    if (plan.double if plan.double is not None else _should_double(s, side, dist)) and _may_double(s):
         play(s, Double(), chance, ev)
     if s.phase == "move":
-        reach = _enemy_reach(s, side)
-        md = mood(s, side)
-        for u in _unit_order(s, side):
-            if s.phase != "move":
-                break
-            if u.status not in ("active", "reserve") or (s.naval and u.kind != "fleet"):
-                continue
-            if u.square is not None and dist[u.square] <= 1 and side not in s.panicked and not s.naval:
-                continue  # in contact: it stays and fights (what _pick_move would decide)
-            a = _pick_move(s, u, dist, reach, md)
-            if a is not None:
-                play(s, a, chance, ev)
-                if s.phase == "over":
-                    return
-                if a.to == OFF:
-                    md = mood(s, side)  # a unit gone changes the score, the fleets and panic
+        _base_moves(s, chance, ev, dist, no_move)
+        if s.phase == "over":
+            return
     _stratagems(s, side, chance, ev)
+    _attacks(s, chance, ev, dist, no_attack)
+    if s.phase != "over":
+        play(s, EndTurn(), chance, ev)
+
+
+def _may_double(s: State) -> bool:
+    """May the side declare its double move now (§5.5, as the generator offers it)?"""
+    return s.phase == "move" and s.side == s.superior and not s.double_used and not s.moved_any and s.turn >= 2
+
+
+def _base_moves(
+    s: State, chance: Chance, ev: list[Event] | None, dist: list[int], skip: frozenset[str] = frozenset()
+) -> None:
+    side = s.side
+    reach = _enemy_reach(s, side)
+    md = mood(s, side)
+    for u in _unit_order(s, side):
+        if s.phase != "move":
+            break
+        if u.id in skip:
+            continue
+        if u.status not in ("active", "reserve") or (s.naval and u.kind != "fleet"):
+            continue
+        if u.square is not None and dist[u.square] <= 1 and side not in s.panicked and not s.naval:
+            continue  # in contact: it stays and fights (what _pick_move would decide)
+        a = _pick_move(s, u, dist, reach, md)
+        if a is not None:
+            play(s, a, chance, ev)
+            if s.phase == "over":
+                return
+            if a.to == OFF:
+                md = mood(s, side)  # a unit gone changes the score, the fleets and panic
+
+
+def _attacks(
+    s: State, chance: Chance, ev: list[Event] | None, dist: list[int], skip: frozenset[str] = frozenset()
+) -> None:
+    """Every unit's best attack (``_best_attack``), but those of the units in ``skip``."""
+    side = s.side
     threats: dict[str, float] = {}  # what each enemy threatens, until an attack changes it
     for u in _unit_order(s, side):
         if s.phase == "over":
             return
-        if not on_board(u) or (s.naval and u.kind != "fleet"):
+        if u.id in skip or not on_board(u) or (s.naval and u.kind != "fleet"):
             continue
         if u.square is not None and dist[u.square] > 2:
             continue  # nothing within reach of any attack (enemies only leave during one's own turn)
@@ -359,8 +434,6 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
             _inspire(s, u, chance, ev)
         play(s, a, chance, ev)
         threats = {}
-    if s.phase != "over":
-        play(s, EndTurn(), chance, ev)
 
 
 def _inspire(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
@@ -405,3 +478,207 @@ def choose(s: State) -> Action:
             if a is not None and v > best_v:
                 best, best_v = a, v
     return best if best is not None else EndTurn()
+
+
+# --------------------------------------------------------------------------
+# the look-ahead (issue 19 item 4)
+# --------------------------------------------------------------------------
+# Each decision of a turn played out to the end of the battle (docs/AI.md, the look-ahead).
+#
+# After its command check (and the rules' own order of a turn) the AI takes its decisions one
+# at a time — withdraw or not (§10.4), the double move now or not (§5.5), then each unit's
+# move (front units first), then each unit's attack — and weighs each decision's few options
+# by playing them out on copies of the position with the real rules: the option, the rest of
+# the turn by the AI's own reading (``play_plan``, the units already decided keeping their
+# choice), then both sides by the AI's own reading (``base_turn``) to the end of the battle.
+# Every option is played out on the same ``ROLLOUTS`` dice.  A play-out is worth, to the
+# side, 1 for a win, 0 for a draw and −1 for a loss, plus ``SP_WEIGHT`` a strength point of
+# the final margin.  The AI's own reading is kept unless another option is better by more than
+# ``MARGIN`` (fewer play-outs than a decision needs are noisy: without the margin the search
+# lost battles its own reading wins).
+#
+# The options: a unit's move as the AI reads it, staying put, and one square for each distance
+# from the enemy it can reach (nearest its own file), at most ``MOVE_OPTIONS``, breaking
+# through (004 Escape) when it may; its attack as the AI reads it, no attack, and the best
+# others by the AI's weighing, at most ``ATTACK_OPTIONS`` + 1.  A turn spends at most
+# ``TURN_WORK`` play-outs a unit on the board; the decisions left then go by the AI's own
+# reading, and so does every decision while more than ``SEARCH_UNITS`` units are on the board.
+#
+# The play-outs' dice are seeded from the battle's dice as they stand (their seed and how many
+# were rolled), never drawn from them: the battle's rolls are those of the actions played,
+# and the same position on the same dice always gives the same choice (saves and replays).
+
+#: play-outs of each option, on the same dice for every option
+ROLLOUTS = 8
+#: a strength point of the final margin, beside a win's 1
+SP_WEIGHT = 0.02
+#: another option replaces the AI's own reading only when better by more than this (0.15:
+#: at 0 the supply battle's sides fell from 20 to 16 and 17 wins in 20 against random)
+MARGIN = 0.15
+#: options weighed for a unit's move, and attacks beside "none"
+MOVE_OPTIONS = 5
+ATTACK_OPTIONS = 4
+#: a player turn's play-outs times the units on the board (the front units' decisions first):
+#: a bigger battle weighs fewer decisions, each of its play-outs being longer
+TURN_WORK = 6_000
+#: how the rest of the turn is played after an option: as the AI reads it, the double move
+#: and the withdrawal already decided
+_FINISH = Plan(double=False, withdraw=False)
+#: battles with more units on the board than this are played by the AI's own reading (the
+#: play-outs of a big battle are long: the campaign's auto-resolve stays affordable)
+SEARCH_UNITS = 16
+_MASK = (1 << 64) - 1
+_STEP = 104_729
+_ACTION_LIMIT = 2_000
+
+
+def worth(s: State, side: str) -> float:
+    """A played-out battle's result for ``side`` (the look-ahead's comment above)."""
+    sc = scores(s)
+    margin = sc[side] - sc[other(side)]
+    won = 1.0 if s.winner == side else -1.0 if s.winner == other(side) else 0.0
+    return won + SP_WEIGHT * margin
+
+
+class _Search:
+    """One player turn's decisions: the play-outs' dice and what is decided so far."""
+
+    def __init__(self, s: State, chance: Chance, rollouts: int) -> None:
+        dice = chance.dice
+        base = (dice.seed * 1_000_003 + dice.counter * 7_919) & _MASK
+        self.seeds = [(base + i * _STEP) & _MASK for i in range(rollouts)]
+        self.side = s.side
+        self.left = TURN_WORK // max(1, len(s.grid))
+        self.no_move: frozenset[str] = frozenset()
+        self.no_attack: frozenset[str] = frozenset()
+
+    def pick(self, s: State, options: list[Action | None], unit: str = "", attack: bool = False) -> Action | None:
+        """The best of ``options`` (the first is the AI's own reading; None: the unit stays,
+        or makes no attack, or the side does not withdraw or double)."""
+        cost = len(options) * len(self.seeds)
+        if len(options) < 2 or cost > self.left:
+            return options[0]
+        self.left -= cost
+        best_i, best_v = 0, -99.0
+        for i, opt in enumerate(options):
+            no_move, no_attack = self.no_move, self.no_attack
+            if opt is None and unit:
+                if attack:
+                    no_attack = no_attack | {unit}
+                else:
+                    no_move = no_move | {unit}
+            total = 0.0
+            for seed in self.seeds:
+                t = s.clone()
+                ch = Chance(Dice(seed, record=False))
+                if opt is not None:
+                    play(t, opt, ch)
+                if t.phase != "over" and t.side == self.side:
+                    play_plan(t, ch, None, _FINISH, no_move, no_attack)
+                n = 0
+                while t.phase != "over" and n < _ACTION_LIMIT:
+                    base_turn(t, ch)
+                    n += 1
+                total += worth(t, self.side)
+            v = total / len(self.seeds) + (MARGIN if i == 0 else 0.0)
+            if v > best_v:
+                best_i, best_v = i, v
+        return options[best_i]
+
+
+def _move_options(s: State, u: Unit, dist: list[int], reach: int) -> list[Action | None]:
+    squares, can_leave = move_destinations(s, u)
+    if not squares and not can_leave:
+        return []
+    mine = _pick_move(s, u, dist, reach, mood(s, u.side))
+    opts: list[Action | None] = [mine]
+    if mine is not None:
+        opts.append(None)
+    if can_leave and not (mine is not None and mine.to == OFF):
+        opts.append(Move(u.id, OFF))
+    cols = s.cfg.board.columns
+    col = (u.square if u.square is not None else 0) % cols
+    by_distance: dict[int, int] = {}  # one square per distance from the enemy, nearest its file
+    for q in sorted(squares, key=lambda q: (abs(q % cols - col), q)):
+        by_distance.setdefault(min(dist[q], 5), q)
+    for q in sorted(by_distance.values(), key=lambda q: (dist[q], q)):
+        if len(opts) >= MOVE_OPTIONS:
+            break
+        if mine is None or mine.to != q:
+            opts.append(Move(u.id, q))
+    return opts
+
+
+def _attack_options(s: State, u: Unit) -> list[Action | None]:
+    acts: list[Action] = [a for a in legal_actions(s, u.id, "attack") if a.verb == "attack"]
+    if s.naval:
+        g = active_ground(s, u)
+        if g is not None:
+            acts.extend(a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture)
+    if not acts:
+        return []
+    threats: dict[str, float] = {}
+    mine, _ = _best_attack(s, u, threats)
+    opts: list[Action | None] = [mine]
+    if mine is not None:
+        opts.append(None)
+    ranked = sorted(range(len(acts)), key=lambda j: (-_value(s, acts[j], threats), j))
+    for j in ranked[:ATTACK_OPTIONS]:
+        if acts[j] != mine:
+            opts.append(acts[j])
+    return opts
+
+
+def search_turn(s: State, chance: Chance, ev: list[Event] | None = None, rollouts: int = ROLLOUTS) -> None:
+    """Play the phasing side's turn from its movement phase, each decision by play-outs."""
+    side = s.side
+    if len(s.grid) > SEARCH_UNITS:
+        play_plan(s, chance, ev, Plan())
+        return
+    look = _Search(s, chance, rollouts)
+    dist = _distance_map(s, side)
+    if s.phase == "move" and may_withdraw(s) is None:
+        opts: list[Action | None] = [Withdraw(), None] if should_withdraw(s) else [None, Withdraw()]
+        if look.pick(s, opts) is not None:
+            play(s, Withdraw(), chance, ev)
+            if s.phase == "over":
+                return
+    if s.phase == "move" and s.side == s.superior and not s.double_used and not s.moved_any and s.turn >= 2:
+        opts = [Double(), None] if _should_double(s, side, dist) else [None, Double()]
+        if look.pick(s, opts) is not None:
+            play(s, Double(), chance, ev)
+    if s.phase == "move":
+        reach = _enemy_reach(s, side)
+        for u in _unit_order(s, side):
+            if s.phase != "move":
+                break
+            if u.status not in ("active", "reserve") or (s.naval and u.kind != "fleet"):
+                continue
+            opts = _move_options(s, u, dist, reach)
+            if not opts:
+                continue
+            a = look.pick(s, opts, u.id)
+            if a is None:
+                look.no_move = look.no_move | {u.id}
+                continue
+            play(s, a, chance, ev)
+            if s.phase == "over":
+                return
+    _stratagems(s, side, chance, ev)
+    for u in _unit_order(s, side):
+        if s.phase == "over":
+            return
+        if not on_board(u) or (s.naval and u.kind != "fleet"):
+            continue
+        opts = _attack_options(s, u)
+        if not opts:
+            continue
+        a = look.pick(s, opts, u.id, attack=True)
+        look.no_attack = look.no_attack | {u.id}
+        if a is None:
+            continue
+        if _value(s, a, {}) > 1.0:
+            _inspire(s, u, chance, ev)
+        play(s, a, chance, ev)
+    if s.phase != "over":
+        play(s, EndTurn(), chance, ev)

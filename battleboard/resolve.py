@@ -46,18 +46,20 @@ def autoplay(
     record: list[Action] | None = None,
     watch: Callable[[State], None] | None = None,
     copy: bool = True,
+    rollouts: int | None = None,
 ) -> State:
     """Play ``s`` to the end with the AI on both sides; returns the finished copy (every
     action played is appended to ``record`` when given: a save's action log).
     ``watch`` (an after-action report's camera) sees the state after every player turn.
-    ``copy=False`` plays ``s`` itself (a state made for this battle alone)."""
+    ``copy=False`` plays ``s`` itself (a state made for this battle alone).  ``rollouts``: the
+    AI's play-outs a decision (``ai.play_turn``; 0: its own reading alone, as ``odds`` plays)."""
     if copy:
         s = s.clone()
     chance = Chance(dice, record=record)
     for _ in range(max_actions):
         if s.phase == "over":
             return s
-        play_turn(s, chance, ev)
+        play_turn(s, chance, ev, rollouts)
         if watch is not None:
             watch(s)
     raise BellumError("the battle did not end (the AI made no progress)")
@@ -309,14 +311,16 @@ def resolve_engagement(eng: Engagement, seed: int) -> Outcome:
 
 
 def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:
-    """The distribution of winners over ``n`` auto-resolved battles, and the mean SP lost."""
+    """The distribution of winners over ``n`` auto-resolved battles, and the mean SP lost: the
+    AI on both sides by its own reading, without play-outs (the campaign AI asks for many
+    battles a decision; docs/AI.md)."""
     if n < 1:
         raise ValueError("odds need at least one battle")
     wins: Counter[str] = Counter()
     lost = {"A": 0, "B": 0}
     start = state_from_engagement(eng)
     for i in range(n):
-        final = autoplay(start, Dice(seed + i * 7919, record=False))
+        final = autoplay(start, Dice(seed + i * 7919, record=False), rollouts=0)
         wins[final.winner or "draw"] += 1
         for side in ("A", "B"):
             lost[side] += sp_lost(final, side, for_victory=False)

@@ -34,8 +34,10 @@ Hexes are ``CCRR`` ids and facings clock hours (``cases/FORMAT.md``).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import repeat
 from typing import ClassVar
 
 from bellum.actions import NotationError
@@ -84,18 +86,18 @@ _SET_REACTIONS = Move.__dict__["reactions"].__set__
 _SET_CARRY = Move.__dict__["carry"].__set__
 
 
-def plain_moves(unit: str, paths: Iterable[tuple[str, ...]]) -> list[Move]:
-    """``[Move(unit, path) for path in paths]`` built through the slots directly: the legal-action
-    generator makes thousands of moves per call, and the frozen dataclass's ``__init__`` is the
-    slow part.  The objects are the same (equal, hashable, frozen)."""
-    out = []
-    for path in paths:
-        m = _NEW(Move)
-        _SET_UNIT(m, unit)
-        _SET_PATH(m, path)
-        _SET_REACTIONS(m, ())
-        _SET_CARRY(m, None)
-        out.append(m)
+def plain_moves(unit: str, paths: Iterable[tuple[str, ...]], carry: str | None = None) -> list[Move]:
+    """``[Move(unit, path, carry=carry) for path in paths]`` built through the slots directly:
+    the legal-action generator makes thousands of moves per call, and the frozen dataclass's
+    ``__init__`` is the slow part.  The objects are the same (equal, hashable, frozen)."""
+    paths = paths if isinstance(paths, list) else list(paths)
+    n = len(paths)
+    out = list(map(_NEW, repeat(Move, n)))
+    # each field set over every move at C speed (map drives the slot setters; nothing kept)
+    deque(map(_SET_UNIT, out, repeat(unit, n)), 0)
+    deque(map(_SET_PATH, out, paths), 0)
+    deque(map(_SET_REACTIONS, out, repeat((), n)), 0)
+    deque(map(_SET_CARRY, out, repeat(carry, n)), 0)
     return out
 
 

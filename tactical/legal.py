@@ -25,6 +25,7 @@ such reaction is legal, so ``decline`` is never the sole choice offered.
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 
 from bellum.errors import RuleError
@@ -57,9 +58,10 @@ from tactical.combat import (
 )
 from tactical.command import check_command
 from tactical.engine import check_may_move, move_reactions, pending_mover, rampage_reactions
+from tactical.hexes import Grid
 from tactical.movement import MoveCosts, fingerprint, reachable
 from tactical.state import Leader, State, Unit, frontal_hexes
-from tactical.tables import HALF
+from tactical.tables import HALF, NO
 
 
 def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> list[Move]:
@@ -71,9 +73,6 @@ def move_actions(state: State, mover: Unit | Leader, snap: Snapshot | None = Non
         return []
     return list(_cached_moves(state, mover, snap or snapshot(state)))
 
-
-#: node -> hex (``node // 6``), mapped over a search's settled nodes at C speed
-_HEX_OF_NODE = (6).__rfloordiv__
 
 #: a unit's place in a position fingerprint: hex, second hex, facing, status, column, MA
 _Place = tuple[int, int, int, str, bool, int]
@@ -107,17 +106,19 @@ class Snapshot:
         )
 
     def changed(self, state: State, old: Snapshot, rings: int) -> set[int] | None:
-        """The hexes whose surroundings a search reads that differ from ``old`` — grown by
-        ``rings`` rings of neighbours — or None when the units or leaders themselves differ."""
+        """The nodes (``hex * 6 + facing``, every facing) of the hexes whose surroundings a
+        search reads that differ from ``old`` — grown by ``rings`` rings of neighbours — or
+        None when the units or leaders themselves differ."""
         key = (old, rings)
         if key in self._changed:
             return self._changed[key]
         out: set[int] | None = None
         if old.ids == self.ids and old.leader_ids == self.leader_ids:
-            out = _changed_hexes(state, old.places, self.places, old.leader_hexes, self.leader_hexes)
+            hexes = _changed_hexes(state, old.places, self.places, old.leader_hexes, self.leader_hexes)
             nbr = state.field.grid.nbr
             for _ in range(rings):
-                out |= {j for h in out for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+                hexes |= {j for h in hexes for j in nbr[h * 6 : h * 6 + 6] if j >= 0}
+            out = {h * 6 + f for h in hexes for f in range(6)}
         if len(self._changed) > 64:
             self._changed.clear()
         self._changed[key] = out
@@ -163,7 +164,8 @@ def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Mo
         if old is snap:
             return moves  # type: ignore[no-any-return]
         # the search read the settled hexes and their neighbours (two rings for a double
-        # unit): equivalently, no changed hex may have a settled hex within that reach
+        # unit): equivalently, no changed hex may have a settled hex within that reach (the
+        # changed hexes, grown by the reach, come as nodes: every facing of each)
         changed = snap.changed(state, old, 2 if isinstance(mover, Unit) and mover.hex2 >= 0 else 1)
         if changed is not None and changed.isdisjoint(settled):
             cache[key] = (snap, settled, moves)
@@ -176,10 +178,10 @@ def _cached_moves(state: State, mover: Unit | Leader, snap: Snapshot) -> list[Mo
 
 
 def _fresh_moves(state: State, mover: Unit | Leader, snap: Snapshot | None = None) -> tuple[list[Move], set[int]]:
-    """The moves of ``mover`` by a new search, and the hexes the search settled nodes in."""
+    """The moves of ``mover`` by a new search, and the nodes the search settled."""
     reach = reachable(state, mover, MoveCosts(state, mover, known=snap.fingerprint if snap else None))
     moves = plain_moves(mover.id, reach.end_path_list())
-    return moves, set(map(_HEX_OF_NODE, reach.order))
+    return moves, set(reach.order)
 
 
 def _changed_hexes(
@@ -309,33 +311,63 @@ def _carry_actions(state: State, leader: Leader, snap: Snapshot) -> list[Move]:
     except RuleError:
         return []
     out: list[Move] = []
-    grid = state.field.grid
     for u in state.units_at(leader.hex):
         if u.side != leader.side:
             continue
         moves = move_actions(state, u, snap)
         if not moves:
             continue
-        alone = state.copy()
-        alone.units[u.id].hex = -1
-        alone.units[u.id].hex2 = -1
-        mc = MoveCosts(alone, alone.leaders[leader.id])
-        steps: dict[int, dict[int, tuple[int, int]]] = {}
-        for m in moves:
-            node, spent = mc.start, 0
-            for raw in m.path:
-                if not raw[:1].isdigit():
-                    continue  # a facing or formation change: the leader has no facing
-                options = steps.get(node)
-                if options is None:
-                    options = steps[node] = {tok[1]: (n, c) for n, c, tok in mc.successors(node)}
-                nxt = options.get(grid.index(raw))
-                if nxt is None or spent + nxt[1] > mc.ma2:
-                    break
-                node, spent = nxt[0], spent + nxt[1]
+        # the leader's costs in this position with the unit off the map (the engine walks him
+        # over a copy without it): only his friends differ, the unit being friendly
+        mc = MoveCosts(state, leader, known=snap.fingerprint)
+        friends = dict(mc.friends)
+        for h in u.hexes():
+            rest = [f for f in friends.get(h, ()) if f.id != u.id]
+            if rest:
+                friends[h] = rest
             else:
-                out.append(Move(leader.id, m.path, carry=u.id))
+                friends.pop(h, None)
+        mc.friends = friends
+        out.extend(_carried(state, mc, u, moves))
     return out
+
+
+def _carried(state: State, mc: MoveCosts, unit: Unit, moves: list[Move]) -> list[Move]:
+    """Those of ``unit``'s ``moves`` the leader of ``mc`` can walk: the hexes of each path in
+    turn, each a step of his within the MP left.  Paths sharing their first hexes share the
+    walk (``walked``: where the leader stands, and the MP spent, after a sequence of hexes;
+    None once he cannot follow)."""
+    grid = state.field.grid
+    index = _hex_index(grid)
+    is_hex = index.__contains__  # a path's other words are facing changes
+    walked: dict[tuple[str, ...], tuple[int, int] | None] = {(): (mc.start, 0)}
+    out: list[tuple[str, ...]] = []
+    for m in moves:
+        hexes = tuple(filter(is_hex, m.path))
+        if hexes not in walked:
+            done = len(hexes) - 1
+            while hexes[:done] not in walked:
+                done -= 1
+            at = walked[hexes[:done]]
+            for k in range(done, len(hexes)):
+                if at is not None:
+                    # the leader's step into the next hex (``MoveCosts.successors``: he has no
+                    # facing and steps into any neighbour)
+                    node, spent = at
+                    i, j = node // 6, index[hexes[k]]
+                    d = grid.direction(i, j)
+                    cost = mc.enter(i, d) if d >= 0 else NO
+                    at = None if cost >= NO or spent + cost > mc.ma2 else (j * 6, spent + cost)
+                walked[hexes[: k + 1]] = at
+        if walked[hexes] is not None:
+            out.append(m.path)
+    return plain_moves(mc.mover.id, out, carry=unit.id)
+
+
+@functools.cache
+def _hex_index(grid: Grid) -> dict[str, int]:
+    """Every hex id of a map with its index (the grid's size alone decides them)."""
+    return {h: i for i, h in enumerate(grid.ids)}
 
 
 def _accepted(state: State, action: Action) -> bool:
@@ -384,15 +416,21 @@ def _fire_actions(state: State, own: list[Unit]) -> list[Fire]:
         if near_zone:
             lo = min(lo, *(h % grid.columns for h in near_zone))
             hi = max(hi, *(h % grid.columns for h in near_zone))
+        mine = u.hexes()
         for e in by_column.between(lo, hi):
-            if min(grid.distance(a, b) for a in u.hexes() for b in e.hexes()) <= reach:
+            theirs = e.hexes()
+            if len(mine) == 1 == len(theirs):
+                near = grid.distance(mine[0], theirs[0]) <= reach
+            else:
+                near = min(grid.distance(a, b) for a in mine for b in theirs) <= reach
+            if near:
                 try:
                     fire_check(state, u, e)
                 except RuleError:
                     pass
                 else:
                     out.append(Fire(u.id, e.id))
-            if zone is not None and near_zone.intersection(e.hexes()):
+            if zone is not None and near_zone.intersection(theirs):
                 try:
                     hit_and_run_check(state, u, e, zone)
                 except RuleError:

@@ -36,14 +36,15 @@ Rules implemented here (docs/rules/tactical.md §4):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from operator import attrgetter
 from typing import Any
 
 from tactical.hexes import frontal_dirs, vertex_turns
-from tactical.state import Leader, State, Unit, frontal_hexes
+from tactical.state import Leader, State, Unit, frontal_hexes, turn_once
 from tactical.tables import CLASS_INDEX, HALF, NO, TERRAIN_INDEX, move_tables
 
 #: a path token: ("hex", index) — a hex entered (a double unit's new ``hex``, a
@@ -79,7 +80,7 @@ def roman_foot(unit: Unit) -> bool:
     return unit.roman and not unit.mounted and not unit.skirmisher
 
 
-PositionIndex = tuple[set[int], set[int], set[int], set[int], set[int], dict[int, list[Unit]], dict[str, Any]]
+PositionIndex = tuple[set[int], set[int], set[int], set[int], set[int], dict[int, list[Unit]], dict[Any, Any]]
 #: what the position index's fingerprint reads of each unit and leader
 _PLACE = attrgetter("hex", "hex2", "facing", "status", "column", "ma")
 _HEX = attrgetter("hex")
@@ -90,14 +91,13 @@ class Fingerprint(tuple[tuple[tuple[int, int, int, str, bool, int], ...], tuple[
     ``position_index`` depends on.  Its hash is worked out once, so the searches of one
     position that share it look the index up without hashing every unit again."""
 
-    _hash: int
+    _hash: int | None = None
 
     def __hash__(self) -> int:
-        try:
-            return self._hash
-        except AttributeError:
-            self._hash = tuple.__hash__(self)
-            return self._hash
+        h = self._hash
+        if h is None:
+            h = self._hash = tuple.__hash__(self)
+        return h
 
 
 def fingerprint(state: State) -> Fingerprint:
@@ -113,20 +113,47 @@ def position_index(state: State, side: str, my_ma: int, known: Fingerprint | Non
     Cached on the battlefield (shared by every copy of the state), keyed by a fingerprint of
     every unit's and leader's place and status (``known``: the caller's ``fingerprint`` of this
     very position), so a state changed since (as ``apply`` changes its copy step by step)
-    never reads a stale entry.  The sets are shared:
-    ``MoveCosts`` never changes them.  The last item keeps the search's slot costs of this
-    position (``_slot_costs``), made when first asked.
+    never reads a stale entry.  The sets are shared, by every MA too but the fronts that stop
+    it: ``MoveCosts`` never changes them.  The last item keeps the search's slot costs of
+    this position (``_slot_costs``), made when first asked.
     """
-    key = (side, my_ma, known or fingerprint(state))
     cache = state.field.index_cache
+    fp = known
+    if fp is None:
+        # the position of the last caller without a fingerprint, if the same: its hash is known
+        fp = fingerprint(state)
+        last = cache.get(Fingerprint)
+        if last is not None and last == fp:
+            fp = last
+        else:
+            cache[Fingerprint] = fp
+    key = (side, my_ma, fp)
     hit = cache.get(key)
     if hit is not None:
         return hit  # type: ignore[no-any-return]
+    if len(cache) > 128:
+        cache.clear()
+    base = cache.get((side, fp))
+    if base is None:
+        base = cache[(side, fp)] = _side_index(state, side)
+    enemy, zoc_any, el_adj, leaders, friends, memo, fronts = base
+    zoc_stop: set[int] = set()
+    for ma, front in fronts:
+        if ma >= my_ma:
+            zoc_stop.update(front)
+    result: PositionIndex = (enemy, zoc_any, zoc_stop, el_adj, leaders, friends, memo)
+    cache[key] = result
+    return result
+
+
+def _side_index(state: State, side: str) -> tuple[Any, ...]:
+    """``position_index`` for every MA at once: the fronts that stop a mover are kept with the
+    enemies' MAs, (MA, front) for each enemy not routed."""
     grid = state.field.grid
     enemy: set[int] = set()
     zoc_any: set[int] = set()
-    zoc_stop: set[int] = set()
     el_adj: set[int] = set()
+    fronts: list[tuple[int, tuple[int, ...]]] = []
     friends: dict[int, list[Unit]] = {}
     for u in state.units.values():
         if not u.on_map:
@@ -137,8 +164,7 @@ def position_index(state: State, side: str, my_ma: int, known: Fingerprint | Non
             if u.status != "routed":
                 z = frontal_hexes(grid, u)
                 zoc_any.update(z)
-                if movement_allowance(u) >= my_ma:
-                    zoc_stop.update(z)
+                fronts.append((movement_allowance(u), z))
             if u.type == "EL":
                 for h in hexes:
                     el_adj.update(grid.neighbours(h))
@@ -146,11 +172,8 @@ def position_index(state: State, side: str, my_ma: int, known: Fingerprint | Non
             for h in u.hexes():
                 friends.setdefault(h, []).append(u)
     leaders = {ld.hex for ld in state.leaders.values() if ld.on_map and ld.side != side}
-    if len(cache) > 64:
-        cache.clear()
-    result: PositionIndex = (enemy, zoc_any, zoc_stop, el_adj, leaders, friends, {})
-    cache[key] = result
-    return result
+    memo: dict[Any, Any] = {}
+    return (enemy, zoc_any, el_adj, leaders, friends, memo, fronts)
 
 
 class MoveCosts:
@@ -334,6 +357,14 @@ class MoveCosts:
                 return False
         return True
 
+    def stack_facing(self, h: int) -> int:
+        """The facing a single-hex unit may end with in ``h``, held by friends: the facing of
+        the one it may stack with (``_may_stack``), or -1 (no facing: it may only pass)."""
+        mover = self.mover
+        assert isinstance(mover, Unit)
+        here = self.friends[h]
+        return here[0].facing if self._may_stack(mover, here, here[0].facing) else -1
+
     def _may_stack(self, mover: Unit, here: list[Unit], facing: int) -> bool:
         """Roman manipular stacking (000 §6.6): two Roman foot units of one organisation,
         or Roman velites with one Roman foot unit, may share a hex, facing alike."""
@@ -469,12 +500,12 @@ class Reach:
     """Every (hex, facing) a mover can reach this activation, with least cost and a path."""
 
     costs: MoveCosts
-    #: the least cost of every node of the map, by node (more than the MA where unreached)
-    best: list[int] | bytearray
     #: the node each node was reached from (-1 for the start), in the order they were reached
     parent: dict[int, int]
     #: the nodes in the order the search settled them (each after its parent)
     order: list[int] = dataclasses.field(default_factory=list)
+    #: for each cost ``c`` (half MP), how many nodes of ``order`` cost ``c`` or less
+    settled: list[int] = dataclasses.field(default_factory=list)
     #: ``dist`` lists the nodes in the order they were settled (single-hex units), else in
     #: the order they were reached (the AI breaks ties by this order)
     by_settling: bool = False
@@ -485,8 +516,12 @@ class Reach:
         """Every reachable node with its least cost (made when first asked: the move generator
         reads only ``parent`` and ``order``)."""
         if self._dist is None:
-            best = self.best
-            self._dist = {n: best[n] for n in (self.order if self.by_settling else self.parent)}
+            order, dist, done = self.order, {}, 0
+            for c, upto in enumerate(self.settled):
+                for n in order[done:upto]:
+                    dist[n] = c
+                done = upto
+            self._dist = dist if self.by_settling else {n: dist[n] for n in self.parent}
         return self._dist
 
     def ends(self) -> list[int]:
@@ -562,29 +597,39 @@ class Reach:
         paths: dict[int, tuple[str, ...]] = {}
         last_face: dict[int, bool] = {}
         out: list[Any] = []
-        add = out.append
         order = self.order or sorted(self.dist, key=lambda n: self.dist[n])
         if plain:
             # a single-hex unit or a leader: a step within one hex is a facing change, and
-            # consecutive facing changes are written as one (the hot path of legal_actions;
-            # tuple concatenation is three times faster than unpacking here)
-            turned: set[int] = set()
-            for n in order:
+            # consecutive facing changes are written as one: a turn's path is its ``stem`` (the
+            # path before the facing changes that end it) and its facing (the hot path of
+            # legal_actions: one concatenation of prepared one-word tuples a node)
+            steps = _one_word(ids)
+            turns = [(face,) for face in faces]
+            stem: dict[int, tuple[str, ...]] = {}
+            # the friends' hexes, each with the facing ending there is allowed with (made when
+            # first met; a leader ends anywhere)
+            held: dict[int, int | None] = {} if costs.is_leader else dict.fromkeys(friends)
+            nodes = iter(order)
+            for n in nodes:  # the start, first settled: the only node without a parent
+                paths[n] = stem[n] = ()
+                break
+            for n in nodes:
                 p = parent[n]
-                if p < 0:
-                    paths[n] = ()
-                    continue
-                base = paths[p]
                 h = n // 6
                 if p // 6 == h:
-                    turn = (faces[n % 6],)
-                    path = base[:-1] + turn if p in turned else base + turn
-                    turned.add(n)
+                    base = stem[n] = stem[p]
+                    path = base + turns[n % 6]
                 else:
-                    path = base + (ids[h],)  # noqa: RUF005
+                    path = stem[n] = paths[p] + steps[h]
                 paths[n] = path
-                if h not in friends or may_end(n):
-                    add((n, path) if with_nodes else path)
+                if h in held:
+                    # a friend's hex: the one facing it may be stacked with there (``may_end``)
+                    facing = held.get(h)
+                    if facing is None:
+                        facing = held[h] = costs.stack_facing(h)
+                    if n % 6 != facing:
+                        continue
+                out.append((n, path) if with_nodes else path)
             return out
         for n in order:
             p = parent[n]
@@ -602,7 +647,7 @@ class Reach:
             paths[n] = path
             last_face[n] = face
             if may_end(n):
-                add((n, path) if with_nodes else path)
+                out.append((n, path) if with_nodes else path)
         return out
 
     def tokens(self, node: int) -> list[Token]:
@@ -625,6 +670,12 @@ class Reach:
         return merged
 
 
+@functools.cache
+def _one_word(ids: tuple[str, ...]) -> tuple[tuple[str], ...]:
+    """Each hex id of a map as a path of one word."""
+    return tuple((h,) for h in ids)
+
+
 def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None) -> Reach:
     """Every (hex, facing) the mover can reach within its MA, with least cost and a path.
 
@@ -638,9 +689,9 @@ def reachable(state: State, mover: Unit | Leader, costs: MoveCosts | None = None
     Dijkstra over the graph of ``MoveCosts.successors``.
     """
     mc = costs or MoveCosts(state, mover)
-    best, parent, order = search(mc)
+    parent, order, settled = search(mc)
     single = isinstance(mover, Unit) and not mover.double and not mover.column
-    return Reach(mc, best, parent, order, single)
+    return Reach(mc, parent, order, settled, single)
 
 
 class _RuleSteps(dict[int, tuple[tuple[int, int, int], ...]]):
@@ -657,12 +708,18 @@ class _RuleSteps(dict[int, tuple[tuple[int, int, int], ...]]):
 
 _NO_SLOTS = [0]
 _NO_STOPS: frozenset[int] = frozenset()
+#: node of each search key (``key // 2``, ``turn_once``), by number of nodes
+_NODE_OF: dict[int, list[int]] = {}
+#: spare least-cost lists by number of nodes and cost cap, every entry at the cap: a search
+#: takes one and gives it back as it found it (a list of the map's nodes costs a third of a
+#: search to make, and reads three times faster than a bytearray)
+_SPARE: dict[tuple[int, int], list[list[int]]] = {}
 
 
-def search(mc: MoveCosts) -> tuple[list[int] | bytearray, dict[int, int], list[int]]:
-    """Dijkstra over ``mc``'s mover: the least cost of every node (a list over the map's nodes,
-    ``ma2 + 1`` where unreached), the node each node was reached from (-1 for the start) and
-    the order in which nodes were settled (a node always after its parent).
+def search(mc: MoveCosts) -> tuple[dict[int, int], list[int], list[int]]:
+    """Dijkstra over ``mc``'s mover: the node each node was reached from (-1 for the start),
+    the order in which nodes were settled (a node always after its parent) and, for each cost
+    ``c`` from 0 to the MA, how many nodes were settled at ``c`` or less (``order`` by cost).
 
     Costs are small integers (half MP), so the priority queue is an array of buckets (Dial's
     algorithm).  A step's cost is its static cost plus ``slots[slot]``; a node of ``stop`` (in
@@ -674,6 +731,7 @@ def search(mc: MoveCosts) -> tuple[list[int] | bytearray, dict[int, int], list[i
     by_budget: list[Any]
     if mc.is_leader:
         by_budget = field.steps_by_budget(mc.cls, (), True, ma2)
+        cheapest = field.cheapest_step(mc.cls, (), True)
         slots = _slot_costs(mc, "leader")
         stop: Any = _NO_STOPS
         if mc.no_entry:  # (only units have rules closing hexes today)
@@ -682,53 +740,55 @@ def search(mc: MoveCosts) -> tuple[list[int] | bytearray, dict[int, int], list[i
                 slots[j] = NO
     elif mc.double or (isinstance(mover, Unit) and mover.column):
         by_budget = [_RuleSteps(mc)] * (ma2 + 1)
-        slots, stop = _NO_SLOTS, _NO_STOPS
+        slots, stop, cheapest = _NO_SLOTS, _NO_STOPS, 0  # (the rules' costs, not known before)
     else:
         assert isinstance(mover, Unit)
         turns = _turns(mc, mover)
         by_budget = field.steps_by_budget(mc.cls, turns, False, ma2)
+        cheapest = field.cheapest_step(mc.cls, turns, False)
         slots, stop, changed = _unit_slots(mc, mover)
         try:
-            return _dijkstra(mc, by_budget, slots, stop)
+            if turn_once(turns):
+                return _dijkstra_keyed(mc, by_budget, slots, stop, cheapest)
+            return _dijkstra(mc, by_budget, slots, stop, cheapest)
         finally:
             for j, old in reversed(changed):  # the position's shared slot costs, as they were
                 slots[j] = old
-    return _dijkstra(mc, by_budget, slots, stop)
+    return _dijkstra(mc, by_budget, slots, stop, cheapest)
 
 
 def _dijkstra(
-    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any
-) -> tuple[list[int] | bytearray, dict[int, int], list[int]]:
+    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any, cheapest: int
+) -> tuple[dict[int, int], list[int], list[int]]:
+    """The search proper (``search``): the buckets hold nodes.  ``cheapest``: what the
+    mover's cheapest step costs (nothing: ``_popped``; with less left, no step at all)."""
     start = mc.start
     ma2 = mc.ma2
     cap = ma2 + 1  # an unreached node's cost: anything within the MA improves on it
-    # the costs fit a byte (an MA of at most 127): a bytearray is made at C speed, where a
-    # list of the map's 9,720 nodes took a tenth of a whole search to fill
-    best: list[int] | bytearray = bytearray((cap,)) * len(mc.nbr) if cap < 256 else [cap] * len(mc.nbr)
+    best, spare = _least_costs(len(mc.nbr), cap)
     best[start] = 0
     parent: dict[int, int] = {start: -1}
     order = [start]
-    settle = order.append
-    buckets: list[list[int]] = [[] for _ in range(ma2 + 1)]
-    # the start never stops; where it may turn in an enemy front (001 7.23: to any facing, the
-    # other facings of its hex may not turn) its steps are the rules' own
-    if mc.start_turn:
-        first = [(nxt, cost) for nxt, cost, _tok in mc.successors(start)]
-    else:
-        first = [(nxt, sc + slots[j]) for j, sc, nxt in by_budget[ma2][start]]
-    for nxt, nc in first:
+    settled: list[int] = []
+    buckets: list[list[int]] = [[] for _ in range(cap)]
+    for nxt, nc in _first_steps(mc, by_budget, slots):
         if nc < best[nxt]:
             best[nxt] = nc
             parent[nxt] = start
             buckets[nc].append(nxt)
-    for c in range(ma2 + 1):
+    last = ma2 - cheapest  # the last cost from which a step can still be afforded
+    for c in range(cap):
         bucket = buckets[c]
+        if c > last:
+            # nothing to afford from here: the bucket's nodes are only settled
+            order += [node for node in reversed(bucket) if best[node] == c]
+            settled.append(len(order))
+            continue
         steps = by_budget[ma2 - c]
-        while bucket:
-            node = bucket.pop()
+        for node in reversed(bucket) if cheapest else _popped(bucket):
             if best[node] != c:
                 continue
-            settle(node)
+            order.append(node)  # (a method call: Python 3.11 appends in line)
             if node in stop:
                 continue
             for j, sc, nxt in steps[node]:
@@ -737,7 +797,94 @@ def _dijkstra(
                     best[nxt] = nc
                     parent[nxt] = node
                     buckets[nc].append(nxt)
-    return best, parent, order
+        settled.append(len(order))
+    for node in parent:
+        best[node] = cap
+    spare.append(best)
+    return parent, order, settled
+
+
+def _dijkstra_keyed(
+    mc: MoveCosts, by_budget: list[Any], slots: list[int], stop: Any, cheapest: int
+) -> tuple[dict[int, int], list[int], list[int]]:
+    """``_dijkstra`` for a mover that never gains by turning twice in a row (``turn_once``):
+    the buckets hold search keys, ``node * 2`` for a node entered from another hex or the
+    start, ``node * 2 + 1`` for a node reached by turning, whose steps leave the turns out.
+    The same pushes and pops in the same order, fewer steps tried (a Roman cohort tries
+    two fifths fewer)."""
+    start = mc.start
+    ma2 = mc.ma2
+    cap = ma2 + 1
+    size = len(mc.nbr)
+    node_of = _NODE_OF.get(size)
+    if node_of is None:
+        node_of = _NODE_OF[size] = [k >> 1 for k in range(size * 2)]
+    best, spare = _least_costs(size, cap)
+    best[start] = 0
+    parent: dict[int, int] = {start: -1}
+    order = [start]
+    settled: list[int] = []
+    buckets: list[list[int]] = [[] for _ in range(cap)]
+    if mc.start_turn:
+        first = [(nxt, nc, nxt * 2) for nxt, nc in _first_steps(mc, by_budget, slots)]
+    else:
+        first = [(nxt, sc + slots[j], key) for j, sc, nxt, key in by_budget[ma2][start * 2]]
+    for nxt, nc, key in first:
+        if nc < best[nxt]:
+            best[nxt] = nc
+            parent[nxt] = start
+            buckets[nc].append(key)
+    last = ma2 - cheapest
+    for c in range(cap):
+        bucket = buckets[c]
+        if c > last:
+            order += [node_of[key] for key in reversed(bucket) if best[node_of[key]] == c]
+            settled.append(len(order))
+            continue
+        steps = by_budget[ma2 - c]
+        for key in reversed(bucket) if cheapest else _popped(bucket):
+            node = node_of[key]
+            if best[node] != c:
+                continue
+            order.append(node)
+            if node in stop:
+                continue
+            for j, sc, nxt, nkey in steps[key]:
+                nc = c + sc + slots[j]
+                if nc < best[nxt]:
+                    best[nxt] = nc
+                    parent[nxt] = node
+                    buckets[nc].append(nkey)
+        settled.append(len(order))
+    for node in parent:
+        best[node] = cap
+    spare.append(best)
+    return parent, order, settled
+
+
+def _popped(bucket: list[int]) -> Iterator[int]:
+    """A bucket's entries, last in first out, taking in those added while it is read (a step
+    costing nothing adds to the bucket being read).  Where every step costs something, the
+    bucket does not grow while it is read, and reading it backwards is the same order."""
+    while bucket:
+        yield bucket.pop()
+
+
+def _least_costs(size: int, cap: int) -> tuple[list[int], list[list[int]]]:
+    """A list of ``size`` costs, each ``cap``, and the spares to give it back to, as found."""
+    spare = _SPARE.get((size, cap))
+    if spare is None:
+        spare = _SPARE[(size, cap)] = []
+    return (spare.pop() if spare else [cap] * size), spare
+
+
+def _first_steps(mc: MoveCosts, by_budget: list[Any], slots: list[int]) -> list[tuple[int, int]]:
+    """The start's steps as (node, cost).  The start never stops; where it may turn in an
+    enemy front (001 7.23: to any facing, the other facings of its hex may not turn) its
+    steps are the rules' own."""
+    if mc.start_turn:
+        return [(nxt, cost) for nxt, cost, _tok in mc.successors(mc.start)]
+    return [(step[2], step[1] + slots[step[0]]) for step in by_budget[mc.ma2][mc.start]]
 
 
 def _turns(mc: MoveCosts, unit: Unit) -> tuple[tuple[int, int], ...]:
@@ -794,10 +941,10 @@ def _unit_slots(mc: MoveCosts, unit: Unit) -> tuple[list[int], Any, list[tuple[i
     for j in closed:
         changed.append((j, slots[j]))
         slots[j] = NO
-    memo = mc.slots_memo
-    stop = memo.get("stop")
+    memo = mc.slots_memo  # (shared by every MA: the stopping nodes are by MA)
+    stop = memo.get(("stop", mc.ma2))
     if stop is None:
-        stop = memo["stop"] = frozenset(i * 6 + f for i in mc.zoc_stop for f in range(6))
+        stop = memo[("stop", mc.ma2)] = frozenset(i * 6 + f for i in mc.zoc_stop for f in range(6))
     if mc.start_turn and h in mc.zoc_stop:
         stop = stop - {h * 6 + f for f in range(6)}  # turning in the hex it starts in (001 7.23)
     return slots, stop, changed

@@ -199,14 +199,12 @@ def refuse_move(state: State, unit: Unit) -> str | None:
     """Why a special rule holds ``unit`` in place (a sentence), or None."""
     for rule in active(state):
         if rule.id == "hidden-reserve":
-            if unit.group in rule.groups:
-                reserve = [u for u in state.units.values() if u.on_map and u.group in rule.groups]
-                if not any(_enemy_within(state, u, SIGNAL_RANGE, cavalry=True) for u in reserve):
-                    return (
-                        f"{unit.id} is in the hidden reserve and waits for the signal: it may not move until "
-                        f"enemy cavalry comes within {SIGNAL_RANGE} hexes (scenario rule hidden-reserve, "
-                        "Caesar BC III.89)."
-                    )
+            if unit.group in rule.groups and not _signal_given(state, rule.groups):
+                return (
+                    f"{unit.id} is in the hidden reserve and waits for the signal: it may not move until "
+                    f"enemy cavalry comes within {SIGNAL_RANGE} hexes (scenario rule hidden-reserve, "
+                    "Caesar BC III.89)."
+                )
             continue
         if rule.side != unit.side:
             continue
@@ -226,6 +224,20 @@ def refuse_move(state: State, unit: Unit) -> str | None:
                     "hexes or on the high ground (scenario rule hill-position, Bellum Hispaniense 30)."
                 )
     return None
+
+
+def _signal_given(state: State, groups: tuple[str, ...]) -> bool:
+    """Whether enemy cavalry is within ``SIGNAL_RANGE`` hexes of any unit of the hidden
+    reserve's ``groups`` on the map (what ``_enemy_within`` asks of each, in one pass over
+    the cavalry: every unit of the reserve waits on the same signal)."""
+    grid = state.field.grid
+    cavalry = [e for e in state.units.values() if e.cavalry and e.on_map]
+    for u in state.units.values():
+        if u.group in groups and u.on_map:
+            for e in cavalry:
+                if e.side != u.side and min(grid.distance(a, b) for a in u.hexes() for b in e.hexes()) <= SIGNAL_RANGE:
+                    return True
+    return False
 
 
 def _enemy_within(state: State, unit: Unit, reach: int, *, cavalry: bool = False) -> Unit | None:

@@ -9,6 +9,7 @@ the state exactly as it was).  Pydantic models for inputs live in
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +21,9 @@ from tactical.tables import CLASS_INDEX, HEXSIDE_FEATURES, NO, TERRAINS, move_ta
 STATUSES = ("full", "disordered", "routed")
 GONE = ("eliminated", "off_map")
 
-#: one node's steps in ``Battlefield.node_steps``: (cost slot, static cost, node reached)
-StepList = tuple[tuple[int, int, int], ...]
+#: one search key's steps in ``Battlefield.node_steps``: (cost slot, static cost, node reached),
+#: and the key reached where keys are not nodes (``turn_once``)
+StepList = tuple[tuple[int, ...], ...]
 LEADER_KINDS = ("general", "tribune", "praefect_sociorum", "praefect_equitum", "proconsul")
 #: leaders' movement allowance (000 §4.1: 16 for every leader; the project uses it in sgboh too)
 LEADER_MA = 16
@@ -60,6 +62,7 @@ class Battlefield:
 
     __slots__ = (
         "_cache",
+        "_cheapest",
         "_index",
         "_moves",
         "_steps",
@@ -98,6 +101,8 @@ class Battlefield:
         self._cache: dict[int, list[int]] = {}
         #: the search's step tables (``node_steps``, ``steps_by_budget``)
         self._steps: dict[tuple[Any, ...], list[Any]] = {}
+        #: the cheapest step of each kind of mover (``cheapest_step``)
+        self._cheapest: dict[tuple[Any, ...], int] = {}
         #: the legal-action generator's move cache (``tactical.legal``), shared by every copy
         self._moves: dict[Any, Any] = {}
         self._index: dict[Any, Any] = {}
@@ -168,6 +173,17 @@ class Battlefield:
             self._steps[key] = found
         return found
 
+    def cheapest_step(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool) -> int:
+        """What the cheapest step of this kind of mover costs (cached): nothing where
+        skirmishers turn; a search may then reach a node at the cost of the node it leaves,
+        and with less left than this it can take no step at all."""
+        key = (cls, turns, leader)
+        found = self._cheapest.get(key)
+        if found is None:
+            full = self.node_steps(cls, turns, leader, NO)
+            found = self._cheapest[key] = min((s[1] for t in full for s in t), default=0)
+        return found
+
     def node_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool, budget: int) -> list[StepList]:
         """The search's step table for one kind of mover, built once per map (cached): for each
         node ``hex * 6 + facing`` every step the terrain allows that costs at most ``budget``
@@ -177,37 +193,73 @@ class Battlefield:
 
         Single-hex units step into their two frontal hexes keeping their facing, then turn
         by ``turns`` ((vertices clockwise, cost) pairs); leaders (``leader``) step into all six
-        neighbours and have no facing (only nodes ``hex * 6`` have steps)."""
+        neighbours and have no facing (only nodes ``hex * 6`` have steps).  Where a node
+        reached by turning never gains by turning again (``turn_once``), the table is by
+        search key (two a node) and each step also gives the key it reaches."""
         key = (cls, turns, leader, budget)
         table = self._steps.get(key)
         if table is not None:
             return table
         full = self._steps.get((cls, turns, leader, NO))
         if full is None:
-            static = self.enter_costs(cls)
-            nbr = self.grid.nbr
-            size = self.grid.size
-            full = []
-            for node in range(len(nbr)):
-                i, f = divmod(node, 6)
-                steps: list[tuple[int, int, int]] = []
-                if leader:
-                    if f == 0:
-                        for d in range(6):
-                            j, c = nbr[i * 6 + d], static[i * 6 + d]
-                            if j >= 0 and c < NO:
-                                steps.append((j, c, j * 6))
-                else:
-                    for d in ((f + 5) % 6, f):
-                        j, c = nbr[i * 6 + d], static[i * 6 + d]
-                        if j >= 0 and c < NO:
-                            steps.append((j, c, j * 6 + f))
-                    steps.extend((size + i, tc, i * 6 + (f + k) % 6) for k, tc in turns)
-                full.append(tuple(steps))
+            full = self._full_steps(cls, () if leader else turns, leader)
             self._steps[(cls, turns, leader, NO)] = full
-        table = [t if all(s[1] <= budget for s in t) else tuple(s for s in t if s[1] <= budget) for t in full]
+        if budget >= max((s[1] for t in full for s in t), default=0):
+            table = full  # nothing to leave out: the budgets above the dearest step share the table
+        else:
+            table = [t if all(s[1] <= budget for s in t) else tuple(s for s in t if s[1] <= budget) for t in full]
         self._steps[key] = table
         return table
+
+    def _full_steps(self, cls: int, turns: tuple[tuple[int, int], ...], leader: bool) -> list[StepList]:
+        """``node_steps`` before the budget filter."""
+        static = self.enter_costs(cls)
+        nbr = self.grid.nbr
+        size = self.grid.size
+        keyed = turn_once(turns)
+        full: list[StepList] = []
+        for node in range(len(nbr)):
+            i, f = divmod(node, 6)
+            steps: list[tuple[int, ...]] = []
+            if leader:
+                if f == 0:
+                    for d in range(6):
+                        j, c = nbr[i * 6 + d], static[i * 6 + d]
+                        if j >= 0 and c < NO:
+                            steps.append((j, c, j * 6))
+                full.append(tuple(steps))
+                continue
+            for d in ((f + 5) % 6, f):
+                j, c = nbr[i * 6 + d], static[i * 6 + d]
+                if j >= 0 and c < NO:
+                    steps.append((j, c, j * 6 + f, (j * 6 + f) * 2) if keyed else (j, c, j * 6 + f))
+            ahead = tuple(steps)
+            for k, tc in turns:
+                nxt = i * 6 + (f + k) % 6
+                steps.append((size + i, tc, nxt, nxt * 2 + 1) if keyed else (size + i, tc, nxt))
+            full.append(tuple(steps))
+            if keyed:
+                full.append(ahead)  # the node reached by a turn: no turning again
+        return full
+
+
+@functools.cache
+def turn_once(turns: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a node reached by turning never gains by turning again: any facing is one price
+    (skirmishers, Roman foot), so each further turn costs no less than the one turn its hex's
+    earlier facing offered to the same facing (or turns back to it, settled at less).
+
+    Then the search tells the ways a node was reached apart: its key is ``node * 2`` where
+    it was entered from another hex (or is the start), ``node * 2 + 1`` where it was reached
+    by a turn, and the step tables of the second kind leave the turns out.  Only steps that
+    cannot lower a cost are left out, so the search settles the same nodes, in the same
+    order, from the same parents."""
+    cost = dict(turns)
+    return bool(turns) and all(
+        (k + k2) % 6 == 0 or ((k + k2) % 6 in cost and cost[(k + k2) % 6] <= cost[k] + cost[k2])
+        for k in cost
+        for k2 in cost
+    )
 
 
 @dataclass(slots=True)

@@ -12,6 +12,11 @@ tests.battleboard.test_ai_identity``) and says so here and in its commit:
 - issue 19 item 4 changed the AI's play at sea only (a defender's threat weighed, the
   intercepted side running only when clearly outmatched): the sea digests were recorded
   again; the land digests are still those of aad44e6.
+- issue 19 item 4's look-ahead (``ai.search_turn``: each decision of a turn played out to the
+  battle's end) changed the AI's play on land and at sea in battles of up to 16 units on the
+  board: both digests were recorded again.  ``ai.base_turn`` (no play-outs) still plays
+  exactly as before: ``test_the_ai_without_play_outs_plays_as_before`` pins it with the
+  digests of before.
 """
 
 from __future__ import annotations
@@ -118,8 +123,20 @@ def combined(found: dict[str, str], land: bool) -> str:
 
 
 #: recorded with ``python -m tests.battleboard.test_ai_identity`` (see the module docstring)
-EXPECTED_LAND = "f2f383202e21813e"  # aad44e6
-EXPECTED_SEA = "978e778bfe5479ea"  # issue 19 item 4 (aad44e6: 75d1d332f9f85757)
+EXPECTED_LAND = "24d387b9f8717cb1"  # issue 19 item 4's look-ahead (before: f2f383202e21813e, aad44e6)
+EXPECTED_SEA = "381b9a8d1b0c9a3c"  # issue 19 item 4's look-ahead (before: 978e778bfe5479ea)
+#: the AI's own reading, no play-outs (``ai.base_turn``): the digests before the look-ahead
+BEFORE_LAND = "f2f383202e21813e"
+BEFORE_SEA = "978e778bfe5479ea"
+
+
+def test_the_ai_without_play_outs_plays_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    import battleboard.ai
+
+    monkeypatch.setattr(battleboard.ai, "ROLLOUTS", 0)
+    found = digests()
+    assert combined(found, True) == BEFORE_LAND, "the battleboard AI's own reading changed on land"
+    assert combined(found, False) == BEFORE_SEA, "the battleboard AI's own reading changed at sea"
 
 
 def test_the_ai_plays_the_pinned_battles() -> None:
