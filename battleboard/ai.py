@@ -11,6 +11,7 @@ reading alone, the look-ahead's player in its play-outs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from battleboard.actions import Attack, Command, Double, EndTurn, Move, Withdraw
@@ -682,3 +683,67 @@ def search_turn(s: State, chance: Chance, ev: list[Event] | None = None, rollout
         play(s, a, chance, ev)
     if s.phase != "over":
         play(s, EndTurn(), chance, ev)
+
+
+# --------------------------------------------------------------------------- the window's AI
+
+
+def _position(s: State) -> tuple[object, ...]:
+    """What a plan depends on: everything of the battle but its caches."""
+    return (
+        s.units,
+        s.leaders,
+        s.grid,
+        s.side,
+        s.phase,
+        s.turn,
+        s.stratagems,
+        s.panicked,
+        s.double_used,
+        s.double_now,
+        s.moved_any,
+        s.winner,
+        s.allocations,
+        s.deployed,
+    )
+
+
+class Planner:
+    """The look-ahead AI one action at a time — the window's opponent, the same player as
+    ``play_turn``.  The side's whole turn is played by ``play_turn`` on a copy of the battle
+    with a copy of the battle's own dice, and its actions are handed out one by one while the
+    battle follows the plan (position by position); anything else — an undo, a load, dice
+    forced by a test — plans the turn again from where the battle stands.  No die is
+    looked at in advance: the play-outs roll dice of their own (``search_turn``), and the
+    copy rolls exactly what the battle will roll for the same actions."""
+
+    def __init__(self, dice: Callable[[], Dice], rollouts: int | None = None) -> None:
+        self.dice = dice
+        self.rollouts = rollouts
+        self._plan: list[tuple[tuple[object, ...], Action]] = []
+
+    def __call__(self, s: State) -> Action:
+        if self._plan and self._plan[0][0] == _position(s):
+            return self._plan.pop(0)[1]
+        self._plan = self._make(s)
+        if not self._plan:
+            return choose(s)
+        return self._plan.pop(0)[1]
+
+    def _make(self, s: State) -> list[tuple[tuple[object, ...], Action]]:
+        """The side's turn from ``s`` as (position before, action) pairs."""
+        real = self.dice()
+        t = s.clone()
+        side = t.side
+        plan: list[tuple[tuple[object, ...], Action]] = []
+
+        class Record(list[Action]):
+            """The copy's record: each action with the position it is played from."""
+
+            def append(self, a: Action, /) -> None:
+                plan.append((_position(t.clone()), a))
+                super().append(a)
+
+        chance = Chance(Dice(real.seed, counter=real.counter, record=False), record=Record())
+        play_turn(t, chance, None, self.rollouts)
+        return [(pos, a) for pos, a in plan if pos[3] == side]

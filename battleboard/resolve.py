@@ -37,6 +37,14 @@ from bellum.report import without_references
 MAX_ACTIONS = 20_000
 
 
+#: the auto-resolve's play-outs a decision: none — both sides by the AI's own reading
+#: (``ai.base_turn``).  A war auto-resolves hundreds of battles and the campaign AI weighs
+#: each decision on dozens more (``odds``), which must be the very battles fought; the
+#: look-ahead (100 to 300 times the work) is kept for the opponent a person faces
+#: (``ai.Planner``), where it is measured (docs/AI.md).
+AUTO_ROLLOUTS = 0
+
+
 def autoplay(
     s: State,
     dice: Dice,
@@ -52,14 +60,14 @@ def autoplay(
     action played is appended to ``record`` when given: a save's action log).
     ``watch`` (an after-action report's camera) sees the state after every player turn.
     ``copy=False`` plays ``s`` itself (a state made for this battle alone).  ``rollouts``: the
-    AI's play-outs a decision (``ai.play_turn``; 0: its own reading alone, as ``odds`` plays)."""
+    AI's play-outs a decision (``ai.play_turn``); by default ``AUTO_ROLLOUTS``."""
     if copy:
         s = s.clone()
     chance = Chance(dice, record=record)
     for _ in range(max_actions):
         if s.phase == "over":
             return s
-        play_turn(s, chance, ev, rollouts)
+        play_turn(s, chance, ev, AUTO_ROLLOUTS if rollouts is None else rollouts)
         if watch is not None:
             watch(s)
     raise BellumError("the battle did not end (the AI made no progress)")
@@ -312,15 +320,14 @@ def resolve_engagement(eng: Engagement, seed: int) -> Outcome:
 
 def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:
     """The distribution of winners over ``n`` auto-resolved battles, and the mean SP lost: the
-    AI on both sides by its own reading, without play-outs (the campaign AI asks for many
-    battles a decision; docs/AI.md)."""
+    very battles the auto-resolve fights (``autoplay``, ``AUTO_ROLLOUTS``)."""
     if n < 1:
         raise ValueError("odds need at least one battle")
     wins: Counter[str] = Counter()
     lost = {"A": 0, "B": 0}
     start = state_from_engagement(eng)
     for i in range(n):
-        final = autoplay(start, Dice(seed + i * 7919, record=False), rollouts=0)
+        final = autoplay(start, Dice(seed + i * 7919, record=False))
         wins[final.winner or "draw"] += 1
         for side in ("A", "B"):
             lost[side] += sp_lost(final, side, for_victory=False)

@@ -99,7 +99,7 @@ def _builder(title: str, eng: Engagement, seed: int, counter: int, result: Outco
 def battle_replay(title: str, eng: Engagement, seed: int, counter: int, result: Outcome) -> Replay:
     """A campaign battle fought again on the battleboard, player turn by player turn."""
     from battleboard.ai import play_turn
-    from battleboard.resolve import MAX_ACTIONS, outcome, state_from_engagement
+    from battleboard.resolve import AUTO_ROLLOUTS, MAX_ACTIONS, outcome, state_from_engagement
     from battleboard.rules import Chance
 
     if result.engine == "tactical":
@@ -118,7 +118,7 @@ def battle_replay(title: str, eng: Engagement, seed: int, counter: int, result: 
         ev: list[Event] = []
         start = len(dice.rolls)
         side, turn, phase = s.side, s.turn, s.phase
-        play_turn(s, chance, ev)
+        play_turn(s, chance, ev, AUTO_ROLLOUTS)  # as the auto-resolve fought it
         name = "Set-up" if phase in ("allocate", "deploy") else f"Battle turn {turn}"
         if name != turns[-1]:
             turns.append(name)

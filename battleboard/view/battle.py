@@ -23,7 +23,7 @@ from typing import Any
 import arcade
 from arcade import shape_list
 
-from battleboard.ai import choose
+from battleboard.ai import Planner
 from battleboard.model import OFF, Action, State, Unit
 from battleboard.resolve import BoardBattle, moments, outcome
 from battleboard.rules import active_ground, apply, legal_actions, on_board
@@ -148,8 +148,9 @@ class BattleView(arcade.View):
         self.help = False  # F1: controls, legend and the rules for what is selected
         self.help_from = 0  # the first rules paragraph the help shows (Up / Down scroll)
         self.help_more = False  # more rules below than the help shows
-        #: the computer's player (``battleboard.ai.choose``; the options screen's strength may change it)
-        self.ai_choose: Callable[[State], Action] = choose
+        #: the computer's player: the look-ahead AI one action at a time (``battleboard.ai.Planner``,
+        #: the AI measured in docs/AI.md); the options screen's strength may change it
+        self.ai_choose: Callable[[State], Action] = Planner(lambda: self.dice)
         self.buttons: list[Button] = []
         self._layout_size: tuple[int, int] = (0, 0)
         self.board_shapes: shape_list.ShapeElementList[Any] = shape_list.ShapeElementList()

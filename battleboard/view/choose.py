@@ -15,6 +15,7 @@ import arcade
 from battleboard.model import Action, State
 from battleboard.scenario import load_scenario, side_name
 from battleboard.view.window import battle_view, new_session
+from bellum.dice import Dice
 from bellum.errors import InputError
 from bellum.paths import scenario_files
 from bellum.settings import SPEED_FACTOR, Settings
@@ -43,15 +44,16 @@ def battle_info(path: Path) -> BattleInfo:
     return BattleInfo(str(path), title, year, summary, sc.note, tuple(sides), "", f"{RULES_TEXT}, {kind}")
 
 
-def ai_player(strength: str, seed: int) -> Callable[[State], Action]:
-    """The computer's player: the greedy baseline when easy, else the battleboard AI."""
+def ai_player(strength: str, seed: int, dice: Callable[[], Dice]) -> Callable[[State], Action]:
+    """The computer's player: the greedy baseline when easy, else the battleboard AI with its
+    look-ahead (``battleboard.ai.Planner`` on the battle's ``dice``)."""
     if strength == "easy":
         from battleboard.ai_baselines import GreedyPlayer
 
         return GreedyPlayer(seed).choose
-    from battleboard.ai import choose
+    from battleboard.ai import Planner
 
-    return choose
+    return Planner(dice)
 
 
 class BoardBattles:
@@ -66,7 +68,7 @@ class BoardBattles:
         sc, state = load_scenario(info.path)
         session = new_session(info.path, seed, settings.options("battleboard") or None)
         view = battle_view(sc, state, AI_SIDES[seat], seed, menu=back, session=session)
-        view.ai_choose = ai_player(settings.ai_strength, seed)
+        view.ai_choose = ai_player(settings.ai_strength, seed, lambda: view.dice)
         if seat != "watch":
             view.ai_delay /= SPEED_FACTOR[settings.speed]
             return view

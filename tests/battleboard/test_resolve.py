@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-import battleboard.ai
 from battleboard.ai import choose
 from battleboard.model import State
 from battleboard.resolve import autoplay, odds, outcome, resolve_engagement, state_from_engagement
@@ -45,8 +44,7 @@ def test_promotions_only_for_the_winner_and_only_legions_become_imperator() -> N
         assert len(out.promotions) <= 3
 
 
-def test_supply_and_interception_outcomes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(battleboard.ai, "ROLLOUTS", 0)  # outcomes, not the AI: no look-ahead (fast)
+def test_supply_and_interception_outcomes() -> None:
     for seed in range(10):
         sup = resolve_engagement(naval_engagement(3, "supply"), seed)
         assert sup.supply_passes == (sup.winner == "A")
@@ -58,8 +56,7 @@ def test_supply_and_interception_outcomes(monkeypatch: pytest.MonkeyPatch) -> No
             assert fates[f] == "broken_through" or (f.startswith("B") and fates[f] == "captured")
 
 
-def test_captured_fleets_are_converted_or_eliminated(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(battleboard.ai, "ROLLOUTS", 0)  # outcomes, not the AI: no look-ahead (fast)
+def test_captured_fleets_are_converted_or_eliminated() -> None:
     eng = naval_engagement(4)
     limited = eng.model_copy(deep=True)
     for side in ("A", "B"):
