@@ -266,7 +266,7 @@ def legal_actions(state: State, *, moves: bool = True) -> list[Action]:
         acts.extend(_fire_actions(state, own))
     designating = phase == "move" or (phase == "shock" and state.designating)
     if designating:
-        acts.extend(_designations(state, own))
+        acts.extend(_cached_designations(state, own))
         if state.designations:
             # designated shocks must be resolved (003 §8.3): no pass, no rally before 'resolve'
             if not engaged_must_attack(state):
@@ -492,6 +492,41 @@ def designation_actions(state: State) -> list[Designate]:
         return []
     own = sorted((u for u in state.units.values() if u.side == seq.side and u.on_map), key=lambda u: u.id)
     return _designations(state, own)
+
+
+def _cached_designations(state: State, own: list[Unit]) -> list[Designate]:
+    """``_designations``, reused while nothing they read has changed: the position (the
+    battlefield's ``Snapshot``, recognised by identity: every unit's hexes, facing and status,
+    every leader's hex), the activation (side, phase, leader or group), the designations made,
+    the units that fought, moved or regroup, the leaders' ranges, the rules and options.
+    ``tests/tactical/test_legal.py`` checks cached and fresh equal along random games."""
+    seq = state.seq
+    key = (
+        seq.side,
+        seq.phase,
+        seq.leader,
+        None if seq.group is None else tuple(seq.group),
+        state.designating,
+        tuple(state.designations),
+        tuple(sorted(state.fought)),
+        tuple(sorted(state.moved)),
+        tuple(sorted(state.regrouping)),
+        tuple((ld.id, ld.hex, ld.range, ld.on_map) for ld in state.leaders.values()),
+        state.ruleset,
+        state.options,
+    )
+    snap = snapshot(state)
+    cache = state.field.move_cache
+    entry = cache.get(_DESIGNATIONS)
+    if entry is not None and entry[0] == key and entry[1] is snap:
+        return list(entry[2])
+    out = _designations(state, own)
+    cache[_DESIGNATIONS] = (key, snap, out)
+    return list(out)
+
+
+#: the move cache's entry for the last position's designations (``_cached_designations``)
+_DESIGNATIONS = "designations"
 
 
 def _designations(state: State, own: list[Unit]) -> list[Designate]:

@@ -121,3 +121,26 @@ def test_cached_moves_equal_fresh_searches_along_random_games() -> None:
     for seed in (5, 6):
         play(seed, check, max_actions=600)
     assert hits[1] > 100 and hits[0] > 0
+
+
+def test_cached_designations_equal_fresh_ones_along_random_games() -> None:
+    """After every action of three random games, the designations ``legal_actions`` offers
+    (cached while the position and the activation stand) equal fresh ones (the cache is hit:
+    the check counts it)."""
+    from tactical.legal import _DESIGNATIONS, _cached_designations, _designations
+
+    hits = [0, 0]
+
+    def check(state: State) -> None:
+        if not (state.seq.phase == "move" or (state.seq.phase == "shock" and state.designating)):
+            return
+        own = sorted((u for u in state.units.values() if u.side == state.seq.side and u.on_map), key=lambda u: u.id)
+        before = state.field.move_cache.get(_DESIGNATIONS)
+        cached = _cached_designations(state, own)
+        hits[0] += before is not None and state.field.move_cache.get(_DESIGNATIONS) is before
+        hits[1] += 1
+        assert cached == _designations(state, own)
+
+    for seed in (5, 6, 7):
+        play(seed, check, max_actions=600)
+    assert hits[1] > 100 and hits[0] > 0
