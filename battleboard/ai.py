@@ -332,28 +332,26 @@ def play_turn(s: State, chance: Chance, ev: list[Event] | None = None, rollouts:
     n = ROLLOUTS if rollouts is None else rollouts
     if n <= 0 or chance.results is not None:  # forced combat results (rules cases): no play-outs
         base_turn(s, chance, ev)
-        return
-    if s.phase in ("allocate", "deploy"):
-        play(s, choose(s), chance, ev)
-        return
-    if s.phase == "command":
-        play(s, Command(), chance, ev)
-        if s.phase == "over":
-            return
-    search_turn(s, chance, ev, n)
+    elif not _open_turn(s, chance, ev):
+        search_turn(s, chance, ev, n)
 
 
 def base_turn(s: State, chance: Chance, ev: list[Event] | None = None) -> None:
     """The phasing side's whole player turn by the AI's own reading, no play-outs (the
     play-outs' own player, and ``play_turn`` with no rollouts)."""
+    if not _open_turn(s, chance, ev):
+        play_plan(s, chance, ev, BASE)
+
+
+def _open_turn(s: State, chance: Chance, ev: list[Event] | None) -> bool:
+    """A turn's opening, the same for both players: a set-up phase's one action, or the
+    command check; True when that is the whole turn (set-up, or the battle is over)."""
     if s.phase in ("allocate", "deploy"):
         play(s, choose(s), chance, ev)
-        return
+        return True
     if s.phase == "command":
         play(s, Command(), chance, ev)
-        if s.phase == "over":
-            return
-    play_plan(s, chance, ev, BASE)
+    return s.phase == "over"
 
 
 def play_plan(
@@ -734,7 +732,6 @@ class Planner:
         """The side's turn from ``s`` as (position before, action) pairs."""
         real = self.dice()
         t = s.clone()
-        side = t.side
         plan: list[tuple[tuple[object, ...], Action]] = []
 
         class Record(list[Action]):
@@ -746,4 +743,4 @@ class Planner:
 
         chance = Chance(Dice(real.seed, counter=real.counter, record=False), record=Record())
         play_turn(t, chance, None, self.rollouts)
-        return [(pos, a) for pos, a in plan if pos[3] == side]
+        return plan
