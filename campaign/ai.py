@@ -46,11 +46,12 @@ from functools import cache, lru_cache
 
 import networkx as nx
 
+from bellum.engagement import Engagement
 from campaign import actions as A
 from campaign import ai_sea
 from campaign.engine import legal_actions
 from campaign.map import roman_world
-from campaign.rules import politics
+from campaign.rules import naval, politics, supply
 from campaign.rules.battle import land_engagement
 from campaign.rules.clients import world_tables
 from campaign.rules.siege import ground_sp, mobile_ground, storm_chance
@@ -252,14 +253,16 @@ class CampaignAI:
         assert p is not None
         decline = next((a for a in legal if isinstance(a, A.Decline)), legal[-1])
         if p.kind == "intercept":
-            return ai_sea.choose_intercept(state, legal) or decline
+            return ai_sea.choose_intercept(state, self._sea_options(state, legal)) or decline
         if p.kind == "cut_supply":
             return ai_sea.choose_cut(state, legal) or decline
         if p.kind == "escort":
-            return ai_sea.choose_escort(state, legal) or decline
+            return ai_sea.choose_escort(state, self._sea_options(state, legal)) or decline
         if p.kind == "naval_offer":
             accept = next((a for a in legal if isinstance(a, A.Accept)), None)
-            return accept if accept is not None and ai_sea.accept_battle(state) else decline
+            if accept is None or self.sea_fight_ends_the_war(state, naval.mutual_engagement(state, p.data["place"])):
+                return decline
+            return accept if ai_sea.accept_battle(state) else decline
         if p.kind == "spoils":
             return self._spoils(state, legal)
         if p.kind == "veto":
@@ -414,7 +417,7 @@ class CampaignAI:
                     best = (chance - (0.05 if a.stratagem else 0), a)
         if best is not None:
             return best[1]
-        offer = ai_sea.choose_offer(state, legal)
+        offer = ai_sea.choose_offer(state, self._sea_options(state, legal))
         if offer is not None:
             return offer
         return next((a for a in legal if isinstance(a, A.EndPhase)), legal[-1])
@@ -580,9 +583,33 @@ class CampaignAI:
         side = state.active
         theirs = sum(_legion_sp(g) for g in state.side_forces_at(d, enemy(side)))
         ours = _legion_sp(f) + sum(_legion_sp(g) for g in state.side_forces_at(d, side) if g.id != f.id)
-        share = FRATRICIDE_SHARE_LAST if state.turn >= GUARD_TURN else FRATRICIDE_SHARE
-        expected = share * (theirs + ours)
-        return state.fratricide + expected > world_tables().victory.fratricide_limit
+        return _bleeds_white(state, theirs + ours)
+
+    def sea_fight_ends_the_war(self, state: CampaignState, eng: Engagement) -> bool:
+        """The same guard for a fight at sea (an interception, a convoy battle, a mutual
+        battle): the legions aboard both sides' ships drown with them (004: passengers sink
+        with their fleet), reckoned as on land."""
+        return FRATRICIDE_GUARD and _bleeds_white(
+            state, sum(u.strength for u in eng.units if u.kind in ("legion", "guard"))
+        )
+
+    def _sea_options(self, state: CampaignState, legal: list[A.Action]) -> list[A.Action]:
+        """``legal`` without the sea fights the guard refuses (§21): interceptions, escorts
+        and offers whose battle would likely end the war unwon."""
+        out: list[A.Action] = []
+        for a in legal:
+            if isinstance(a, A.Intercept):
+                eng = naval.interception_engagement(state, a.force)
+            elif isinstance(a, A.Escort):
+                eng = supply.convoy_engagement(state, a.place, a.force, state.cuts[a.place])
+            elif isinstance(a, A.OfferNaval):
+                eng = naval.mutual_engagement(state, a.place)
+            else:
+                out.append(a)
+                continue
+            if not self.sea_fight_ends_the_war(state, eng):
+                out.append(a)
+        return out
 
     def _win_chance(self, state: CampaignState, f: Force, d: str) -> float:
         """The battleboard's odds that ``f`` (with friends already there) wins a battle at
@@ -611,6 +638,14 @@ class CampaignAI:
             edge = 0.5 * got["draw"] if got["B_lost"] > got["A_lost"] else 0.0
             self._odds[key] = got["A"] + edge
         return self._odds[key]
+
+
+def _bleeds_white(state: CampaignState, legion_sp: int) -> bool:
+    """Whether a battle with ``legion_sp`` SP of legions on the field, both sides together,
+    would likely push fratricide past its limit: ``FRATRICIDE_SHARE`` of them killed — in
+    the last year (``GUARD_TURN`` on) ``FRATRICIDE_SHARE_LAST``."""
+    share = FRATRICIDE_SHARE_LAST if state.turn >= GUARD_TURN else FRATRICIDE_SHARE
+    return state.fratricide + share * legion_sp > world_tables().victory.fratricide_limit
 
 
 def _legion_sp(force: Force) -> int:

@@ -53,6 +53,17 @@ def test_the_ai_lets_a_crossing_pass_when_the_odds_do_not_favour_it() -> None:
     assert AI.choose(s) == A.Decline()
 
 
+def test_the_ai_does_not_intercept_when_the_drowned_legions_would_end_the_war() -> None:
+    """§21, docs/AI.md: the fratricide guard weighs a sea fight as a land battle — the two
+    legions aboard (10 SP) drown with their ships; 60% of them reckoned killed (+6) carries
+    fratricide 95 past the limit of 100, and 90 not."""
+    s = _crossing(senate_fleets=4, caesar_fleets=1)
+    s.fratricide = 90
+    assert AI.choose(s) == A.Intercept("b")
+    s.fratricide = 95
+    assert AI.choose(s) == A.Decline()
+
+
 def _besieged_port(escort_fleets: int, cutter_fleets: int) -> CampaignState:
     """Brundisium, Caesarian, besieged by a Senatorial army; a Senatorial squadron in the
     lower Adriatic declares the cut of its sea supply.  The Caesarian AI has
