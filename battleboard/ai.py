@@ -496,6 +496,12 @@ def choose(s: State) -> Action:
 # ``MARGIN`` (fewer play-outs than a decision needs are noisy: without the margin the search
 # lost battles its own reading wins).
 #
+# At sea (issue 19 item 4) a play-out stops at the end of the enemy's reply (``SEA_HORIZON``)
+# and is worth ``STANDING_SP`` a strength point of the margin then (``standing``, a disrupted
+# fleet counting ``FLIP_WEIGHT`` of all aboard as lost), and each option is played out
+# ``SEA_ROLLOUT_FACTOR`` times as often: played to the end, the intercepted side lost almost
+# every play-out whatever it chose, and the look-ahead found nothing.
+#
 # The options: a unit's move as the AI reads it, staying put, and one square for each distance
 # from the enemy it can reach (nearest its own file), at most ``MOVE_OPTIONS``, breaking
 # through (004 Escape) when it may; its attack as the AI reads it, no attack, and the best
@@ -509,6 +515,14 @@ def choose(s: State) -> Action:
 
 #: play-outs of each option, on the same dice for every option
 ROLLOUTS = 8
+#: at sea: each option played out this many times more, and only to the end of the enemy's
+#: reply (``SEA_HORIZON`` of its turns), the position then weighed by ``standing`` (issue 19:
+#: a naval battle's play-outs to its end were noise — the intercepted side lost nearly every
+#: one whatever it chose — and three times as many short ones cost what 8 long ones did)
+SEA_ROLLOUT_FACTOR = 3
+SEA_HORIZON = 1
+#: a strength point of a stopped play-out's margin (``standing``)
+STANDING_SP = 0.1
 #: a strength point of the final margin, beside a win's 1
 SP_WEIGHT = 0.02
 #: another option replaces the AI's own reading only when better by more than this (0.15:
@@ -529,6 +543,19 @@ SEARCH_UNITS = 16
 _MASK = (1 << 64) - 1
 _STEP = 104_729
 _ACTION_LIMIT = 2_000
+
+
+def standing(s: State, side: str) -> float:
+    """A play-out stopped before the battle's end (at sea, ``SEA_HORIZON``): ``STANDING_SP``
+    a strength point of the margin so far, each disrupted fleet on the board counting
+    ``FLIP_WEIGHT`` of itself and all aboard as lost (a battle not over is worth no win)."""
+    sc = scores(s)
+    margin = float(sc[side] - sc[other(side)])
+    for u in s.units.values():
+        if u.flipped and u.kind == "fleet" and u.status == "active":
+            v = FLIP_WEIGHT * unit_value(s, u)
+            margin += -v if u.side == side else v
+    return STANDING_SP * margin
 
 
 def worth(s: State, side: str) -> float:
@@ -574,15 +601,27 @@ class _Search:
                     play(t, opt, ch)
                 if t.phase != "over" and t.side == self.side:
                     play_plan(t, ch, None, _FINISH, no_move, no_attack)
-                n = 0
-                while t.phase != "over" and n < _ACTION_LIMIT:
-                    base_turn(t, ch)
-                    n += 1
-                total += worth(t, self.side)
+                total += _play_out(t, ch, self.side)
             v = total / len(self.seeds) + (MARGIN if i == 0 else 0.0)
             if v > best_v:
                 best_i, best_v = i, v
         return options[best_i]
+
+
+def _play_out(t: State, ch: Chance, side: str) -> float:
+    """Both sides by the AI's own reading (``base_turn``) to the battle's end — at sea only to
+    the end of the enemy's ``SEA_HORIZON``-th turn — and what that is worth to ``side``."""
+    replies = 0
+    n = 0
+    while t.phase != "over" and n < _ACTION_LIMIT:
+        if t.side == side:
+            if t.naval and replies >= SEA_HORIZON > 0:
+                return standing(t, side)
+        else:
+            replies += 1
+        base_turn(t, ch)
+        n += 1
+    return worth(t, side)
 
 
 def _move_options(s: State, u: Unit, dist: list[int], reach: int) -> list[Action | None]:
@@ -634,7 +673,7 @@ def search_turn(s: State, chance: Chance, ev: list[Event] | None = None, rollout
     if len(s.grid) > SEARCH_UNITS:
         play_plan(s, chance, ev, Plan())
         return
-    look = _Search(s, chance, rollouts)
+    look = _Search(s, chance, rollouts * SEA_ROLLOUT_FACTOR if s.naval else rollouts)
     dist = _distance_map(s, side)
     if s.phase == "move" and may_withdraw(s) is None:
         opts: list[Action | None] = [Withdraw(), None] if should_withdraw(s) else [None, Withdraw()]

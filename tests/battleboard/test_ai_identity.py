@@ -17,6 +17,10 @@ tests.battleboard.test_ai_identity``) and says so here and in its commit:
   board: both digests were recorded again.  ``ai.base_turn`` (no play-outs) still plays
   exactly as before: ``test_the_ai_without_play_outs_plays_as_before`` pins it with the
   digests of before.
+- issue 19 item 4's look-ahead at sea (its play-outs stopped after the enemy's reply and
+  weighed by the margin then, three times as many, ``ai.SEA_HORIZON``) changed the
+  look-ahead's play at sea only: the sea digest was recorded again; the land digest and both
+  ``base_turn`` digests are unchanged.
 """
 
 from __future__ import annotations
@@ -124,7 +128,7 @@ def combined(found: dict[str, str], land: bool) -> str:
 
 #: recorded with ``python -m tests.battleboard.test_ai_identity`` (see the module docstring)
 EXPECTED_LAND = "24d387b9f8717cb1"  # issue 19 item 4's look-ahead (before: f2f383202e21813e, aad44e6)
-EXPECTED_SEA = "381b9a8d1b0c9a3c"  # issue 19 item 4's look-ahead (before: 978e778bfe5479ea)
+EXPECTED_SEA = "8afecb0684ab018d"  # the look-ahead's sea horizon (before: 381b9a8d1b0c9a3c, 978e778bfe5479ea)
 #: the AI's own reading, no play-outs (``ai.base_turn``): the digests before the look-ahead
 BEFORE_LAND = "f2f383202e21813e"
 BEFORE_SEA = "978e778bfe5479ea"
