@@ -71,12 +71,48 @@ class _Branching(Chance):
 
 @lru_cache(maxsize=100_000)
 def setup_distribution(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
-    """Exact distribution of an attack's outcome (cached: it depends only on ``setup``).
+    """Exact distribution of an attack's outcome (cached: it depends only on ``setup``), that
+    of its ``canonical`` set-up: set-ups the resolver cannot tell apart share one."""
+    return _distribution(canonical(setup))
 
-    The real resolver is run once for every way the combat table can answer its rolls
-    (``_Branching``).  Each branch's chance is kept as whole faces over ``10 ** rolls`` and
-    the sum of each outcome made a ``Fraction`` once at the end (the same exact numbers as
-    multiplying fractions branch by branch, without their cost)."""
+
+def canonical(setup: Setup) -> Setup:
+    """The set-up the resolver plays exactly as ``setup``, roll for roll: its mode's row under
+    the first mode of the table with that row (a ram rolls on the Phalanx row), and the
+    attacker's modifier moved onto every defender's — every roll of the series adds the two
+    (``run_series``), defensive fire reads neither (``resolve_setup``), and nothing else does."""
+    mode = _same_row().get(setup.mode, setup.mode)
+    amod, aflip, alb = setup.att
+    if amod:
+        defs = tuple((amod + m, f, lb) for m, f, lb in setup.defs)
+        return tuple.__new__(Setup, (mode, setup.rolls, (0, aflip, alb), defs, setup.firer_mod))
+    if mode != setup.mode:
+        return tuple.__new__(Setup, (mode, setup.rolls, setup.att, setup.defs, setup.firer_mod))
+    return setup
+
+
+def _same_row() -> dict[str, str]:
+    """Each mode of the combat table, with the first mode listed that rolls on the same row."""
+    combat = tables().combat
+    found = _SAME_ROW.get(id(combat))
+    if found is None or found[0] is not combat:
+        first: dict[tuple[str, ...], str] = {}
+        same = {}
+        for mode in combat.modes:
+            same[mode] = first.setdefault(combat.row(mode), mode)
+        found = _SAME_ROW[id(combat)] = (combat, same)
+    return found[1]
+
+
+_SAME_ROW: dict[int, tuple[object, dict[str, str]]] = {}
+
+
+@lru_cache(maxsize=100_000)
+def _distribution(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
+    """``setup_distribution`` worked out: the real resolver is run once for every way the
+    combat table can answer its rolls (``_Branching``).  Each branch's chance is kept as whole
+    faces over ``10 ** rolls`` and the sum of each outcome made a ``Fraction`` once at the end
+    (the same exact numbers as multiplying fractions branch by branch, without their cost)."""
     combat = tables().combat
     uids = ("attacker", *(f"defender{i}" for i in range(len(setup.defs))))
     found: list[tuple[Outcome, int, int]] = []  # (outcome, faces, rolls)
