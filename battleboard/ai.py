@@ -22,6 +22,7 @@ from battleboard.rules import (
     Chance,
     active_ground,
     attack_setup,
+    first_setup_action,
     legal_actions,
     may_withdraw,
     move_destinations,
@@ -411,7 +412,7 @@ def _open_turn(s: State, chance: Chance, ev: list[Event] | None) -> bool:
     """A turn's opening, the same for both players: a set-up phase's one action, or the
     command check; True when that is the whole turn (set-up, or the battle is over)."""
     if s.phase in ("allocate", "deploy"):
-        play(s, choose(s), chance, ev)
+        play(s, first_setup_action(s), chance, ev)  # what ``choose`` takes: the generator's first
         return True
     if s.phase == "command":
         play(s, Command(), chance, ev)

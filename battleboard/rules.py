@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from battleboard.apply import apply, play
 from battleboard.combat import Fighter, Setup, attack_setup, resolve_setup
-from battleboard.legal import check, legal_actions, move_destinations
+from battleboard.legal import check, first_setup_action, legal_actions, move_destinations
 from battleboard.queries import (
     BOARDING_MODES,
     Chance,
@@ -43,6 +43,7 @@ __all__ = [
     "apply",
     "attack_setup",
     "check",
+    "first_setup_action",
     "fleets_held",
     "legal_actions",
     "may_withdraw",
