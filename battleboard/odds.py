@@ -43,29 +43,38 @@ class _Branching(Chance):
     every further roll takes the table's last result and leaves the others on ``stack``
     (with their faces), so that each run of the resolver ends in one outcome and the stack
     holds every branch still to run — a depth-first walk of every result the resolver asks
-    for, in the order the forced results listed them (``result_counts``), the last first."""
+    for, in the order the forced results listed them (``result_counts``), the last first.
+    (It keeps no log of the results drawn: nothing reads it here.)"""
 
-    __slots__ = ("faces", "path", "stack")
+    __slots__ = ("faces", "path", "prefix", "stack")
 
     def __init__(
         self, dice: Dice, prefix: tuple[str, ...], faces: int, stack: list[tuple[tuple[str, ...], int]]
     ) -> None:
-        super().__init__(dice, prefix)
+        self.dice = dice
+        self.actions = None
+        self.results = None
+        self.used = 0
+        self.drawn = []
+        self.prefix = prefix
         self.path = prefix
         self.faces = faces
         self.stack = stack
 
     def combat(self, row: tuple[str, ...], low: int, mod: int, label: str) -> str:
-        if self.results:
-            return super().combat(row, low, mod, label)
+        k = self.used
+        self.used = k + 1
+        if k < len(self.prefix):
+            return self.prefix[k]
         options = result_counts(row, low, mod)
+        path = self.path
+        faces = self.faces
+        stack = self.stack
         for r, c in options[:-1]:
-            self.stack.append(((*self.path, r), self.faces * c))
+            stack.append(((*path, r), faces * c))
         r, c = options[-1]
-        self.path = (*self.path, r)
-        self.faces *= c
-        self.used += 1
-        self.drawn.append(r)
+        self.path = (*path, r)
+        self.faces = faces * c
         return r
 
 
