@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from battleboard.actions import Attack, Command, Double, EndTurn, Move, Withdraw
+from battleboard.actions import Command, Double, EndTurn, Move, Withdraw
 from battleboard.model import OFF, Action, Config, State, Unit, other
 from battleboard.odds import expectations
 from battleboard.queries import fire_targets, nearest_distances
@@ -29,6 +29,7 @@ from battleboard.rules import (
     on_board,
     play,
     scores,
+    setup_of,
 )
 from bellum.dice import Dice
 from bellum.events import Event
@@ -89,7 +90,8 @@ def _lookups(cfg: Config) -> _Lookups:
     found = cfg.cache.get(_Lookups)
     if found is None:
         found = cfg.cache[_Lookups] = _Lookups(cfg)
-    return found  # type: ignore[no-any-return]
+    assert isinstance(found, _Lookups)
+    return found
 
 
 def _distance_map(s: State, side: str) -> list[int]:
@@ -266,14 +268,11 @@ def _unit_order(s: State, side: str) -> list[Unit]:
 def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:
     """``u``'s attack worth most by ``_value`` (if above 0.05), or None; ``threats`` keeps
     ``_threat`` by unit while the position stands."""
-    acts: list[Action] = []
+    acts = [a for a in legal_actions(s, u.id, "attack") if a.verb == "attack"]
     if s.naval and u.kind == "fleet":
-        acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
         g = active_ground(s, u)
         if g is not None:
-            acts.extend(a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture)
-    else:
-        acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
+            acts += [a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture]
     best: Action | None = None
     best_v = 0.05
     if threats is None:
@@ -305,25 +304,26 @@ def _threat(s: State, e: Unit) -> float:
         tid = grid.get(n)
         if tid is None or units[tid].side == side:
             continue
-        lost = _taken(s, Attack(eid, tid, "ram"))
+        lost = _taken(s, eid, tid, "ram")
         if lost > best:
             best = lost
         if boards and g is not None:
-            lost = _taken(s, Attack(g.id, tid, "phalanx", True))
+            lost = _taken(s, g.id, tid, "phalanx")  # a boarding that captures
             if lost > best:
                 best = lost
     for q in fire_targets(s, sq, side):
         tid = grid[q]
         if active_ground(s, units[tid]) is not None:
-            lost = _taken(s, Attack(eid, tid, "fire"))
+            lost = _taken(s, eid, tid, "fire")
             if lost > best:
                 best = lost
     return best
 
 
-def _taken(s: State, a: Action) -> float:
-    """The SP attack ``a`` can expect to destroy (by the exact odds)."""
-    setup, uids = attack_setup(s, a)
+def _taken(s: State, unit: str, target: str, mode: str) -> float:
+    """The SP an attack by ``unit`` on ``target`` by ``mode`` can expect to destroy (by the
+    exact odds)."""
+    setup, uids = setup_of(s, unit, target, mode)
     defs = expectations(setup)[2]
     units = s.units
     lost = 0.0
@@ -388,6 +388,8 @@ class Plan(NamedTuple):
 
 
 BASE = Plan()
+_COMMAND = Command()  # actions are immutable: one of each serves every turn
+_END_TURN = EndTurn()
 
 
 def play_turn(s: State, chance: Chance, ev: list[Event] | None = None, rollouts: int | None = None) -> None:
@@ -415,7 +417,7 @@ def _open_turn(s: State, chance: Chance, ev: list[Event] | None) -> bool:
         play(s, first_setup_action(s), chance, ev)  # what ``choose`` takes: the generator's first
         return True
     if s.phase == "command":
-        play(s, Command(), chance, ev)
+        play(s, _COMMAND, chance, ev)
     return s.phase == "over"
 
 
@@ -446,7 +448,7 @@ def play_plan(
     _stratagems(s, side, chance, ev)
     _attacks(s, chance, ev, dist, no_attack)
     if s.phase != "over":
-        play(s, EndTurn(), chance, ev)
+        play(s, _END_TURN, chance, ev)
 
 
 def _may_double(s: State) -> bool:
@@ -501,10 +503,15 @@ def _attacks(
 
 
 def _inspire(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
+    """A leader with ``u`` (aboard it, or on its square) inspires it, if he may (§9.2)."""
     for ld in list(s.leaders.values()):
-        if ld.side == u.side and ld.status == "active":
+        if (
+            ld.side == u.side
+            and ld.status == "active"
+            and (ld.aboard == u.id or (ld.square is not None and ld.square == u.square))
+        ):
             for a in legal_actions(s, ld.id, "stratagem"):
-                if a.effect == "inspire" and (ld.aboard == u.id or (ld.square is not None and ld.square == u.square)):
+                if a.effect == "inspire":
                     play(s, a, chance, ev)
                     return
 

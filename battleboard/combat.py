@@ -159,14 +159,19 @@ def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
     The same setup serves ``_attack`` and the odds (battleboard.odds).  Each fighter is
     (modifier, flipped, L counts as B): ``Fighter.key``.  The tables are read through the
     battle's ``Arms``; the ``Setup`` is made as the tuple it is (no Python-level constructor)."""
+    return setup_of(s, a.unit, a.target, a.mode)
+
+
+def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[str, ...]]:
+    """``attack_setup`` of an attack by ``unit`` on ``target`` by ``mode`` (a boarding's
+    set-up is the same whether it captures or sinks), without the action."""
     cfg = s.cfg
     k = cfg.cache.get("arms")
     if k is None:
         k = arms(cfg)
     units = s.units
-    who = units[a.unit]
-    tgt = units[a.target]
-    mode = a.mode
+    who = units[unit]
+    tgt = units[target]
     light = k.light
     if s.naval:
         fleet = who if who.kind == "fleet" else units[who.aboard or ""]

@@ -17,7 +17,7 @@ All chance goes through ``bellum.dice.Dice``; combat-table results may be forced
 from __future__ import annotations
 
 from battleboard.apply import apply, play
-from battleboard.combat import Fighter, Setup, attack_setup, resolve_setup
+from battleboard.combat import Fighter, Setup, attack_setup, resolve_setup, setup_of
 from battleboard.legal import check, first_setup_action, legal_actions, move_destinations
 from battleboard.queries import (
     BOARDING_MODES,
@@ -53,6 +53,7 @@ __all__ = [
     "really_lost",
     "resolve_setup",
     "scores",
+    "setup_of",
     "sp_lost",
     "victory_lost",
 ]
