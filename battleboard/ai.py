@@ -70,16 +70,18 @@ def attack_value(s: State, a: Action) -> float:
 class _Lookups:
     """What the AI's weighing reads of a battle's ``Config`` over and over, laid out once
     (kept in ``Config.cache``): each kind's movement, attack rolls and the distance to the
-    enemy its units want (2 for a unit that fires, not a fleet; else 1), and for each
+    enemy its units want (2 for a unit that fires, not a fleet; else 1), how far its attacks
+    reach (2 for a kind that fires, §8.1; else only the squares alongside), and for each
     column the part of the wanted square's key a square adds (``_pick_move``)."""
 
-    __slots__ = ("col_keys", "movement", "rolls", "want")
+    __slots__ = ("col_keys", "movement", "rolls", "strike", "want")
 
     def __init__(self, cfg: Config) -> None:
         kinds = cfg.tables.units.kinds
         self.movement = {k: spec.movement for k, spec in kinds.items()}
         self.rolls = {k: spec.rolls for k, spec in kinds.items()}
         self.want = {k: 2 if ("fire" in spec.modes and k != "fleet") else 1 for k, spec in kinds.items()}
+        self.strike = {k: 2 if "fire" in spec.modes else 1 for k, spec in kinds.items()}
         cols = cfg.board.columns
         n = cols * cfg.board.rows
         #: per column: abs(q % cols - col) * 1024 + q for every square q
@@ -485,14 +487,15 @@ def _attacks(
 ) -> None:
     """Every unit's best attack (``_best_attack``), but those of the units in ``skip``."""
     side = s.side
+    reach = _lookups(s.cfg).strike  # 1, or 2 for a kind that fires
     threats: dict[str, float] = {}  # what each enemy threatens, until an attack changes it
     for u in _unit_order(s, side):
         if s.phase == "over":
             return
         if u.id in skip or not on_board(u) or (s.naval and u.kind != "fleet"):
             continue
-        if u.square is not None and dist[u.square] > 2:
-            continue  # nothing within reach of any attack (enemies only leave during one's own turn)
+        if u.square is not None and dist[u.square] > reach[u.kind]:
+            continue  # nothing within reach of its attacks (enemies only leave during one's own turn)
         a, v = _best_attack(s, u, threats)
         if a is None:
             continue
