@@ -363,10 +363,8 @@ def _should_double(s: State, side: str, dist: list[int] | None = None) -> bool:
         return False
     if dist is None:
         dist = _distance_map(s, side)
-    near = min(
-        (dist[u.square] for u in s.units.values() if u.side == side and on_board(u) and u.square is not None),
-        default=99,
-    )
+    units = s.units  # every unit on the grid is on the board, and every one on the board is there
+    near = min((dist[sq] for sq, uid in s.grid.items() if units[uid].side == side), default=99)
     return near >= 4
 
 
