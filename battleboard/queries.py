@@ -227,9 +227,7 @@ def moves_of(s: State, u: Unit) -> list[int]:
     seen = {start}
     frontier = [start]
     out: list[int] = []
-    last_step = ma - 1
-    for step in range(ma):
-        last = step == last_step
+    for _ in range(ma - 1):
         nxt: list[int] = []
         for sq in frontier:
             for n in steps[sq]:  # the squares of its class's terrain (§2.3)
@@ -241,10 +239,16 @@ def moves_of(s: State, u: Unit) -> list[int]:
                     out.append(n)
                 elif units[occ].side != side:
                     continue
-                if last or stop[n] or n in enemy_adj:
+                if stop[n] or n in enemy_adj:
                     continue  # §2.3 terrain, §7.2 contact
                 nxt.append(n)
         frontier = nxt
+    for sq in frontier:  # the last step: where it may stop, going no further
+        for n in steps[sq]:
+            if n not in seen:
+                seen.add(n)
+                if n not in grid:
+                    out.append(n)
     return out
 
 
