@@ -442,15 +442,25 @@ _LAND_LOST = frozenset({"eliminated", "captured", "escaped", "drowned", "sunk"})
 def _land_tally(s: State) -> tuple[dict[str, int], dict[str, bool]]:
     """In one pass over the units: ``queries.land_lost`` of both sides, and
     ``queries.present`` of both sides."""
-    lost = {"A": 0, "B": 0}
-    here = {"A": False, "B": False}
+    lost_a = lost_b = 0
+    here_a = here_b = False
     for u in s.units.values():
         st = u.status
         if st in _LAND_LOST:
-            lost[u.owner] += u.strength
-        elif u.kind != "impeditus" and (st == "reserve" or (st == "active" and u.square is not None)):
-            here[u.side] = True
-    return lost, here
+            if u.owner == "A":
+                lost_a += u.strength
+            else:
+                lost_b += u.strength
+        elif (
+            not (here_a if u.side == "A" else here_b)
+            and u.kind != "impeditus"
+            and (st == "reserve" or (st == "active" and u.square is not None))
+        ):
+            if u.side == "A":
+                here_a = True
+            else:
+                here_b = True
+    return {"A": lost_a, "B": lost_b}, {"A": here_a, "B": here_b}
 
 
 def _check_break(s: State, side: str, lost: int, here: bool, chance: Chance, ev: list[Event] | None) -> bool:
