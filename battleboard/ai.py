@@ -234,8 +234,14 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
 def _unit_order(s: State, side: str) -> list[Unit]:
     """Front units first, so the line advances without blocking itself (units in reserve last;
     a stable sort: the order listed among equals)."""
-    cols = s.cfg.board.columns
-    units = list(s.units.values())
+    cfg = s.cfg
+    cols = cfg.board.columns
+    found = cfg.cache.get(_Listed)
+    if found is not None and found[0] is s.units:
+        units = found[1]
+    else:
+        units = _listed(s)
+        cfg.cache[_Listed] = (s.units, units)
     # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096
     keyed = []
     i = -1
@@ -265,6 +271,19 @@ def _unit_order(s: State, side: str) -> list[Unit]:
                     keyed.append((sq // cols + 192 if sq is not None else 192) * 4096 + i)
     keyed.sort()
     return [units[k % 4096] for k in keyed]
+
+
+class _Listed:
+    """``Config.cache`` key of the units that may take a place in the unit order, for the
+    battle's units (by identity): ``_listed``."""
+
+
+def _listed(s: State) -> list[Unit]:
+    """The units that may take a place in the unit order, in the order listed: every unit on
+    land; at sea the fleets alone (troops are aboard, never on a square or in reserve)."""
+    if s.naval:
+        return [u for u in s.units.values() if u.kind == "fleet"]
+    return list(s.units.values())
 
 
 def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:
