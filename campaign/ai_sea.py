@@ -18,7 +18,7 @@ odds the window shows a person (over more battles).  The AI
   expected to cost it less, beyond what it costs the enemy, than going hungry, and concedes
   the cut otherwise;
 - **offers** a mutual battle at sea when the odds reach ``OFFER_IF`` and **accepts** one
-  at ``HOLD_IF`` (``STAKE_IF`` off a port under siege) or when it would cost the enemy more;
+  at ``HOLD_IF`` (always off its own besieged port) or when it would cost the enemy more;
 - **builds fleets** where its armies stand on the coast while its fleets are fewer than
   ``FLEET_SHARE`` of the enemy's (the Adriatic crossing, Hispania, Africa, the East);
 - **stations its squadrons** (led forces that are mostly ships) where the war at sea is:
@@ -47,10 +47,10 @@ SEA_ODDS_BATTLES = 6
 FIGHT_IF = 0.6
 #: … offer battle at sea at these …
 OFFER_IF = 0.45
-#: … accept battle at these — a third: refusing leaves the enemy the sea there — (and
-#: ``STAKE_IF`` in the waters of a port under siege, where refusing gives up the port) …
-HOLD_IF = 0.33
-STAKE_IF = 0.3
+#: … accept battle at these — one battle in six: refusing leaves the enemy the sea there,
+#: and ships lying at sea beside his live on a supply he may cut (§10.2) — (the ships of a
+#: besieged port accept whatever the odds: refusing gives up the port, Massilia in 49 BC) …
+HOLD_IF = 0.16
 #: … fight for a convoy at these (a besieged port that loses its sea starves: at ``STARVING_IF``) …
 ESCORT_IF = 0.4
 STARVING_IF = 0.2
@@ -215,6 +215,13 @@ def hunger(state: CampaignState, place: str) -> float:
     siege attrition for a besieged garrison (§11.2), else forage (§10.3), each read from
     the rules' own tables over every roll of the d10."""
     side = state.active
+    if roman_world().is_sea(place):
+        return sum(
+            share(f.strength(), r.loss) / 10
+            for f in state.side_forces_at(place, side)
+            for r in (supply.adrift_result(state, roll) for roll in range(10))
+            if r.kind != "ok"
+        )
     at = [f for f in state.side_forces_at(place, side) if ground_sp(f)]
     if under_siege(state, place) == enemy(side):
         rows = tables().siege.attrition
@@ -229,15 +236,18 @@ def hunger(state: CampaignState, place: str) -> float:
 
 
 def accept_battle(state: CampaignState) -> bool:
-    """Accept a mutual battle at sea when the odds reach ``HOLD_IF`` (``STAKE_IF`` off a
-    port under siege)."""
+    """Accept a mutual battle at sea when the odds reach ``HOLD_IF`` or the fight costs the
+    enemy more — and always in the waters of a port of ours the enemy besieges: its sea is
+    its life (§11.2; Massilia's fleet fought Brutus twice, BC 1.56–58, 2.3–7)."""
     p = state.pending
     assert p is not None and p.kind == "naval_offer"
     place = p.data["place"]
     cmap = roman_world()
-    stake = any(place == c or place in cmap.seas_of(c) for c in state.sieges if cmap.spaces[c].port)
+    for city, (besieger, _) in state.sieges.items():
+        if besieger == state.active and cmap.spaces[city].port and (place == city or place in cmap.seas_of(city)):
+            return True
     got = sea_odds(state, naval.mutual_engagement(state, place))
-    return got["B"] >= (STAKE_IF if stake else HOLD_IF) or costs_them_more(got, "B")
+    return got["B"] >= HOLD_IF or costs_them_more(got, "B")
 
 
 def choose_offer(state: CampaignState, legal: list[A.Action]) -> A.Action | None:
@@ -282,13 +292,19 @@ def fleet_recruit_value(state: CampaignState, side: str, city: str, ports: list[
     return best
 
 
+def _fed_by_sea(state: CampaignState, side: str) -> list[str]:
+    """The ports where ``side``'s troops live on sea supply (not its ships at sea)."""
+    cmap = roman_world()
+    return [p for p in supply.needs_sea(state, side) if not cmap.is_sea(p)]
+
+
 def theatres(state: CampaignState, side: str) -> list[str]:
     """The ports where the war at sea is fought for ``side``: every port under siege, and
     the ports where either side's troops live on sea supply."""
     cmap = roman_world()
     out = {c for c in state.sieges if cmap.spaces[c].port}
-    out.update(supply.needs_sea(state, side))
-    out.update(supply.needs_sea(state, enemy(side)))
+    out.update(_fed_by_sea(state, side))
+    out.update(_fed_by_sea(state, enemy(side)))
     return sorted(out)
 
 
@@ -315,10 +331,10 @@ def stations(state: CampaignState, side: str) -> list[tuple[str, float]]:
         if cmap.spaces[city].port:
             value = CLOSE_PORT if besieger == side else RELIEVE_PORT
             out += [(w, value) for w in waters(city)]
-    for port in supply.needs_sea(state, foe):
+    for port in _fed_by_sea(state, foe):
         out += [(w, BLOCKADE) for w in waters(port)]
     # the escort: our troops living on sea supply
-    for port in supply.needs_sea(state, side):
+    for port in _fed_by_sea(state, side):
         out += [(w, ESCORT) for w in waters(port)]
     # the watch: the sea lanes out of ports where enemy armies with ships stand
     for f in state.forces_of(foe):

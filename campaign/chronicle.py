@@ -49,6 +49,7 @@ CHRONICLE_KINDS = frozenset(
         "escort_declared",
         "supply_cut",
         "forage",
+        "adrift",
         "winter",
         "quarters",
         "merge",

@@ -153,6 +153,13 @@ class Supply(_Model):
     big_army: int = Field(ge=1, le=200)
     huge_army: int = Field(ge=1, le=400)
     forage: Terrains
+    ship_base: int = Field(ge=0, le=12)
+    at_sea: Results
+
+    @field_validator("at_sea", mode="before")
+    @classmethod
+    def _parse_sea(cls, v: object) -> object:
+        return _ten(v) if isinstance(v, list) else v
 
 
 class Winter(_Model):

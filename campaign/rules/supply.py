@@ -7,7 +7,10 @@ enemy troops and enemy cities (§10.1).  A force in a port that is not in land s
 may draw **sea supply** (§10.2; reference: sea supply feeds a besieged or coastal
 force), unless the enemy cuts it: an enemy force with fleets in the port or in a sea
 zone it opens onto may declare the cut, and if the supplied side has fleets there a
-naval battle decides (004 case (b)); without fleets the supply is simply cut.  A force
+naval battle decides (004 case (b)); without fleets the supply is simply cut.  Ships at
+sea are victualled the same way, from a friendly port within ``ship_base`` sea points, and an
+enemy squadron beside them may cut it; out of supply they waste on the ``at_sea`` row
+(§10.1, §10.3; BC 3.15: Bibulus' blockading squadrons off a coast Caesar held).  A force
 with no supply forages on the forage table (pillage in enemy country helps), a besieged
 garrison suffers siege attrition instead (§11.2).  Supplied forces rally from
 disruption.  In winter turns every force not in a friendly city rolls for winter
@@ -91,11 +94,25 @@ def cutters(state: CampaignState, side: str, place: str) -> list[str]:
     return fleets_within(state, enemy(side), place, tables().supply.cut_reach)
 
 
+def ship_supply_possible(state: CampaignState, side: str, place: str) -> bool:
+    """§10.2: ships at sea are victualled from a port ``side`` holds, free of enemy troops,
+    within ``supply.ship_base`` sea points of them (galleys carry water and food for days,
+    not weeks: BC 3.15, Bibulus' squadrons off a coast Caesar held)."""
+    cmap = roman_world()
+    reach = tables().supply.ship_base
+    return any(source(state, side, p) and cmap.sea_distance(place, p) <= reach for p in cmap.ports())
+
+
 def needs_sea(state: CampaignState, side: str) -> list[str]:
-    """Ports where ``side`` has troops that only sea supply can feed."""
+    """Ports where ``side`` has troops that only sea supply can feed, and the sea zones
+    where its ships lie victualled from a port in reach (§10.2)."""
     out = set()
+    cmap = roman_world()
     for f in state.forces_of(side):
-        if ground(f) and not land_supplied(state, side, f.location) and sea_supply_possible(state, side, f.location):
+        if cmap.is_sea(f.location):
+            if ship_supply_possible(state, side, f.location):
+                out.add(f.location)
+        elif ground(f) and not land_supplied(state, side, f.location) and sea_supply_possible(state, side, f.location):
             out.add(f.location)
     return sorted(out)
 
@@ -227,7 +244,7 @@ def resolve_supply(
             continue
         place = f.location
         if cmap.is_sea(place):
-            supplied = True
+            supplied = place not in cut_places and ship_supply_possible(state, side, place)
         else:
             supplied = land_supplied(state, side, place) or (
                 place not in cut_places and sea_supply_possible(state, side, place)
@@ -236,6 +253,8 @@ def resolve_supply(
             events += _rally(state, fid)
             if winter and source(state, side, place):
                 events += _quarters(state, fid)
+        elif cmap.is_sea(place):
+            events += _adrift(state, f, dice)
         elif ground(f):
             events += _out_of_supply(state, f, sieges_done, dice)
         f = state.forces.get(fid)
@@ -304,6 +323,35 @@ def _out_of_supply(state: CampaignState, f: Force, sieges_done: set[str], dice: 
             f"{force_name(f)} {verb} around {roman_world().name(place)} and finds too little: {loss_text(lost)} lost.",
             force=f.id,
             place=place,
+            losses=lost,
+        )
+    ]
+
+
+def adrift_result(state: CampaignState, roll: int) -> Result:
+    """§10.3: the ``supply.at_sea`` row for ships at sea without supply (winter modifier
+    as for forage)."""
+    t = tables().supply
+    res = read(t.at_sea, roll + (t.winter if state.winter() else 0))
+    assert isinstance(res, Result)
+    return res
+
+
+def _adrift(state: CampaignState, f: Force, dice: Dice) -> list[Event]:
+    """A force at sea out of supply loses SP on the ``at_sea`` row, ships and passengers alike."""
+    res = adrift_result(state, dice.d10(f"adrift {f.id}"))
+    if res.kind == "ok":
+        return []
+    lost = inflict(state, f.id, share(f.strength(), res.loss), fleets=True)
+    if not lost:
+        return []
+    return [
+        event(
+            state,
+            "adrift",
+            f"{force_name(f)} runs short of water in {roman_world().name(f.location)}: {loss_text(lost)} lost.",
+            force=f.id,
+            place=f.location,
             losses=lost,
         )
     ]

@@ -71,6 +71,8 @@ def _besieged_port(escort_fleets: int, cutter_fleets: int) -> CampaignState:
     supply.open_supply_phase(s)
     assert s.pending is not None and s.pending.kind == "cut_supply"
     s, _ = play(s, A.CutSupply("brundisium", "c"))
+    if s.pending is not None and s.pending.kind == "cut_supply":
+        s, _ = play(s, A.Decline())  # the escort's own victuals at sea (§10.1) are left alone
     return s
 
 
