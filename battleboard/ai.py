@@ -14,20 +14,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from battleboard.actions import Attack, Command, Double, EndTurn, Move, Withdraw
-from battleboard.model import OFF, Action, State, Unit, other
+from battleboard.actions import Command, Double, EndTurn, Move, Withdraw
+from battleboard.model import OFF, Action, Config, State, Unit, other
 from battleboard.odds import expectations
 from battleboard.queries import fire_targets, nearest_distances
 from battleboard.rules import (
     Chance,
     active_ground,
     attack_setup,
+    first_setup_action,
     legal_actions,
     may_withdraw,
     move_destinations,
     on_board,
     play,
     scores,
+    setup_of,
 )
 from bellum.dice import Dice
 from bellum.events import Event
@@ -65,6 +67,35 @@ def attack_value(s: State, a: Action) -> float:
     return total - att_dead * cost - att_flip * FLIP_WEIGHT * cost
 
 
+class _Lookups:
+    """What the AI's weighing reads of a battle's ``Config`` over and over, laid out once
+    (kept in ``Config.cache``): each kind's movement, attack rolls and the distance to the
+    enemy its units want (2 for a unit that fires, not a fleet; else 1), how far its attacks
+    reach (2 for a kind that fires, §8.1; else only the squares alongside), and for each
+    column the part of the wanted square's key a square adds (``_pick_move``)."""
+
+    __slots__ = ("col_keys", "movement", "rolls", "strike", "want")
+
+    def __init__(self, cfg: Config) -> None:
+        kinds = cfg.tables.units.kinds
+        self.movement = {k: spec.movement for k, spec in kinds.items()}
+        self.rolls = {k: spec.rolls for k, spec in kinds.items()}
+        self.want = {k: 2 if ("fire" in spec.modes and k != "fleet") else 1 for k, spec in kinds.items()}
+        self.strike = {k: 2 if "fire" in spec.modes else 1 for k, spec in kinds.items()}
+        cols = cfg.board.columns
+        n = cols * cfg.board.rows
+        #: per column: abs(q % cols - col) * 1024 + q for every square q
+        self.col_keys = tuple(tuple(abs(q % cols - col) * 1024 + q for q in range(n)) for col in range(cols))
+
+
+def _lookups(cfg: Config) -> _Lookups:
+    found = cfg.cache.get(_Lookups)
+    if found is None:
+        found = cfg.cache[_Lookups] = _Lookups(cfg)
+    assert isinstance(found, _Lookups)
+    return found
+
+
 def _distance_map(s: State, side: str) -> list[int]:
     """Steps (Manhattan) from every square to the nearest enemy unit (99 with none)."""
     units = s.units
@@ -72,9 +103,16 @@ def _distance_map(s: State, side: str) -> list[int]:
 
 
 def _enemy_reach(s: State, side: str) -> int:
-    kinds = s.cfg.tables.units.kinds
+    movement = _lookups(s.cfg).movement
     units = s.units  # every unit on the grid is on the board
-    return max((kinds[units[uid].kind].movement for uid in s.grid.values() if units[uid].side != side), default=0)
+    reach = 0
+    for uid in s.grid.values():
+        u = units[uid]
+        if u.side != side:
+            m = movement[u.kind]
+            if m > reach:
+                reach = m
+    return reach
 
 
 class Mood(NamedTuple):
@@ -139,13 +177,16 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
     """The move ``u`` wants (or None to stay), from the generator's moves (``move_destinations``)."""
     if md is None:
         md = mood(s, u.side)
-    board = s.cfg.board
+    cfg = s.cfg
+    board = cfg.board
     cols = board.columns
     sq0 = u.square
-    leaving = md.leaving(u)
-    enemy_home = board.home_row(other(u.side))
-    kinds = s.cfg.tables.units.kinds
-    want = 2 if ("fire" in kinds[u.kind].modes and u.kind != "fleet") else 1
+    leaving = md.panicked and (u.flipped or md.behind)  # md.leaving(u)
+    enemy_home = board.rows - 1 if u.side == "A" else 0  # board.home_row(other(u.side))
+    look = cfg.cache.get(_Lookups)
+    if look is None:
+        look = _lookups(cfg)
+    want = look.want[u.kind]
     superior_waits = s.side == s.superior and not s.double_used and not s.double_now
     if sq0 is not None and sq0 // cols != enemy_home and not md.running and not leaving:
         # cheap reasons to stay put, before asking the generator for the unit's moves
@@ -180,10 +221,11 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
             return None
         if cur > safe:
             want = safe
-    col = (sq0 if sq0 is not None else 0) % cols
+    keys = look.col_keys[(sq0 if sq0 is not None else 0) % cols]
     # nearest to the wanted distance, then keeping to its own file so the line holds together
-    # (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024, columns < 64)
-    to = min([(abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q for q in squares]) % 1024
+    # (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024, columns < 64):
+    # (abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q, its file's part from the table
+    to = min([abs(dist[q] - want) * 65536 + keys[q] for q in squares]) % 1024
     if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
     return Move(u.id, to)
@@ -192,34 +234,66 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
 def _unit_order(s: State, side: str) -> list[Unit]:
     """Front units first, so the line advances without blocking itself (units in reserve last;
     a stable sort: the order listed among equals)."""
-    cols = s.cfg.board.columns
-    sign = -1 if side == "A" else 1
-    units = list(s.units.values())
+    cfg = s.cfg
+    cols = cfg.board.columns
+    found = cfg.cache.get(_Listed)
+    if found is not None and found[0] is s.units:
+        units = found[1]
+    else:
+        units = _listed(s)
+        cfg.cache[_Listed] = (s.units, units)
     # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096
     keyed = []
-    for i, u in enumerate(units):
-        if u.side != side:
-            continue
-        sq = u.square
-        if u.status == "active" and sq is not None:
-            keyed.append((sign * (sq // cols) + 64) * 4096 + i)
-        elif u.status == "reserve":
-            keyed.append((sign * (sq // cols) + 192 if sq is not None else 192) * 4096 + i)
+    i = -1
+    if side == "A":  # sign -1
+        for u in units:
+            i += 1
+            if u.side == side:
+                st = u.status
+                if st == "active":
+                    sq = u.square
+                    if sq is not None:
+                        keyed.append((64 - sq // cols) * 4096 + i)
+                elif st == "reserve":
+                    sq = u.square
+                    keyed.append((192 - sq // cols if sq is not None else 192) * 4096 + i)
+    else:
+        for u in units:
+            i += 1
+            if u.side == side:
+                st = u.status
+                if st == "active":
+                    sq = u.square
+                    if sq is not None:
+                        keyed.append((sq // cols + 64) * 4096 + i)
+                elif st == "reserve":
+                    sq = u.square
+                    keyed.append((sq // cols + 192 if sq is not None else 192) * 4096 + i)
     keyed.sort()
     return [units[k % 4096] for k in keyed]
+
+
+class _Listed:
+    """``Config.cache`` key of the units that may take a place in the unit order, for the
+    battle's units (by identity): ``_listed``."""
+
+
+def _listed(s: State) -> list[Unit]:
+    """The units that may take a place in the unit order, in the order listed: every unit on
+    land; at sea the fleets alone (troops are aboard, never on a square or in reserve)."""
+    if s.naval:
+        return [u for u in s.units.values() if u.kind == "fleet"]
+    return list(s.units.values())
 
 
 def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:
     """``u``'s attack worth most by ``_value`` (if above 0.05), or None; ``threats`` keeps
     ``_threat`` by unit while the position stands."""
-    acts: list[Action] = []
+    acts = [a for a in legal_actions(s, u.id, "attack") if a.verb == "attack"]
     if s.naval and u.kind == "fleet":
-        acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
         g = active_ground(s, u)
         if g is not None:
-            acts.extend(a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture)
-    else:
-        acts.extend(a for a in legal_actions(s, u.id, "attack") if a.verb == "attack")
+            acts += [a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture]
     best: Action | None = None
     best_v = 0.05
     if threats is None:
@@ -234,38 +308,50 @@ def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> 
 def _threat(s: State, e: Unit) -> float:
     """The SP enemy ship ``e`` can expect to take with its best attack from where it lies (one
     ply: what sinking or taking it spares its enemies): its ram or its troops' boarding of an
-    adjacent ship, or its fire at the troops aboard a ship in range (004 Combat)."""
+    adjacent ship, or its fire at the troops aboard a ship in range (004 Combat).  (The best
+    of its attacks' takings, each worked out as it comes: the largest is the same in any
+    order.)"""
     sq = e.square
     if sq is None or e.status != "active":
         return 0.0
     units = s.units
     grid = s.grid
     side = e.side
+    eid = e.id
     g = active_ground(s, e)
-    boards = g is not None and s.cfg.tables.units.kinds[g.kind].rolls > 0
-    acts: list[Action] = []
+    boards = g is not None and _lookups(s.cfg).rolls[g.kind] > 0
+    best = 0.0
     for n in s.cfg.board.neighbors[sq]:
         tid = grid.get(n)
         if tid is None or units[tid].side == side:
             continue
-        acts.append(Attack(e.id, tid, "ram"))
+        lost = _taken(s, eid, tid, "ram")
+        if lost > best:
+            best = lost
         if boards and g is not None:
-            acts.append(Attack(g.id, tid, "phalanx", True))
+            lost = _taken(s, g.id, tid, "phalanx")  # a boarding that captures
+            if lost > best:
+                best = lost
     for q in fire_targets(s, sq, side):
         tid = grid[q]
         if active_ground(s, units[tid]) is not None:
-            acts.append(Attack(e.id, tid, "fire"))
-    best = 0.0
-    for a in acts:
-        setup, uids = attack_setup(s, a)
-        defs = expectations(setup)[2]
-        lost = 0.0
-        for uid, (dead, _) in zip(uids[1:], defs, strict=True):
-            if dead:
-                lost += dead * unit_value(s, units[uid])
-        if lost > best:
-            best = lost
+            lost = _taken(s, eid, tid, "fire")
+            if lost > best:
+                best = lost
     return best
+
+
+def _taken(s: State, unit: str, target: str, mode: str) -> float:
+    """The SP an attack by ``unit`` on ``target`` by ``mode`` can expect to destroy (by the
+    exact odds)."""
+    setup, uids = setup_of(s, unit, target, mode)
+    defs = expectations(setup)[2]
+    units = s.units
+    lost = 0.0
+    for uid, (dead, _) in zip(uids[1:], defs, strict=True):
+        if dead:
+            lost += dead * unit_value(s, units[uid])
+    return lost
 
 
 def _value(s: State, a: Action, threats: dict[str, float]) -> float:
@@ -296,10 +382,8 @@ def _should_double(s: State, side: str, dist: list[int] | None = None) -> bool:
         return False
     if dist is None:
         dist = _distance_map(s, side)
-    near = min(
-        (dist[u.square] for u in s.units.values() if u.side == side and on_board(u) and u.square is not None),
-        default=99,
-    )
+    units = s.units  # every unit on the grid is on the board, and every one on the board is there
+    near = min((dist[sq] for sq, uid in s.grid.items() if units[uid].side == side), default=99)
     return near >= 4
 
 
@@ -323,6 +407,8 @@ class Plan(NamedTuple):
 
 
 BASE = Plan()
+_COMMAND = Command()  # actions are immutable: one of each serves every turn
+_END_TURN = EndTurn()
 
 
 def play_turn(s: State, chance: Chance, ev: list[Event] | None = None, rollouts: int | None = None) -> None:
@@ -347,10 +433,10 @@ def _open_turn(s: State, chance: Chance, ev: list[Event] | None) -> bool:
     """A turn's opening, the same for both players: a set-up phase's one action, or the
     command check; True when that is the whole turn (set-up, or the battle is over)."""
     if s.phase in ("allocate", "deploy"):
-        play(s, choose(s), chance, ev)
+        play(s, first_setup_action(s), chance, ev)  # what ``choose`` takes: the generator's first
         return True
     if s.phase == "command":
-        play(s, Command(), chance, ev)
+        play(s, _COMMAND, chance, ev)
     return s.phase == "over"
 
 
@@ -381,7 +467,7 @@ def play_plan(
     _stratagems(s, side, chance, ev)
     _attacks(s, chance, ev, dist, no_attack)
     if s.phase != "over":
-        play(s, EndTurn(), chance, ev)
+        play(s, _END_TURN, chance, ev)
 
 
 def _may_double(s: State) -> bool:
@@ -418,14 +504,15 @@ def _attacks(
 ) -> None:
     """Every unit's best attack (``_best_attack``), but those of the units in ``skip``."""
     side = s.side
+    reach = _lookups(s.cfg).strike  # 1, or 2 for a kind that fires
     threats: dict[str, float] = {}  # what each enemy threatens, until an attack changes it
     for u in _unit_order(s, side):
         if s.phase == "over":
             return
         if u.id in skip or not on_board(u) or (s.naval and u.kind != "fleet"):
             continue
-        if u.square is not None and dist[u.square] > 2:
-            continue  # nothing within reach of any attack (enemies only leave during one's own turn)
+        if u.square is not None and dist[u.square] > reach[u.kind]:
+            continue  # nothing within reach of its attacks (enemies only leave during one's own turn)
         a, v = _best_attack(s, u, threats)
         if a is None:
             continue
@@ -436,10 +523,15 @@ def _attacks(
 
 
 def _inspire(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> None:
+    """A leader with ``u`` (aboard it, or on its square) inspires it, if he may (§9.2)."""
     for ld in list(s.leaders.values()):
-        if ld.side == u.side and ld.status == "active":
+        if (
+            ld.side == u.side
+            and ld.status == "active"
+            and (ld.aboard == u.id or (ld.square is not None and ld.square == u.square))
+        ):
             for a in legal_actions(s, ld.id, "stratagem"):
-                if a.effect == "inspire" and (ld.aboard == u.id or (ld.square is not None and ld.square == u.square)):
+                if a.effect == "inspire":
                     play(s, a, chance, ev)
                     return
 

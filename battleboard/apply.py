@@ -71,7 +71,8 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
     elif verb == "double":
         s.double_used = True
         s.double_now = True
-        log_event(ev, "double", f"side {s.side} makes its double move (§5.5)", side=s.side)
+        if ev is not None:
+            log_event(ev, "double", f"side {s.side} makes its double move (§5.5)", side=s.side)
         return
     elif verb == "stratagem":
         _stratagem(s, a, ev)
@@ -115,7 +116,8 @@ def _move(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
             for ld in s.leaders.values():
                 if ld.aboard == u.id and ld.status == "active":
                     ld.status = "escaped"
-            log_event(ev, "break_through", f"{u.id} breaks through off the enemy edge (004 Escape)", unit=u.id)
+            if ev is not None:
+                log_event(ev, "break_through", f"{u.id} breaks through off the enemy edge (004 Escape)", unit=u.id)
         return
     assert a.to is not None
     if frm is not None:
@@ -148,11 +150,11 @@ def _flee(s: State, u: Unit, chance: Chance, ev: list[Event] | None, why: str, m
         if ld.status == "active" and (ld.aboard == u.id or (ld.aboard is None and ld.square == sq and sq is not None)):
             ld.status = "escaped"
             ld.square = None
-    fate = "will return" if u.returns else "is dispersed"
-    by = f"{roll}{mod:+d}" if mod else f"{roll}"
-    log_event(
-        ev, "flight", f"{u.id} {why} and flees: it {fate} (flight roll {by}, §10.3)", unit=u.id, roll=roll, mod=mod
-    )
+    if ev is not None:
+        fate = "will return" if u.returns else "is dispersed"
+        by = f"{roll}{mod:+d}" if mod else f"{roll}"
+        text = f"{u.id} {why} and flees: it {fate} (flight roll {by}, §10.3)"
+        log_event(ev, "flight", text, unit=u.id, roll=roll, mod=mod)
 
 
 def _in_contact(s: State, u: Unit) -> bool:
@@ -191,7 +193,8 @@ def _leave_field(s: State, side: str, chance: Chance, ev: list[Event] | None, *,
             if ld.status == "active" and ld.side == side and sq is not None and ld.square == sq:
                 ld.status = "escaped"
                 ld.square = None
-        log_event(ev, "flight", f"{u.id} leaves the field in good order (§10.4)", unit=u.id)
+        if ev is not None:
+            log_event(ev, "flight", f"{u.id} leaves the field in good order (§10.4)", unit=u.id)
     for ld in s.leaders.values():
         if ld.status == "active" and ld.side == side:
             ld.status = "escaped"
@@ -200,7 +203,8 @@ def _leave_field(s: State, side: str, chance: Chance, ev: list[Event] | None, *,
 
 def _withdraw(s: State, chance: Chance, ev: list[Event] | None) -> None:
     """§10.4: a panicked land force withdraws from the field."""
-    log_event(ev, "withdraw", f"side {s.side} withdraws from the field (§10.4)", side=s.side)
+    if ev is not None:
+        log_event(ev, "withdraw", f"side {s.side} withdraws from the field (§10.4)", side=s.side)
     _leave_field(s, s.side, chance, ev, broken=False)
 
 
@@ -248,7 +252,8 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
             u.failed = False
             if was_flipped and not panicked and roll == rally_on:
                 u.flipped = False
-                log_event(ev, "rally", f"{u.id} rallies (command roll {roll}, §6.1)", unit=u.id)
+                if ev is not None:
+                    log_event(ev, "rally", f"{u.id} rallies (command roll {roll}, §6.1)", unit=u.id)
             continue
         if res == "F" or was_flipped:
             u.failed = True
@@ -277,16 +282,19 @@ def _stratagem(s: State, a: Action, ev: list[Event] | None) -> None:
         t = rally_target(s, u)
         assert t is not None
         t.flipped = False
-        log_event(ev, "stratagem", f"{ld.id} plays a stratagem: {t.id} rallies (§9.2)", leader=ld.id, unit=t.id)
+        if ev is not None:
+            log_event(ev, "stratagem", f"{ld.id} plays a stratagem: {t.id} rallies (§9.2)", leader=ld.id, unit=t.id)
     else:
         u.inspired = True
-        log_event(ev, "stratagem", f"{ld.id} plays a stratagem: {u.id} is inspired (§9.2)", leader=ld.id, unit=u.id)
+        if ev is not None:
+            log_event(ev, "stratagem", f"{ld.id} plays a stratagem: {u.id} is inspired (§9.2)", leader=ld.id, unit=u.id)
 
 
 def _allocate(s: State, a: Action, ev: list[Event] | None) -> None:
     """Held secret until both sides have allocated (004 Setup)."""
     s.allocations[a.side] = a
-    log_event(ev, "allocate", f"side {a.side} has allocated its units to its fleets (in secret)", side=a.side)
+    if ev is not None:
+        log_event(ev, "allocate", f"side {a.side} has allocated its units to its fleets (in secret)", side=a.side)
     need = {side for side in ("A", "B") if any(u.kind == "fleet" and u.side == side for u in s.units.values())}
     if not need <= set(s.allocations):
         return
@@ -299,7 +307,8 @@ def _allocate(s: State, a: Action, ev: list[Event] | None) -> None:
         for lid, fid in alloc.leader_plan:
             s.leaders[lid].aboard = fid
             s.leaders[lid].square = None
-    log_event(ev, "allocate", "both sides reveal their allocations (004 Setup)")
+    if ev is not None:
+        log_event(ev, "allocate", "both sides reveal their allocations (004 Setup)")
     s.allocations = {}
     _after_setup_step(s)
 
@@ -327,7 +336,8 @@ def _deploy(s: State, a: Action, ev: list[Event] | None) -> None:
                     ld.square = sq  # leaders stand with the first units set up (§3.3)
                     break
     s.deployed.append(a.side)
-    log_event(ev, "deploy", f"side {a.side} sets up {len(a.placements)} units (§4.2)", side=a.side)
+    if ev is not None:
+        log_event(ev, "deploy", f"side {a.side} sets up {len(a.placements)} units (§4.2)", side=a.side)
     _after_setup_step(s)
 
 
@@ -352,7 +362,8 @@ def _end_turn(s: State, chance: Chance, ev: list[Event] | None) -> None:
     if s.side == s.superior:
         s.turn += 1
     s.phase = "command"
-    log_event(ev, "turn", f"turn {s.turn}: side {s.side} to play", side=s.side, turn=s.turn)
+    if ev is not None:
+        log_event(ev, "turn", f"turn {s.turn}: side {s.side} to play", side=s.side, turn=s.turn)
 
 
 # --------------------------------------------------------------------------
@@ -391,7 +402,8 @@ def _land_panic(s: State, lost: dict[str, int], here: dict[str, bool], chance: C
                 continue
             s.panicked.append(side)
             s.panicked.sort()
-            log_event(ev, "panic", f"side {side} panics (§10.1)", side=side)
+            if ev is not None:
+                log_event(ev, "panic", f"side {side} panics (§10.1)", side=side)
         if _check_break(s, side, lost[side], here[side], chance, ev):
             broke = True
             lost, here = _land_tally(s)
@@ -408,7 +420,9 @@ def _naval_panic(s: State, held: dict[str, int], ev: list[Event] | None) -> None
         if orig > 0 and held[side] * den <= orig * num:
             s.panicked.append(side)
             s.panicked.sort()
-            log_event(ev, "panic", f"side {side} panics: it holds half or fewer of its fleets (004 Panic)", side=side)
+            if ev is not None:
+                text = f"side {side} panics: it holds half or fewer of its fleets (004 Panic)"
+                log_event(ev, "panic", text, side=side)
 
 
 def _fleets_held_by_side(s: State) -> dict[str, int]:
@@ -428,15 +442,25 @@ _LAND_LOST = frozenset({"eliminated", "captured", "escaped", "drowned", "sunk"})
 def _land_tally(s: State) -> tuple[dict[str, int], dict[str, bool]]:
     """In one pass over the units: ``queries.land_lost`` of both sides, and
     ``queries.present`` of both sides."""
-    lost = {"A": 0, "B": 0}
-    here = {"A": False, "B": False}
+    lost_a = lost_b = 0
+    here_a = here_b = False
     for u in s.units.values():
         st = u.status
         if st in _LAND_LOST:
-            lost[u.owner] += u.strength
-        elif u.kind != "impeditus" and (st == "reserve" or (st == "active" and u.square is not None)):
-            here[u.side] = True
-    return lost, here
+            if u.owner == "A":
+                lost_a += u.strength
+            else:
+                lost_b += u.strength
+        elif (
+            not (here_a if u.side == "A" else here_b)
+            and u.kind != "impeditus"
+            and (st == "reserve" or (st == "active" and u.square is not None))
+        ):
+            if u.side == "A":
+                here_a = True
+            else:
+                here_b = True
+    return {"A": lost_a, "B": lost_b}, {"A": here_a, "B": here_b}
 
 
 def _check_break(s: State, side: str, lost: int, here: bool, chance: Chance, ev: list[Event] | None) -> bool:
@@ -446,7 +470,8 @@ def _check_break(s: State, side: str, lost: int, here: bool, chance: Chance, ev:
     if orig <= 0 or s.phase in ("deploy", "over") or not here:
         return False
     if lost * 100 >= orig * s.cfg.tables.battle.panic.break_percent:
-        log_event(ev, "break", f"side {side} breaks and flees the field (§10.5)", side=side)
+        if ev is not None:
+            log_event(ev, "break", f"side {side} breaks and flees the field (§10.5)", side=side)
         _leave_field(s, side, chance, ev, broken=True)
         return True
     return False
@@ -474,4 +499,5 @@ def _finish(s: State, ev: list[Event] | None, why: str) -> None:
             reason = f"{sc['A']} SP each; {why}"
     s.phase = "over"
     s.end_reason = reason
-    log_event(ev, "end", f"the battle ends: {reason}", winner=s.winner)
+    if ev is not None:
+        log_event(ev, "end", f"the battle ends: {reason}", winner=s.winner)

@@ -159,14 +159,19 @@ def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
     The same setup serves ``_attack`` and the odds (battleboard.odds).  Each fighter is
     (modifier, flipped, L counts as B): ``Fighter.key``.  The tables are read through the
     battle's ``Arms``; the ``Setup`` is made as the tuple it is (no Python-level constructor)."""
+    return setup_of(s, a.unit, a.target, a.mode)
+
+
+def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[str, ...]]:
+    """``attack_setup`` of an attack by ``unit`` on ``target`` by ``mode`` (a boarding's
+    set-up is the same whether it captures or sinks), without the action."""
     cfg = s.cfg
     k = cfg.cache.get("arms")
     if k is None:
         k = arms(cfg)
     units = s.units
-    who = units[a.unit]
-    tgt = units[a.target]
-    mode = a.mode
+    who = units[unit]
+    tgt = units[target]
     light = k.light
     if s.naval:
         fleet = who if who.kind == "fleet" else units[who.aboard or ""]
@@ -328,7 +333,8 @@ def _eliminate(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> Non
     sq = u.square
     lift_off(s, u)
     u.status = "eliminated"
-    log_event(ev, "eliminated", f"{u.id} is eliminated", unit=u.id)
+    if ev is not None:
+        log_event(ev, "eliminated", f"{u.id} is eliminated", unit=u.id)
     if u.aboard is not None:
         fleet = s.units[u.aboard]
         if u.id in fleet.cargo:
@@ -337,7 +343,8 @@ def _eliminate(s: State, u: Unit, chance: Chance, ev: list[Event] | None) -> Non
             fleet.side = fleet.owner
             fleet.captured = False
             fleet.captor = None
-            log_event(ev, "revert", f"{fleet.id} reverts to side {fleet.owner}", unit=fleet.id)
+            if ev is not None:
+                log_event(ev, "revert", f"{fleet.id} reverts to side {fleet.owner}", unit=fleet.id)
         return
     if sq is None:
         return
@@ -353,7 +360,8 @@ def _leader_loss(s: State, ld: Leader, sq: int, chance: Chance, ev: list[Event] 
     if roll in t.killed:
         ld.status = "killed"
         ld.square = None
-        log_event(ev, "leader", f"{ld.id} is killed (roll {roll}, §9.3)", leader=ld.id, fate="killed")
+        if ev is not None:
+            log_event(ev, "leader", f"{ld.id} is killed (roll {roll}, §9.3)", leader=ld.id, fate="killed")
         return
     board = s.cfg.board
     near = sorted(
@@ -364,10 +372,12 @@ def _leader_loss(s: State, ld: Leader, sq: int, chance: Chance, ev: list[Event] 
     if roll in t.captured or not near:
         ld.status = "captured"
         ld.square = None
-        log_event(ev, "leader", f"{ld.id} is captured (roll {roll}, §9.3)", leader=ld.id, fate="captured")
+        if ev is not None:
+            log_event(ev, "leader", f"{ld.id} is captured (roll {roll}, §9.3)", leader=ld.id, fate="captured")
         return
     ld.square = near[0][2]
-    log_event(ev, "leader", f"{ld.id} escapes to {near[0][1]} (roll {roll}, §9.3)", leader=ld.id, fate="escaped")
+    if ev is not None:
+        log_event(ev, "leader", f"{ld.id} escapes to {near[0][1]} (roll {roll}, §9.3)", leader=ld.id, fate="escaped")
 
 
 def _sink(s: State, f: Unit, chance: Chance, ev: list[Event] | None) -> None:
@@ -377,7 +387,8 @@ def _sink(s: State, f: Unit, chance: Chance, ev: list[Event] | None) -> None:
     f.status = "sunk"
     for pid in f.cargo:
         s.units[pid].status = "drowned"
-    log_event(ev, "sunk", f"{f.id} is sunk with {len(f.cargo)} unit(s) aboard", unit=f.id)
+    if ev is not None:
+        log_event(ev, "sunk", f"{f.id} is sunk with {len(f.cargo)} unit(s) aboard", unit=f.id)
     board = s.cfg.board
     cmd = s.cfg.tables.command
     for ld in s.leaders.values():
@@ -402,7 +413,8 @@ def _sink(s: State, f: Unit, chance: Chance, ev: list[Event] | None) -> None:
         i = min(max(roll - cmd.low, 0), cmd.high - cmd.low)
         if cmd.table[ld.discipline][i] == "F":  # type: ignore[index]
             ld.status = "drowned"
-            log_event(ev, "leader", f"{ld.id} drowns (roll {roll}, 004 Passengers)", leader=ld.id, fate="drowned")
+            if ev is not None:
+                log_event(ev, "leader", f"{ld.id} drowns (roll {roll}, 004 Passengers)", leader=ld.id, fate="drowned")
         else:
             ld.aboard = friends[0][1]
             log_event(
@@ -439,4 +451,5 @@ def _capture(s: State, f: Unit, boarder: Unit, chance: Chance, ev: list[Event] |
                 leader=ld.id,
                 fate="executed",
             )
-    log_event(ev, "captured", f"{boarder.id} captures {f.id} (004 Combat: Boarding)", unit=f.id, by=boarder.id)
+    if ev is not None:
+        log_event(ev, "captured", f"{boarder.id} captures {f.id} (004 Combat: Boarding)", unit=f.id, by=boarder.id)

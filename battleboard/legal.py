@@ -63,6 +63,13 @@ def legal_actions(s: State, unit: str | None = None, only: str = "") -> list[Act
     return out
 
 
+def first_setup_action(s: State) -> Action:
+    """In a set-up phase (allocation or deployment): ``legal_actions(s)[0]``, the first
+    canonical plan, without working out the others (the auto-resolve's AI takes it)."""
+    acts = _allocations(s, only_first=True) if s.phase == "allocate" else _deployments(s, only_first=True)
+    return acts[0]
+
+
 def move_destinations(s: State, u: Unit) -> tuple[list[int], bool]:
     """What ``legal_actions(s, u.id, "move")`` offers a unit or fleet, without building the
     actions: the squares it may move to, in the generator's order, and whether it may also
@@ -222,10 +229,10 @@ def rally_target(s: State, u: Unit) -> Unit | None:
     return None
 
 
-def _allocations(s: State) -> list[Action]:
+def _allocations(s: State, only_first: bool = False) -> list[Action]:
     """Canonical allocations for each side still to allocate (§13.2): round robin in the
     order listed, strongest first, and strongest first from the last fleet.  Any other valid
-    plan is accepted too."""
+    plan is accepted too.  ``only_first``: only the first of them."""
     out: list[Action] = []
     fleets_of: dict[str, list[str]] = {"A": [], "B": []}
     ground_of: dict[str, list[Unit]] = {"A": [], "B": []}
@@ -254,12 +261,14 @@ def _allocations(s: State) -> list[Action]:
                 continue
             seen.add(plan)
             out.append(Allocate(side, plan, lplan))
+            if only_first:
+                return out
     return out
 
 
-def _deployments(s: State) -> list[Action]:
+def _deployments(s: State, only_first: bool = False) -> list[Action]:
     """Canonical set-ups for the side setting up (§4.2): the strongest in the front row centre,
-    or the same line with the mounted units on the wings."""
+    or the same line with the mounted units on the wings (``only_first``: only the first)."""
     side = s.side
     cfg = s.cfg
     enter_first = cfg.terrain("ship" if s.naval else "foot")[0]
@@ -272,9 +281,11 @@ def _deployments(s: State) -> list[Action]:
     kinds = cfg.tables.units.kinds
     out: list[Action] = []
     by_strength = sorted(mine, key=lambda u: (-u.strength, DISC_ORDER[u.discipline]))
-    horse_last = sorted(mine, key=lambda u: (kinds[u.kind].cls != "foot", -u.strength))
+    orders = [by_strength]
+    if not only_first:
+        orders.append(sorted(mine, key=lambda u: (kinds[u.kind].cls != "foot", -u.strength)))  # horse last
     enter_of = {u.kind: cfg.terrain(kinds[u.kind].cls)[0] for u in mine}  # may a unit of its class stand there
-    for order in (by_strength, horse_last):
+    for order in orders:
         placements: list[tuple[str, int]] = []
         free = list(squares)
         for u in order:

@@ -43,40 +43,85 @@ class _Branching(Chance):
     every further roll takes the table's last result and leaves the others on ``stack``
     (with their faces), so that each run of the resolver ends in one outcome and the stack
     holds every branch still to run — a depth-first walk of every result the resolver asks
-    for, in the order the forced results listed them (``result_counts``), the last first."""
+    for, in the order the forced results listed them (``result_counts``), the last first.
+    (It keeps no log of the results drawn: nothing reads it here.)"""
 
-    __slots__ = ("faces", "path", "stack")
+    __slots__ = ("faces", "path", "prefix", "stack")
 
     def __init__(
         self, dice: Dice, prefix: tuple[str, ...], faces: int, stack: list[tuple[tuple[str, ...], int]]
     ) -> None:
-        super().__init__(dice, prefix)
+        self.dice = dice
+        self.actions = None
+        self.results = None
+        self.used = 0
+        self.drawn = []
+        self.prefix = prefix
         self.path = prefix
         self.faces = faces
         self.stack = stack
 
     def combat(self, row: tuple[str, ...], low: int, mod: int, label: str) -> str:
-        if self.results:
-            return super().combat(row, low, mod, label)
+        k = self.used
+        self.used = k + 1
+        if k < len(self.prefix):
+            return self.prefix[k]
         options = result_counts(row, low, mod)
+        path = self.path
+        faces = self.faces
+        stack = self.stack
         for r, c in options[:-1]:
-            self.stack.append(((*self.path, r), self.faces * c))
+            stack.append(((*path, r), faces * c))
         r, c = options[-1]
-        self.path = (*self.path, r)
-        self.faces *= c
-        self.used += 1
-        self.drawn.append(r)
+        self.path = (*path, r)
+        self.faces = faces * c
         return r
 
 
 @lru_cache(maxsize=100_000)
 def setup_distribution(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
-    """Exact distribution of an attack's outcome (cached: it depends only on ``setup``).
+    """Exact distribution of an attack's outcome (cached: it depends only on ``setup``), that
+    of its ``canonical`` set-up: set-ups the resolver cannot tell apart share one."""
+    return _distribution(canonical(setup))
 
-    The real resolver is run once for every way the combat table can answer its rolls
-    (``_Branching``).  Each branch's chance is kept as whole faces over ``10 ** rolls`` and
-    the sum of each outcome made a ``Fraction`` once at the end (the same exact numbers as
-    multiplying fractions branch by branch, without their cost)."""
+
+def canonical(setup: Setup) -> Setup:
+    """The set-up the resolver plays exactly as ``setup``, roll for roll: its mode's row under
+    the first mode of the table with that row (a ram rolls on the Phalanx row), and the
+    attacker's modifier moved onto every defender's — every roll of the series adds the two
+    (``run_series``), defensive fire reads neither (``resolve_setup``), and nothing else does."""
+    mode = _same_row().get(setup.mode, setup.mode)
+    amod, aflip, alb = setup.att
+    if amod:
+        defs = tuple((amod + m, f, lb) for m, f, lb in setup.defs)
+        return tuple.__new__(Setup, (mode, setup.rolls, (0, aflip, alb), defs, setup.firer_mod))
+    if mode != setup.mode:
+        return tuple.__new__(Setup, (mode, setup.rolls, setup.att, setup.defs, setup.firer_mod))
+    return setup
+
+
+def _same_row() -> dict[str, str]:
+    """Each mode of the combat table, with the first mode listed that rolls on the same row."""
+    combat = tables().combat
+    found = _SAME_ROW.get(id(combat))
+    if found is None or found[0] is not combat:
+        first: dict[tuple[str, ...], str] = {}
+        same = {}
+        for mode in combat.modes:
+            same[mode] = first.setdefault(combat.row(mode), mode)
+        found = _SAME_ROW[id(combat)] = (combat, same)
+    return found[1]
+
+
+_SAME_ROW: dict[int, tuple[object, dict[str, str]]] = {}
+
+
+@lru_cache(maxsize=100_000)
+def _distribution(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
+    """``setup_distribution`` worked out: the real resolver is run once for every way the
+    combat table can answer its rolls (``_Branching``).  Each branch's chance is kept as whole
+    faces over ``10 ** rolls`` and the sum of each outcome made a ``Fraction`` once at the end
+    (the same exact numbers as multiplying fractions branch by branch, without their cost)."""
     combat = tables().combat
     uids = ("attacker", *(f"defender{i}" for i in range(len(setup.defs))))
     found: list[tuple[Outcome, int, int]] = []  # (outcome, faces, rolls)

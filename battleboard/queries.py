@@ -184,13 +184,12 @@ def land_lost(s: State, side: str) -> int:
 def moves_of(s: State, u: Unit) -> list[int]:
     """Squares a unit may end its move on this player turn (§7, 004 Movement)."""
     cfg = s.cfg
-    kinds = cfg.tables.units.kinds
-    spec = kinds[u.kind]
-    board = cfg.board
-    feats = cfg.tables.boards.features
-    side = u.side
     if u.status == "reserve":
-        home = board.home_row(side)
+        kinds = cfg.tables.units.kinds
+        spec = kinds[u.kind]
+        board = cfg.board
+        feats = cfg.tables.boards.features
+        home = board.home_row(u.side)
         return [
             home * board.columns + c
             for c in range(board.columns)
@@ -199,7 +198,14 @@ def moves_of(s: State, u: Unit) -> list[int]:
         ]
     if u.square is None:
         return []
-    ma = spec.movement
+    movers = cfg.cache.get(_MOVERS)
+    if movers is None:
+        movers = cfg.cache[_MOVERS] = {}
+    found = movers.get(u.kind)
+    if found is None:
+        spec = cfg.tables.units.kinds[u.kind]
+        found = movers[u.kind] = (spec.movement, cfg.steps(spec.cls), cfg.terrain(spec.cls)[1])
+    ma, steps, stop = found
     if u.captured:
         ma = cfg.tables.units.captured_fleet_movement
     elif s.double_now:
@@ -208,23 +214,20 @@ def moves_of(s: State, u: Unit) -> list[int]:
         return []
     grid = s.grid
     units = s.units
+    side = u.side
     enemy_adj = s.adj_cache.get(side)
     if enemy_adj is None:
+        neighbors = cfg.board.neighbors
         enemy_adj = set()
         for sq, uid in grid.items():
             if units[uid].side != side:
-                enemy_adj.update(board.neighbors[sq])
+                enemy_adj.update(neighbors[sq])
         s.adj_cache[side] = enemy_adj
     start = u.square
     seen = {start}
     frontier = [start]
     out: list[int] = []
-    found = cfg.cache.get(("moves", spec.cls))
-    if found is None:
-        found = cfg.cache[("moves", spec.cls)] = (cfg.steps(spec.cls), cfg.terrain(spec.cls)[1])
-    steps, stop = found
-    for step in range(ma):
-        last = step == ma - 1
+    for _ in range(ma - 1):
         nxt: list[int] = []
         for sq in frontier:
             for n in steps[sq]:  # the squares of its class's terrain (§2.3)
@@ -236,11 +239,21 @@ def moves_of(s: State, u: Unit) -> list[int]:
                     out.append(n)
                 elif units[occ].side != side:
                     continue
-                if last or stop[n] or n in enemy_adj:
+                if stop[n] or n in enemy_adj:
                     continue  # §2.3 terrain, §7.2 contact
                 nxt.append(n)
         frontier = nxt
+    for sq in frontier:  # the last step: where it may stop, going no further
+        for n in steps[sq]:
+            if n not in seen:
+                seen.add(n)
+                if n not in grid:
+                    out.append(n)
     return out
+
+
+#: ``Config.cache`` key of each kind's (movement, ``Config.steps``, the squares that end a move)
+_MOVERS = "moves of kinds"
 
 
 def may_leave(s: State, u: Unit) -> str | None:

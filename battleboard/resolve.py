@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Literal
 
 from battleboard.ai import play_turn
@@ -81,13 +82,13 @@ def state_from_engagement(eng: Engagement) -> State:
     # limits are the position's: ``SHARED_UNIT_FIELDS``); only the battle's line is new
     pos = Layout(
         _NO_BOARD,
-        BattleIn(
-            kind=eng.kind,
-            terrain=eng.terrain,
-            trigger=eng.trigger,
-            superior=superior,
-            active=eng.active,
-            stratagems={s: eng.sides[s].battle_stratagems for s in ("A", "B")},
+        _battle_line(
+            eng.kind,
+            eng.terrain,
+            eng.trigger,
+            superior,
+            eng.active,
+            (eng.sides["A"].battle_stratagems, eng.sides["B"].battle_stratagems),
         ),
         [Placed.of(u.id, u.side, u.kind, u.discipline, u.strength, u.name) for u in eng.units],
         [PlacedLeader(ld.id, ld.side, ld.rating, ld.discipline, name=ld.name) for ld in eng.leaders],
@@ -99,6 +100,22 @@ def state_from_engagement(eng: Engagement) -> State:
 
 
 _NO_BOARD = BoardIn()  # an engagement's board is its terrain's, as the tables give it
+
+
+@lru_cache(maxsize=256)
+def _battle_line(
+    kind: str, terrain: str | None, trigger: str | None, superior: str, active: str, stratagems: tuple[int, int]
+) -> BattleIn:
+    """An engagement's battle line, validated once for each set of values (``build_state``
+    only reads it, and a position keeps nothing of it)."""
+    return BattleIn(
+        kind=kind,
+        terrain=terrain,
+        trigger=trigger,
+        superior=superior,
+        active=active,
+        stratagems={"A": stratagems[0], "B": stratagems[1]},
+    )
 
 
 def promotion_quota(enemy_lost: int, t: Promotion_T | None = None) -> int:

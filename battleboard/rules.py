@@ -17,8 +17,8 @@ All chance goes through ``bellum.dice.Dice``; combat-table results may be forced
 from __future__ import annotations
 
 from battleboard.apply import apply, play
-from battleboard.combat import Fighter, Setup, attack_setup, resolve_setup
-from battleboard.legal import check, legal_actions, move_destinations
+from battleboard.combat import Fighter, Setup, attack_setup, resolve_setup, setup_of
+from battleboard.legal import check, first_setup_action, legal_actions, move_destinations
 from battleboard.queries import (
     BOARDING_MODES,
     Chance,
@@ -43,6 +43,7 @@ __all__ = [
     "apply",
     "attack_setup",
     "check",
+    "first_setup_action",
     "fleets_held",
     "legal_actions",
     "may_withdraw",
@@ -52,6 +53,7 @@ __all__ = [
     "really_lost",
     "resolve_setup",
     "scores",
+    "setup_of",
     "sp_lost",
     "victory_lost",
 ]

@@ -11,14 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battleboard.ai import play_turn
+from battleboard.actions import Attack
+from battleboard.ai import _threat, play_turn, unit_value
 from battleboard.apply import _fleets_held_by_side, _land_tally
-from battleboard.model import Board, State
-from battleboard.odds import Outcome, result_counts, setup_distribution
+from battleboard.model import Action, Board, State, Unit
+from battleboard.odds import Outcome, canonical, expectations, result_counts, setup_distribution
 from battleboard.position import SHARED_LEADER_FIELDS, SHARED_UNIT_FIELDS, BattleIn, LeaderIn, Position, UnitIn
 from battleboard.position import build_state as build_position
 from battleboard.queries import (
+    active_ground,
     can_leave,
+    fire_targets,
     fleets_held,
     land_lost,
     may_leave,
@@ -29,7 +32,15 @@ from battleboard.queries import (
     victory_lost,
 )
 from battleboard.resolve import state_from_engagement
-from battleboard.rules import Chance, MissingResultError, Setup, resolve_setup
+from battleboard.rules import (
+    Chance,
+    MissingResultError,
+    Setup,
+    attack_setup,
+    first_setup_action,
+    legal_actions,
+    resolve_setup,
+)
 from battleboard.tables import tables
 from bellum.dice import Dice
 from bellum.engagement import Engagement
@@ -156,3 +167,71 @@ def test_the_odds_enumerate_the_outcomes_as_before_in_the_same_order(
 ) -> None:
     setup = Setup(mode, rolls, att, tuple(defs), firer)
     assert setup_distribution(setup) == _by_missing_results(setup)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    mode=st.sampled_from(["phalanx", "wedge", "quincunx", "testudo", "fire", "ram"]),
+    rolls=st.integers(1, 5),
+    att=FIGHTER,
+    defs=st.lists(FIGHTER, min_size=1, max_size=3),
+    firer=st.one_of(st.none(), st.integers(-3, 3)),
+)
+def test_a_canonical_set_up_has_the_same_outcomes_in_the_same_order(
+    mode: str, rolls: int, att: tuple[int, bool, bool], defs: list[tuple[int, bool, bool]], firer: int | None
+) -> None:
+    setup = Setup(mode, rolls, att, tuple(defs), firer)
+    same = canonical(setup)
+    assert same.att[0] == 0 and same.rolls == rolls and same.firer_mod == firer
+    assert _by_missing_results(same) == _by_missing_results(setup)
+
+
+def test_the_set_up_phases_first_plan_is_the_generators_first() -> None:
+    engagements = [*ENGAGEMENTS, naval_engagement(12, "mutual"), land_engagement(12, "hills")]
+    met = 0
+    for eng in engagements:
+        for s in _positions(eng, range(1, 3)):
+            if s.phase in ("allocate", "deploy"):
+                assert first_setup_action(s) == legal_actions(s)[0]
+                met += 1
+    assert met >= 2 * len(engagements)
+
+
+def _threat_by_actions(s: State, e: Unit) -> float:
+    """A ship's threat as the AI first wrote it: its attacks built as actions, each set up by
+    ``attack_setup``, the best taking in the order listed."""
+    sq = e.square
+    if sq is None or e.status != "active":
+        return 0.0
+    g = active_ground(s, e)
+    boards = g is not None and s.cfg.tables.units.kinds[g.kind].rolls > 0
+    acts: list[Action] = []
+    for n in s.cfg.board.neighbors[sq]:
+        tid = s.grid.get(n)
+        if tid is None or s.units[tid].side == e.side:
+            continue
+        acts.append(Attack(e.id, tid, "ram"))
+        if boards and g is not None:
+            acts.append(Attack(g.id, tid, "phalanx", True))
+    for q in fire_targets(s, sq, e.side):
+        if active_ground(s, s.units[s.grid[q]]) is not None:
+            acts.append(Attack(e.id, s.grid[q], "fire"))
+    best = 0.0
+    for a in acts:
+        setup, uids = attack_setup(s, a)
+        lost = 0.0
+        for uid, (dead, _) in zip(uids[1:], expectations(setup)[2], strict=True):
+            if dead:
+                lost += dead * unit_value(s, s.units[uid])
+        best = max(best, lost)
+    return best
+
+
+@pytest.mark.parametrize("eng", [e for e in ENGAGEMENTS if e.kind == "naval"], ids=lambda e: e.id)
+def test_a_ships_threat_is_as_its_attacks_built_as_actions_give_it(eng: Engagement) -> None:
+    checked = 0
+    for s in _positions(eng, range(1, 6)):
+        for u in s.units.values():
+            assert _threat(s, u) == _threat_by_actions(s, u)
+            checked += u.square is not None
+    assert checked > 100
