@@ -107,6 +107,17 @@ def outcome_for(
     )
 
 
+def recording(winner: Side, seen: list[Engagement], retreats: bool = True) -> CampaignEngine:
+    """An engine whose battles are settled by hand: each engagement is recorded in ``seen``
+    and ``winner`` takes it (``outcome_for``)."""
+
+    def resolve(eng: Engagement, dice: Dice) -> Outcome:
+        seen.append(eng)
+        return outcome_for(eng, winner, retreats=retreats)
+
+    return CampaignEngine(resolver=resolve)
+
+
 def play(s: CampaignState, action: A.Action, dice: Dice | None = None, engine: CampaignEngine = ENGINE) -> tuple:
     return engine.apply(s, action, dice or Dice(1))
 

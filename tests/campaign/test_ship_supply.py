@@ -9,15 +9,16 @@ from __future__ import annotations
 import pytest
 
 from bellum.dice import Dice
+from bellum.engagement import Engagement
 from campaign import actions as A
 from campaign.ai import CampaignAI
 from campaign.ai_sea import hunger
-from campaign.engine import CampaignEngine, legal_actions
+from campaign.engine import legal_actions
 from campaign.rules import supply
 from campaign.rules.siege import update_sieges
 from campaign.state import CampaignState
 from campaign.tables import tables
-from tests.campaign.test_ops_sequence import army, fresh, outcome_for, play
+from tests.campaign.test_ops_sequence import army, fresh, play, recording
 
 AI = CampaignAI()
 
@@ -89,14 +90,9 @@ def test_an_enemy_squadron_beside_may_cut_the_victuals_and_a_conceded_cut_wastes
 def test_a_squadron_that_fights_for_its_victuals_and_wins_is_supplied() -> None:
     s = _cut(_squadron("mare_adriaticum_sup", enemy_fleets=3))
     s, _ = play(s, A.Escort("mare_adriaticum_sup", "e"))
-    seen = []
-
-    def record(eng, dice):  # type: ignore[no-untyped-def]
-        seen.append(eng.trigger)
-        return outcome_for(eng, "A", retreats=False)
-
-    _s2, ev = play(s, A.Supply(), Dice.forced([]), engine=CampaignEngine(resolver=record))
-    assert seen == ["supply"]
+    seen: list[Engagement] = []
+    _s2, ev = play(s, A.Supply(), Dice.forced([]), engine=recording("A", seen, retreats=False))
+    assert [e.trigger for e in seen] == ["supply"]
     assert "supply_cut" not in [e.kind for e in ev] and "adrift" not in [e.kind for e in ev]
 
 

@@ -6,6 +6,7 @@ war's counts by kind, and the routes that fight decisive battles on the tactical
 from __future__ import annotations
 
 from bellum.dice import Dice
+from bellum.engagement import Engagement
 from bellum.events import Event
 from campaign import actions as A
 from campaign.ai import CampaignAI
@@ -16,7 +17,7 @@ from campaign.rules import supply
 from campaign.rules.battle import land_engagement
 from campaign.rules.siege import update_sieges
 from campaign.state import CampaignState
-from tests.campaign.test_ops_sequence import army, fresh, outcome_for, play
+from tests.campaign.test_ops_sequence import army, fresh, play, recording
 
 AI = CampaignAI()
 
@@ -95,16 +96,9 @@ def test_a_cut_the_ai_could_contest_and_win_is_fought_not_conceded() -> None:
     choice = AI.choose(s)
     assert choice == A.Escort("brundisium", "e")
     s, _ = play(s, choice)
-    seen = []
-
-    def record(eng, dice):  # type: ignore[no-untyped-def]
-        seen.append(eng.trigger)
-        return outcome_for(eng, "A", retreats=False)
-
-    from campaign.engine import CampaignEngine
-
-    _s2, ev = play(s, A.Supply(), Dice.forced([]), engine=CampaignEngine(resolver=record))
-    assert seen == ["supply"]
+    seen: list[Engagement] = []
+    _s2, ev = play(s, A.Supply(), Dice.forced([]), engine=recording("A", seen, retreats=False))
+    assert [e.trigger for e in seen] == ["supply"]
     kinds = [e.kind for e in ev]
     assert "supply_cut" not in kinds and "siege" not in kinds  # held by sea: supplied
 
