@@ -17,7 +17,7 @@ from typing import NamedTuple
 from battleboard.actions import Command, Double, EndTurn, Move, Withdraw
 from battleboard.model import OFF, Action, Config, State, Unit, other
 from battleboard.odds import expectations
-from battleboard.queries import fire_targets, nearest_distances
+from battleboard.queries import nearest_distances
 from battleboard.rules import (
     Chance,
     active_ground,
@@ -74,7 +74,7 @@ class _Lookups:
     reach (2 for a kind that fires, §8.1; else only the squares alongside), and for each
     column the part of the wanted square's key a square adds (``_pick_move``)."""
 
-    __slots__ = ("col_keys", "movement", "rolls", "strike", "want")
+    __slots__ = ("_far", "col_keys", "movement", "rolls", "strike", "want", "want_keys")
 
     def __init__(self, cfg: Config) -> None:
         kinds = cfg.tables.units.kinds
@@ -86,6 +86,16 @@ class _Lookups:
         n = cols * cfg.board.rows
         #: per column: abs(q % cols - col) * 1024 + q for every square q
         self.col_keys = tuple(tuple(abs(q % cols - col) * 1024 + q for q in range(n)) for col in range(cols))
+        #: per wanted distance: abs(d - want) * 65536 for every distance d (``keys_for``)
+        self.want_keys: dict[int, tuple[int, ...]] = {}
+        self._far = cols + cfg.board.rows + 100  # above any distance (99 with no enemy)
+
+    def keys_for(self, want: int) -> tuple[int, ...]:
+        """``abs(d - want) * 65536`` for every distance ``d`` a square can be from the enemy."""
+        found = self.want_keys.get(want)
+        if found is None:
+            found = self.want_keys[want] = tuple(abs(d - want) * 65536 for d in range(self._far))
+        return found
 
 
 def _lookups(cfg: Config) -> _Lookups:
@@ -225,7 +235,9 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
     # nearest to the wanted distance, then keeping to its own file so the line holds together
     # (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024, columns < 64):
     # (abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q, its file's part from the table
-    to = min([abs(dist[q] - want) * 65536 + keys[q] for q in squares]) % 1024
+    # (the distance's part read from a table too: ``_Lookups.keys_for``)
+    wkeys = look.keys_for(want)
+    to = min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
     if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
     return Move(u.id, to)
@@ -289,11 +301,17 @@ def _listed(s: State) -> list[Unit]:
 def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:
     """``u``'s attack worth most by ``_value`` (if above 0.05), or None; ``threats`` keeps
     ``_threat`` by unit while the position stands."""
-    acts = [a for a in legal_actions(s, u.id, "attack") if a.verb == "attack"]
-    if s.naval and u.kind == "fleet":
+    naval_fleet = s.naval and u.kind == "fleet"
+    if naval_fleet and not _enemy_in_reach(s, u):
+        return None, 0.05
+    # a unit whose command failed has no attacks (the generator lists none: ``_unit_actions``)
+    acts = [] if u.failed else [a for a in legal_actions(s, u.id, "attack") if a.verb == "attack"]
+    if naval_fleet:
         g = active_ground(s, u)
-        if g is not None:
+        if g is not None and not g.failed:
             acts += [a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture]
+        if not acts:
+            return None, 0.05
     best: Action | None = None
     best_v = 0.05
     if threats is None:
@@ -303,6 +321,28 @@ def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> 
         if v > best_v:
             best, best_v = a, v
     return best, best_v
+
+
+def _enemy_in_reach(s: State, f: Unit) -> bool:
+    """Is an enemy ship alongside fleet ``f`` or two squares off in a straight line?  Without
+    one the generator lists no attack for it or its troops (rams and boardings take a ship
+    alongside, fire one of those or one two squares off: ``legal._fleet_actions``)."""
+    sq = f.square
+    if sq is None:
+        return True  # the generator decides
+    grid = s.grid
+    units = s.units
+    side = f.side
+    board = s.cfg.board
+    for n in board.neighbors[sq]:
+        tid = grid.get(n)
+        if tid is not None and units[tid].side != side:
+            return True
+    for far, _ in board.lines2[sq]:
+        tid = grid.get(far)
+        if tid is not None and units[tid].side != side:
+            return True
+    return False
 
 
 def _threat(s: State, e: Unit) -> float:
@@ -321,9 +361,14 @@ def _threat(s: State, e: Unit) -> float:
     g = active_ground(s, e)
     boards = g is not None and _lookups(s.cfg).rolls[g.kind] > 0
     best = 0.0
-    for n in s.cfg.board.neighbors[sq]:
+    board = s.cfg.board
+    # the enemies alongside: rammed, boarded, fired at (``fire_targets``' first squares)
+    for n in board.neighbors[sq]:
         tid = grid.get(n)
-        if tid is None or units[tid].side == side:
+        if tid is None:
+            continue
+        t = units[tid]
+        if t.side == side:
             continue
         lost = _taken(s, eid, tid, "ram")
         if lost > best:
@@ -332,12 +377,19 @@ def _threat(s: State, e: Unit) -> float:
             lost = _taken(s, g.id, tid, "phalanx")  # a boarding that captures
             if lost > best:
                 best = lost
-    for q in fire_targets(s, sq, side):
-        tid = grid[q]
-        if active_ground(s, units[tid]) is not None:
+        if active_ground(s, t) is not None:
             lost = _taken(s, eid, tid, "fire")
             if lost > best:
                 best = lost
+    # two squares off in a straight line with nothing between (``fire_targets``' others)
+    for far, mid in board.lines2[sq]:
+        tid = grid.get(far)
+        if tid is not None and mid not in grid:
+            t = units[tid]
+            if t.side != side and active_ground(s, t) is not None:
+                lost = _taken(s, eid, tid, "fire")
+                if lost > best:
+                    best = lost
     return best
 
 
@@ -350,7 +402,14 @@ def _taken(s: State, unit: str, target: str, mode: str) -> float:
     lost = 0.0
     for uid, (dead, _) in zip(uids[1:], defs, strict=True):
         if dead:
-            lost += dead * unit_value(s, units[uid])
+            d = units[uid]  # unit_value(s, d), written out
+            if d.kind == "fleet":
+                val = d.strength
+                for p in d.cargo:
+                    val += units[p].strength
+                lost += dead * val
+            else:
+                lost += dead * float(d.strength)
     return lost
 
 
@@ -359,19 +418,28 @@ def _value(s: State, a: Action, threats: dict[str, float]) -> float:
     for each defender it may destroy, ``THREAT_WEIGHT`` of what that defender threatens to
     take next turn (``_threat``: one ply of the enemy's answer) — a ship that would fire again
     at the legions aboard is worth more than its own 2 SP."""
-    setup, uids = attack_setup(s, a)
+    setup, uids = setup_of(s, a.unit, a.target, a.mode)  # attack_setup(s, a)
     att_dead, att_flip, defs = expectations(setup)
     units = s.units
+    naval = s.naval
     total = 0.0
     for uid, (dead, flip) in zip(uids[1:], defs, strict=True):
         d = units[uid]
-        val = unit_value(s, d)
-        threat = 0.0
-        if dead > 0 and s.naval:  # on land it changed nothing measured (issue 19)
-            found = threats.get(uid)
-            threat = threats[uid] = _threat(s, d) if found is None else found
-        total += dead * (val + THREAT_WEIGHT * threat) + flip * FLIP_WEIGHT * val
-    if a.capture and s.naval and a.mode not in ("ram", "fire"):  # a ship taken is also a ship gained
+        val: float
+        if d.kind == "fleet":  # unit_value(s, d), written out
+            val = d.strength
+            for p in d.cargo:
+                val += units[p].strength
+        else:
+            val = float(d.strength)
+        if dead > 0 and naval:  # on land it changed nothing measured (issue 19)
+            threat = threats.get(uid)
+            if threat is None:
+                threat = threats[uid] = _threat(s, d)
+            total += dead * (val + THREAT_WEIGHT * threat) + flip * FLIP_WEIGHT * val
+        else:
+            total += dead * (val + THREAT_WEIGHT * 0.0) + flip * FLIP_WEIGHT * val
+    if a.capture and naval and a.mode not in ("ram", "fire"):  # a ship taken is also a ship gained
         total += defs[-1][0] * CAPTURE_BONUS * units[uids[-1]].strength
     cost = unit_value(s, units[uids[0]])  # a ship risks all aboard; a boarding unit only itself
     return total - att_dead * cost - att_flip * FLIP_WEIGHT * cost

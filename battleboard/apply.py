@@ -227,6 +227,9 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
                 lent[where] = ld.discipline
     units = s.units
     d10 = chance.dice.d10
+    labels = s.cfg.cache.get(_COMMAND_LABELS)
+    if labels is None:
+        labels = s.cfg.cache[_COMMAND_LABELS] = {}
     low, top, rally_on, flip_mod = t.low, t.high - t.low, t.rally_on, t.flipped
     base_mod = t.panicked if panicked else 0
     routed = False
@@ -244,7 +247,10 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
             better = lent.get(u.id if naval else u.square)
             if better is not None and DISC_ORDER[better] < DISC_ORDER[disc]:
                 disc = better
-        roll = d10(f"command {u.id}")
+        label = labels.get(u.id)
+        if label is None:
+            label = labels[u.id] = f"command {u.id}"
+        roll = d10(label)
         was_flipped = u.flipped
         i = roll + (base_mod + flip_mod if was_flipped else base_mod) - low
         res = table[disc][0 if i < 0 else (top if i > top else i)]  # type: ignore[index]
@@ -269,6 +275,10 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
             routed = True
     s.phase = "move"
     return routed
+
+
+#: ``Config.cache`` key of each unit's command roll label ("command <id>"), written once
+_COMMAND_LABELS = "command labels"
 
 
 def _stratagem(s: State, a: Action, ev: list[Event] | None) -> None:
