@@ -236,7 +236,9 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
     # (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024, columns < 64):
     # (abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q, its file's part from the table
     # (the distance's part read from a table too: ``_Lookups.keys_for``)
-    wkeys = look.keys_for(want)
+    wkeys = look.want_keys.get(want)
+    if wkeys is None:
+        wkeys = look.keys_for(want)
     to = min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
     if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
