@@ -95,7 +95,7 @@ def cutters(state: CampaignState, side: str, place: str) -> list[str]:
 
 
 def ship_supply_possible(state: CampaignState, side: str, place: str) -> bool:
-    """§10.2: ships at sea are victualled from a port ``side`` holds, free of enemy troops,
+    """§10.1: ships at sea are victualled from a port ``side`` holds, free of enemy troops,
     within ``supply.ship_base`` sea points of them (galleys carry water and food for days,
     not weeks: BC 3.15, Bibulus' squadrons off a coast Caesar held)."""
     cmap = roman_world()
