@@ -257,32 +257,17 @@ def _unit_order(s: State, side: str) -> list[Unit]:
         units = _listed(s)
         cfg.cache[_Listed] = (s.units, units)
     # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096
+    sign = -1 if side == "A" else 1
     keyed = []
-    i = -1
-    if side == "A":  # sign -1
-        for u in units:
-            i += 1
-            if u.side == side:
-                st = u.status
-                if st == "active":
-                    sq = u.square
-                    if sq is not None:
-                        keyed.append((64 - sq // cols) * 4096 + i)
-                elif st == "reserve":
-                    sq = u.square
-                    keyed.append((192 - sq // cols if sq is not None else 192) * 4096 + i)
-    else:
-        for u in units:
-            i += 1
-            if u.side == side:
-                st = u.status
-                if st == "active":
-                    sq = u.square
-                    if sq is not None:
-                        keyed.append((sq // cols + 64) * 4096 + i)
-                elif st == "reserve":
-                    sq = u.square
-                    keyed.append((sq // cols + 192 if sq is not None else 192) * 4096 + i)
+    for i, u in enumerate(units):
+        if u.side == side:
+            st = u.status
+            sq = u.square
+            if st == "active":
+                if sq is not None:
+                    keyed.append((64 + sign * (sq // cols)) * 4096 + i)
+            elif st == "reserve":
+                keyed.append((192 + sign * (sq // cols) if sq is not None else 192) * 4096 + i)
     keyed.sort()
     return [units[k % 4096] for k in keyed]
 

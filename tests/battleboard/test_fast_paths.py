@@ -154,35 +154,28 @@ def _by_missing_results(setup: Setup) -> tuple[tuple[Outcome, Fraction], ...]:
 FIGHTER = st.tuples(st.integers(-4, 4), st.booleans(), st.booleans())
 
 
-@settings(max_examples=60, deadline=None)
-@given(
+#: any set-up of an attack: its mode, rolls, attacker and one to three defenders, a firer's modifier
+SETUPS = st.builds(
+    lambda mode, rolls, att, defs, firer: Setup(mode, rolls, att, tuple(defs), firer),
     mode=st.sampled_from(["phalanx", "wedge", "quincunx", "testudo", "fire", "ram"]),
     rolls=st.integers(1, 5),
     att=FIGHTER,
     defs=st.lists(FIGHTER, min_size=1, max_size=3),
     firer=st.one_of(st.none(), st.integers(-3, 3)),
 )
-def test_the_odds_enumerate_the_outcomes_as_before_in_the_same_order(
-    mode: str, rolls: int, att: tuple[int, bool, bool], defs: list[tuple[int, bool, bool]], firer: int | None
-) -> None:
-    setup = Setup(mode, rolls, att, tuple(defs), firer)
+
+
+@settings(max_examples=60, deadline=None)
+@given(setup=SETUPS)
+def test_the_odds_enumerate_the_outcomes_as_before_in_the_same_order(setup: Setup) -> None:
     assert setup_distribution(setup) == _by_missing_results(setup)
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    mode=st.sampled_from(["phalanx", "wedge", "quincunx", "testudo", "fire", "ram"]),
-    rolls=st.integers(1, 5),
-    att=FIGHTER,
-    defs=st.lists(FIGHTER, min_size=1, max_size=3),
-    firer=st.one_of(st.none(), st.integers(-3, 3)),
-)
-def test_a_canonical_set_up_has_the_same_outcomes_in_the_same_order(
-    mode: str, rolls: int, att: tuple[int, bool, bool], defs: list[tuple[int, bool, bool]], firer: int | None
-) -> None:
-    setup = Setup(mode, rolls, att, tuple(defs), firer)
+@given(setup=SETUPS)
+def test_a_canonical_set_up_has_the_same_outcomes_in_the_same_order(setup: Setup) -> None:
     same = canonical(setup)
-    assert same.att[0] == 0 and same.rolls == rolls and same.firer_mod == firer
+    assert same.att[0] == 0 and same.rolls == setup.rolls and same.firer_mod == setup.firer_mod
     assert _by_missing_results(same) == _by_missing_results(setup)
 
 
