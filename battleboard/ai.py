@@ -662,10 +662,9 @@ def choose(s: State) -> Action:
 
 #: play-outs of each option, on the same dice for every option
 ROLLOUTS = 8
-#: at sea: each option played out this many times more, and only to the end of the enemy's
-#: reply (``SEA_HORIZON`` of its turns), the position then weighed by ``standing`` (issue 19:
-#: a naval battle's play-outs to its end were noise — the intercepted side lost nearly every
-#: one whatever it chose — and three times as many short ones cost what 8 long ones did)
+#: at sea each option is played out this many times more, each play-out only to the end of
+#: the enemy's ``SEA_HORIZON``-th reply (the comment above; three short play-outs cost what
+#: one long one did)
 SEA_ROLLOUT_FACTOR = 3
 SEA_HORIZON = 1
 #: a strength point of a stopped play-out's margin (``standing``)
