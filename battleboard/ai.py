@@ -14,12 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from battleboard.actions import Command, Double, EndTurn, Move, Withdraw
+from battleboard.actions import Attack, Command, Double, EndTurn, Move, Withdraw
+from battleboard.combat import Arms, arms
+from battleboard.legal import _boarding_modes
 from battleboard.model import OFF, Action, Config, State, Unit, other
 from battleboard.odds import expectations
 from battleboard.queries import nearest_distances
 from battleboard.rules import (
     Chance,
+    Setup,
     active_ground,
     attack_setup,
     first_setup_action,
@@ -288,7 +291,13 @@ def _listed(s: State) -> list[Unit]:
 def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:
     """``u``'s attack worth most by ``_value`` (if above 0.05), or None; ``threats`` keeps
     ``_threat`` by unit while the position stands."""
+    if threats is None:
+        threats = {}
     naval_fleet = s.naval and u.kind == "fleet"
+    if naval_fleet:
+        g = active_ground(s, u)
+        if g is None or g.aboard == u.id:  # (always: a ship's troops are aboard it)
+            return _best_fleet_attack(s, u, g, threats)
     if naval_fleet and not _enemy_in_reach(s, u):
         return None, 0.05
     # a unit whose command failed has no attacks (the generator lists none: ``_unit_actions``)
@@ -301,8 +310,6 @@ def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> 
             return None, 0.05
     best: Action | None = None
     best_v = 0.05
-    if threats is None:
-        threats = {}
     for a in acts:
         v = _value(s, a, threats)
         if v > best_v:
@@ -332,21 +339,196 @@ def _enemy_in_reach(s: State, f: Unit) -> bool:
     return False
 
 
+def _best_fleet_attack(s: State, f: Unit, g: Unit | None, threats: dict[str, float]) -> tuple[Action | None, float]:
+    """``_best_attack`` of fleet ``f`` at sea (``g``: its active ground unit, aboard it): the
+    generator's attacks (``legal._fleet_actions``, then ``legal._boarding_actions`` — those
+    that capture) behind the same gates and in the same order, each weighed as ``_value``
+    weighs it from its set-up as ``setup_of`` makes it (``_FleetArms``); only the best is
+    built as an action (a test checks all of it against the generator and ``_value``)."""
+    sq = f.square
+    if sq is None or s.phase not in ("move", "combat"):  # the generator lists no attack
+        return None, 0.05
+    units = s.units
+    grid = s.grid
+    side = s.side
+    board = s.cfg.board
+    near: list[Unit] = []  # the enemies alongside, and two squares off in a straight line
+    for n in board.neighbors[sq]:
+        tid = grid.get(n)
+        if tid is not None and units[tid].side != side:
+            near.append(units[tid])
+    far: list[Unit] = []
+    for q, mid in board.lines2[sq]:
+        tid = grid.get(q)
+        if tid is not None and mid not in grid and units[tid].side != side:
+            far.append(units[tid])
+    if not near and not far:
+        return None, 0.05
+    if f.attacked or f.captured_now:  # neither it nor its troops may attack (004 Combat)
+        return None, 0.05
+    k = _fleet_arms(s.cfg)
+    bonus = k.bonus(s, f)
+    best: tuple[str, str, str, bool] | None = None  # the attack so far, built at the end
+    best_v = 0.05
+    if f.side == side and f.status == "active" and not f.failed:
+        att = (k.att_disc[f.discipline] + bonus, f.flipped, False)
+        cost = unit_value(s, f)
+        for t in near:
+            setup = _new(Setup, ("ram", k.fleet_rolls, att, ((k.def_disc[t.discipline], t.flipped, True),), None))
+            v = _weigh(s, setup, (t,), False, cost, threats)
+            if v > best_v:
+                best, best_v = (f.id, t.id, "ram", False), v
+        for t in near + far:
+            d = active_ground(s, t)
+            if d is not None:
+                v = _weigh(s, k.fire(f, att, d), (d,), False, cost, threats)
+                if v > best_v:
+                    best, best_v = (f.id, t.id, "fire", False), v
+    if g is not None and g.side == side and g.status == "active" and not g.failed:
+        modes = _boarding_modes(s, g.kind)
+        if modes:
+            att = (k.att_disc[g.discipline] + bonus, g.flipped, False)
+            cost = float(g.strength)  # unit_value: a boarding unit risks only itself
+            for t in near:
+                for mode in modes:
+                    setup, defenders = k.boarding(s, g, att, t, mode)
+                    v = _weigh(s, setup, defenders, True, cost, threats)
+                    if v > best_v:
+                        best, best_v = (g.id, t.id, mode, True), v
+    return (None if best is None else Attack(*best)), best_v
+
+
+_new = tuple.__new__
+
+
+class _FleetArms:
+    """What ``combat.setup_of`` reads at sea, for the AI's many set-ups of a battle (kept in
+    ``Config.cache``): the battle's ``Arms`` and the fleet's rolls; ``bonus``, ``fire`` and
+    ``boarding`` make a set-up's parts exactly as ``setup_of`` does."""
+
+    __slots__ = (
+        "att_disc",
+        "def_disc",
+        "fleet_rolls",
+        "inspire",
+        "leader_bonus",
+        "leader_rating",
+        "light",
+        "rolls",
+        "vs",
+    )
+
+    def __init__(self, k: Arms) -> None:
+        self.att_disc = k.att_disc
+        self.def_disc = k.def_disc
+        self.inspire = k.inspire
+        self.leader_rating = k.leader_rating
+        self.leader_bonus = k.leader_bonus
+        self.light = k.light
+        self.rolls = k.rolls
+        self.fleet_rolls = k.rolls["fleet"]
+        self.vs = k.vs
+
+    def bonus(self, s: State, f: Unit) -> int:
+        """What fleet ``f`` adds to its own attack and its troops': a leader aboard rated
+        ``leader_rating`` or better, and its inspiration (§9.1, §9.2)."""
+        bonus = 0
+        fid = f.id
+        need = self.leader_rating
+        for ld in s.leaders.values():
+            if ld.aboard == fid and ld.status == "active" and ld.rating >= need:
+                bonus = self.leader_bonus
+                break
+        if f.inspired:
+            bonus += self.inspire
+        return bonus
+
+    def fire(self, f: Unit, att: tuple[int, bool, bool], d: Unit) -> Setup:
+        """The set-up of fleet ``f`` (attacking as ``att``) firing at the troops ``d`` aboard a ship."""
+        dmod = self.def_disc[d.discipline] + self.vs.get(("fire", d.kind), 0)
+        light = d.kind in self.light and f.kind != "heavy_cavalry"
+        out: Setup = _new(Setup, ("fire", self.fleet_rolls, att, ((dmod, d.flipped, light),), None))
+        return out
+
+    def boarding(
+        self, s: State, g: Unit, att: tuple[int, bool, bool], t: Unit, mode: str
+    ) -> tuple[Setup, tuple[Unit, ...]]:
+        """The set-up of troops ``g`` (attacking as ``att``) boarding ship ``t`` by ``mode``, and
+        its defenders: the troops aboard but impediti, then the ship (unless it is a captured
+        one with troops aboard, §13.8)."""
+        units = s.units
+        defs: list[tuple[int, bool, bool]] = []
+        who: list[Unit] = []
+        heavy_cav = g.kind == "heavy_cavalry"
+        for pid in t.cargo:
+            p = units[pid]
+            if p.kind == "impeditus":
+                continue
+            dmod = self.def_disc[p.discipline] + self.vs.get((mode, p.kind), 0)
+            defs.append((dmod, p.flipped, p.kind in self.light and not heavy_cav))
+            who.append(p)
+        if not (t.captured and defs):
+            defs.append((self.def_disc[t.discipline], t.flipped, True))
+            who.append(t)
+        return _new(Setup, (mode, self.rolls[g.kind], att, tuple(defs), None)), tuple(who)
+
+
+def _fleet_arms(cfg: Config) -> _FleetArms:
+    found = cfg.cache.get(_FleetArms)
+    if found is None:
+        found = cfg.cache[_FleetArms] = _FleetArms(arms(cfg))
+    assert isinstance(found, _FleetArms)
+    return found
+
+
+def _weigh(
+    s: State, setup: Setup, defenders: tuple[Unit, ...], capture: bool, cost: float, threats: dict[str, float]
+) -> float:
+    """``_value`` at sea of an attack with this set-up and these defenders (in the set-up's
+    order; ``capture``: a boarding that takes the ship), the attacker risking ``cost``: the
+    same sums in the same order.  (A unit off the board threatens nothing: ``_threat`` 0.0.)"""
+    att_dead, att_flip, defs = expectations(setup)
+    units = s.units
+    total = 0.0
+    for d, (dead, flip) in zip(defenders, defs, strict=True):
+        val: float
+        if d.kind == "fleet":  # unit_value(s, d), written out
+            val = d.strength
+            for p in d.cargo:
+                val += units[p].strength
+        else:
+            val = float(d.strength)
+        threat = 0.0
+        if dead > 0 and d.square is not None:
+            found = threats.get(d.id)
+            if found is None:
+                found = threats[d.id] = _threat(s, d)
+            threat = found
+        total += dead * (val + THREAT_WEIGHT * threat) + flip * FLIP_WEIGHT * val
+    if capture:  # a ship taken is also a ship gained
+        total += defs[-1][0] * CAPTURE_BONUS * defenders[-1].strength
+    return total - att_dead * cost - att_flip * FLIP_WEIGHT * cost
+
+
 def _threat(s: State, e: Unit) -> float:
     """The SP enemy ship ``e`` can expect to take with its best attack from where it lies (one
     ply: what sinking or taking it spares its enemies): its ram or its troops' boarding of an
     adjacent ship, or its fire at the troops aboard a ship in range (004 Combat).  (The best
     of its attacks' takings, each worked out as it comes: the largest is the same in any
-    order.)"""
+    order; each set-up made as ``setup_of`` makes it, ``_FleetArms``.)"""
     sq = e.square
     if sq is None or e.status != "active":
         return 0.0
     units = s.units
     grid = s.grid
     side = e.side
-    eid = e.id
+    k = _fleet_arms(s.cfg)
+    bonus = k.bonus(s, e)
+    att = (k.att_disc[e.discipline] + bonus, e.flipped, False)
     g = active_ground(s, e)
-    boards = g is not None and _lookups(s.cfg).rolls[g.kind] > 0
+    g_att = None
+    if g is not None and k.rolls[g.kind] > 0:  # troops that fight board
+        g_att = (k.att_disc[g.discipline] + bonus, g.flipped, False)
     best = 0.0
     board = s.cfg.board
     # the enemies alongside: rammed, boarded, fired at (``fire_targets``' first squares)
@@ -357,15 +539,17 @@ def _threat(s: State, e: Unit) -> float:
         t = units[tid]
         if t.side == side:
             continue
-        lost = _taken(s, eid, tid, "ram")
+        setup = _new(Setup, ("ram", k.fleet_rolls, att, ((k.def_disc[t.discipline], t.flipped, True),), None))
+        lost = _taken(s, setup, (t,))
         if lost > best:
             best = lost
-        if boards and g is not None:
-            lost = _taken(s, g.id, tid, "phalanx")  # a boarding that captures
+        if g_att is not None and g is not None:
+            lost = _taken(s, *k.boarding(s, g, g_att, t, "phalanx"))  # a boarding that captures
             if lost > best:
                 best = lost
-        if active_ground(s, t) is not None:
-            lost = _taken(s, eid, tid, "fire")
+        d = active_ground(s, t)
+        if d is not None:
+            lost = _taken(s, k.fire(e, att, d), (d,))
             if lost > best:
                 best = lost
     # two squares off in a straight line with nothing between (``fire_targets``' others)
@@ -373,24 +557,24 @@ def _threat(s: State, e: Unit) -> float:
         tid = grid.get(far)
         if tid is not None and mid not in grid:
             t = units[tid]
-            if t.side != side and active_ground(s, t) is not None:
-                lost = _taken(s, eid, tid, "fire")
-                if lost > best:
-                    best = lost
+            if t.side != side:
+                d = active_ground(s, t)
+                if d is not None:
+                    lost = _taken(s, k.fire(e, att, d), (d,))
+                    if lost > best:
+                        best = lost
     return best
 
 
-def _taken(s: State, unit: str, target: str, mode: str) -> float:
-    """The SP an attack by ``unit`` on ``target`` by ``mode`` can expect to destroy (by the
-    exact odds)."""
-    setup, uids = setup_of(s, unit, target, mode)
+def _taken(s: State, setup: Setup, defenders: tuple[Unit, ...]) -> float:
+    """The SP an attack with this set-up on these defenders (in its order) can expect to
+    destroy (by the exact odds)."""
     defs = expectations(setup)[2]
     units = s.units
     lost = 0.0
-    for uid, (dead, _) in zip(uids[1:], defs, strict=True):
+    for d, (dead, _) in zip(defenders, defs, strict=True):
         if dead:
-            d = units[uid]  # unit_value(s, d), written out
-            if d.kind == "fleet":
+            if d.kind == "fleet":  # unit_value(s, d), written out
                 val = d.strength
                 for p in d.cargo:
                     val += units[p].strength
