@@ -288,16 +288,20 @@ def _listed(s: State) -> list[Unit]:
     return list(s.units.values())
 
 
-def _best_attack(s: State, u: Unit, threats: dict[str, float] | None = None) -> tuple[Action | None, float]:
+def _best_attack(
+    s: State, u: Unit, threats: dict[str, float] | None = None, sure: float | None = None
+) -> tuple[Action | None, float]:
     """``u``'s attack worth most by ``_value`` (if above 0.05), or None; ``threats`` keeps
-    ``_threat`` by unit while the position stands."""
+    ``_threat`` by unit while the position stands.  With ``sure`` the caller asks of the value
+    only whether it is above ``sure``: a fleet's may then be a bound on the same side
+    (``_settle``)."""
     if threats is None:
         threats = {}
     naval_fleet = s.naval and u.kind == "fleet"
     if naval_fleet:
         g = active_ground(s, u)
         if g is None or g.aboard == u.id:  # (always: a ship's troops are aboard it)
-            return _best_fleet_attack(s, u, g, threats)
+            return _best_fleet_attack(s, u, g, threats, sure)
     if naval_fleet and not _enemy_in_reach(s, u):
         return None, 0.05
     # a unit whose command failed has no attacks (the generator lists none: ``_unit_actions``)
@@ -339,49 +343,59 @@ def _enemy_in_reach(s: State, f: Unit) -> bool:
     return False
 
 
-def _best_fleet_attack(s: State, f: Unit, g: Unit | None, threats: dict[str, float]) -> tuple[Action | None, float]:
+def _best_fleet_attack(
+    s: State, f: Unit, g: Unit | None, threats: dict[str, float], sure: float | None = None
+) -> tuple[Action | None, float]:
     """``_best_attack`` of fleet ``f`` at sea (``g``: its active ground unit, aboard it): the
     generator's attacks (``legal._fleet_actions``, then ``legal._boarding_actions`` — those
     that capture) behind the same gates and in the same order, each weighed as ``_value``
     weighs it from its set-up as ``setup_of`` makes it (``_FleetArms``); only the best is
-    built as an action (a test checks all of it against the generator and ``_value``)."""
+    built as an action (a test checks all of it against the generator and ``_value``).
+    With ``sure`` one attack may wait for its target's threat (``_settle``)."""
     sq = f.square
     if sq is None or s.phase not in ("move", "combat"):  # the generator lists no attack
         return None, 0.05
     units = s.units
-    grid = s.grid
     side = s.side
-    board = s.cfg.board
-    near: list[Unit] = []  # the enemies alongside, and two squares off in a straight line
-    for n in board.neighbors[sq]:
-        tid = grid.get(n)
-        if tid is not None and units[tid].side != side:
-            near.append(units[tid])
-    far: list[Unit] = []
-    for q, mid in board.lines2[sq]:
-        tid = grid.get(q)
-        if tid is not None and mid not in grid and units[tid].side != side:
-            far.append(units[tid])
-    if not near and not far:
-        return None, 0.05
-    if f.attacked or f.captured_now:  # neither it nor its troops may attack (004 Combat)
+    near, far = _enemies_near(s, sq, side)
+    if (not near and not far) or f.attacked or f.captured_now:  # neither it nor its troops attack
         return None, 0.05
     k = _fleet_arms(s.cfg)
     bonus = k.bonus(s, f)
     best: tuple[str, str, str, bool] | None = None  # the attack so far, built at the end
     best_v = 0.05
+    lazy = sure is not None
+    wait: _Waiting | None = None
     if f.side == side and f.status == "active" and not f.failed:
         att = (k.att_disc[f.discipline] + bonus, f.flipped, False)
         cost = unit_value(s, f)
-        for t in near:
+        for t in near:  # ``_weigh`` of a ram (its one defender on the board), written out
             setup = _new(Setup, ("ram", k.fleet_rolls, att, ((k.def_disc[t.discipline], t.flipped, True),), None))
-            v = _weigh(s, setup, (t,), False, cost, threats)
-            if v > best_v:
+            att_dead, att_flip, ((dead, flip),) = expectations(setup)
+            val = t.strength
+            for p in t.cargo:
+                val += units[p].strength
+            threat = 0.0
+            waits = False
+            if dead > 0:
+                found = threats.get(t.id)
+                if found is not None:
+                    threat = found
+                elif lazy:
+                    waits = True  # weighed with its threat 0 for now
+                else:
+                    threat = threats[t.id] = _threat(s, t)
+            v = dead * (val + THREAT_WEIGHT * threat) + flip * FLIP_WEIGHT * val  # (0.0 plus it: itself)
+            v = v - att_dead * cost - att_flip * FLIP_WEIGHT * cost
+            if waits:
+                lazy = False
+                wait = ((f.id, t.id, "ram", False), setup, (t,), False, cost, v, t, best)
+            elif v > best_v:
                 best, best_v = (f.id, t.id, "ram", False), v
         for t in near + far:
             d = active_ground(s, t)
             if d is not None:
-                v = _weigh(s, k.fire(f, att, d), (d,), False, cost, threats)
+                v = _weigh(s, k.fire(f, att, d), (d,), False, cost, threats)[0]
                 if v > best_v:
                     best, best_v = (f.id, t.id, "fire", False), v
     if g is not None and g.side == side and g.status == "active" and not g.failed:
@@ -392,9 +406,67 @@ def _best_fleet_attack(s: State, f: Unit, g: Unit | None, threats: dict[str, flo
             for t in near:
                 for mode in modes:
                     setup, defenders = k.boarding(s, g, att, t, mode)
-                    v = _weigh(s, setup, defenders, True, cost, threats)
-                    if v > best_v:
+                    v, dep = _weigh(s, setup, defenders, True, cost, threats, lazy)
+                    if dep is not None:
+                        lazy = False
+                        wait = ((g.id, t.id, mode, True), setup, defenders, True, cost, v, dep, best)
+                    elif v > best_v:
                         best, best_v = (g.id, t.id, mode, True), v
+    if wait is not None:
+        assert sure is not None
+        return _settle(s, threats, sure, wait, best, best_v)
+    return (None if best is None else Attack(*best)), best_v
+
+
+def _enemies_near(s: State, sq: int, side: str) -> tuple[list[Unit], list[Unit]]:
+    """The enemies of ``side`` alongside square ``sq``, and those two squares off in a straight
+    line with nothing between, in the board's order (``legal._fleet_actions``' targets)."""
+    units = s.units
+    grid = s.grid
+    board = s.cfg.board
+    near: list[Unit] = []
+    for n in board.neighbors[sq]:
+        tid = grid.get(n)
+        if tid is not None and units[tid].side != side:
+            near.append(units[tid])
+    far: list[Unit] = []
+    for q, mid in board.lines2[sq]:
+        tid = grid.get(q)
+        if tid is not None and mid not in grid and units[tid].side != side:
+            far.append(units[tid])
+    return near, far
+
+
+#: an attack waiting for its target's threat: its fields, set-up, defenders, whether it
+#: captures, what the attacker risks, its value with that threat 0, the target, and the best
+#: attack before it
+_Waiting = tuple[
+    tuple[str, str, str, bool], Setup, tuple[Unit, ...], bool, float, float, Unit, tuple[str, str, str, bool] | None
+]
+
+
+def _settle(
+    s: State,
+    threats: dict[str, float],
+    sure: float,
+    wait: _Waiting,
+    best: tuple[str, str, str, bool] | None,
+    best_v: float,
+) -> tuple[Action | None, float]:
+    """The choice between the attack that waited for its target's threat and the best of the
+    others (the first listed of equal values wins).  A value grows with the threat (every
+    step of its sum rounds the same way), so when its value with the threat 0 already beats
+    the others and is above ``sure`` — all the caller asks of it — the threat cannot change
+    the choice or the answer and is not worked out; else it is, and the value made exact."""
+    fields, setup, defenders, capture, cost, v, dep, before = wait
+    first = best is before  # no better attack listed after the waiting one
+    if v > sure and (v > best_v if first else v >= best_v):
+        return Attack(*fields), v
+    if dep.id not in threats:  # (a later attack on the same ship may have worked it out)
+        threats[dep.id] = _threat(s, dep)
+    v = _weigh(s, setup, defenders, capture, cost, threats)[0]
+    if v > best_v if first else v >= best_v:
+        return Attack(*fields), v
     return (None if best is None else Attack(*best)), best_v
 
 
@@ -482,14 +554,23 @@ def _fleet_arms(cfg: Config) -> _FleetArms:
 
 
 def _weigh(
-    s: State, setup: Setup, defenders: tuple[Unit, ...], capture: bool, cost: float, threats: dict[str, float]
-) -> float:
+    s: State,
+    setup: Setup,
+    defenders: tuple[Unit, ...],
+    capture: bool,
+    cost: float,
+    threats: dict[str, float],
+    lazy: bool = False,
+) -> tuple[float, Unit | None]:
     """``_value`` at sea of an attack with this set-up and these defenders (in the set-up's
     order; ``capture``: a boarding that takes the ship), the attacker risking ``cost``: the
-    same sums in the same order.  (A unit off the board threatens nothing: ``_threat`` 0.0.)"""
+    same sums in the same order.  (A unit off the board threatens nothing: ``_threat`` 0.0.)
+    Returns (the value, None) — or, ``lazy``, when a defender's threat is not yet in
+    ``threats``: (the value with that threat 0, that defender)."""
     att_dead, att_flip, defs = expectations(setup)
     units = s.units
     total = 0.0
+    unknown: Unit | None = None
     for d, (dead, flip) in zip(defenders, defs, strict=True):
         val: float
         if d.kind == "fleet":  # unit_value(s, d), written out
@@ -501,13 +582,16 @@ def _weigh(
         threat = 0.0
         if dead > 0 and d.square is not None:
             found = threats.get(d.id)
-            if found is None:
-                found = threats[d.id] = _threat(s, d)
-            threat = found
+            if found is not None:
+                threat = found
+            elif lazy and unknown is None:
+                unknown = d
+            else:
+                threat = threats[d.id] = _threat(s, d)
         total += dead * (val + THREAT_WEIGHT * threat) + flip * FLIP_WEIGHT * val
     if capture:  # a ship taken is also a ship gained
         total += defs[-1][0] * CAPTURE_BONUS * defenders[-1].strength
-    return total - att_dead * cost - att_flip * FLIP_WEIGHT * cost
+    return total - att_dead * cost - att_flip * FLIP_WEIGHT * cost, unknown
 
 
 def _threat(s: State, e: Unit) -> float:
@@ -531,7 +615,10 @@ def _threat(s: State, e: Unit) -> float:
         g_att = (k.att_disc[g.discipline] + bonus, g.flipped, False)
     best = 0.0
     board = s.cfg.board
-    # the enemies alongside: rammed, boarded, fired at (``fire_targets``' first squares)
+    rolls = k.fleet_rolls
+    def_disc = k.def_disc
+    # the enemies alongside: rammed, boarded, fired at (``fire_targets``' first squares); a
+    # ram's or a fire's one defender's taking is ``_taken``'s sum of one term, written out
     for n in board.neighbors[sq]:
         tid = grid.get(n)
         if tid is None:
@@ -539,19 +626,26 @@ def _threat(s: State, e: Unit) -> float:
         t = units[tid]
         if t.side == side:
             continue
-        setup = _new(Setup, ("ram", k.fleet_rolls, att, ((k.def_disc[t.discipline], t.flipped, True),), None))
-        lost = _taken(s, setup, (t,))
-        if lost > best:
-            best = lost
+        ram = _new(Setup, ("ram", rolls, att, ((def_disc[t.discipline], t.flipped, True),), None))
+        dead = expectations(ram)[2][0][0]
+        if dead:
+            val = t.strength  # unit_value(s, t), written out
+            for p in t.cargo:
+                val += units[p].strength
+            lost = dead * val
+            if lost > best:
+                best = lost
         if g_att is not None and g is not None:
             lost = _taken(s, *k.boarding(s, g, g_att, t, "phalanx"))  # a boarding that captures
             if lost > best:
                 best = lost
         d = active_ground(s, t)
         if d is not None:
-            lost = _taken(s, k.fire(e, att, d), (d,))
-            if lost > best:
-                best = lost
+            dead = expectations(k.fire(e, att, d))[2][0][0]
+            if dead:
+                lost = dead * float(d.strength)
+                if lost > best:
+                    best = lost
     # two squares off in a straight line with nothing between (``fire_targets``' others)
     for far, mid in board.lines2[sq]:
         tid = grid.get(far)
@@ -560,9 +654,11 @@ def _threat(s: State, e: Unit) -> float:
             if t.side != side:
                 d = active_ground(s, t)
                 if d is not None:
-                    lost = _taken(s, k.fire(e, att, d), (d,))
-                    if lost > best:
-                        best = lost
+                    dead = expectations(k.fire(e, att, d))[2][0][0]
+                    if dead:
+                        lost = dead * float(d.strength)
+                        if lost > best:
+                            best = lost
     return best
 
 
@@ -752,7 +848,7 @@ def _attacks(
             continue
         if u.square is not None and dist[u.square] > reach[u.kind]:
             continue  # nothing within reach of its attacks (enemies only leave during one's own turn)
-        a, v = _best_attack(s, u, threats)
+        a, v = _best_attack(s, u, threats, 1.0)  # of v only whether it is above 1.0
         if a is None:
             continue
         if v > 1.0:
