@@ -475,8 +475,9 @@ _new = tuple.__new__
 
 class _FleetArms:
     """What ``combat.setup_of`` reads at sea, for the AI's many set-ups of a battle (kept in
-    ``Config.cache``): the battle's ``Arms`` and the fleet's rolls; ``bonus``, ``fire`` and
-    ``boarding`` make a set-up's parts exactly as ``setup_of`` does."""
+    ``Config.cache``: read from the battle's tables and options, which never change during
+    it): the battle's ``Arms`` and the fleet's rolls; ``bonus``, ``fire`` and ``boarding``
+    make a set-up's parts exactly as ``setup_of`` does from the position's units."""
 
     __slots__ = (
         "att_disc",
