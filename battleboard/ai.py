@@ -395,27 +395,53 @@ def _best_fleet_attack(
         for t in near + far:
             d = active_ground(s, t)
             if d is not None:
-                v = _weigh(s, k.fire(f, att, d), (d,), False, cost, threats)[0]
+                setup = k.fire(f, att, d)
+                if d.square is None:  # ``_weigh`` of its one defender, troops aboard: no threat
+                    att_dead, att_flip, ((dead, flip),) = expectations(setup)
+                    sp = float(d.strength)
+                    v = dead * sp + flip * FLIP_WEIGHT * sp  # (sp + THREAT_WEIGHT * 0.0: sp)
+                    v = v - att_dead * cost - att_flip * FLIP_WEIGHT * cost
+                else:
+                    v = _weigh(s, setup, (d,), False, cost, threats)[0]
                 if v > best_v:
                     best, best_v = (f.id, t.id, "fire", False), v
     if g is not None and g.side == side and g.status == "active" and not g.failed:
-        modes = _boarding_modes(s, g.kind)
-        if modes:
-            att = (k.att_disc[g.discipline] + bonus, g.flipped, False)
-            cost = float(g.strength)  # unit_value: a boarding unit risks only itself
-            for t in near:
-                for mode in modes:
-                    setup, defenders = k.boarding(s, g, att, t, mode)
-                    v, dep = _weigh(s, setup, defenders, True, cost, threats, lazy)
-                    if dep is not None:
-                        lazy = False
-                        wait = ((g.id, t.id, mode, True), setup, defenders, True, cost, v, dep, best)
-                    elif v > best_v:
-                        best, best_v = (g.id, t.id, mode, True), v
+        best, best_v, wait = _boardings(s, k, g, bonus, near, threats, lazy, best, best_v, wait)
     if wait is not None:
         assert sure is not None
         return _settle(s, threats, sure, wait, best, best_v)
     return (None if best is None else Attack(*best)), best_v
+
+
+def _boardings(
+    s: State,
+    k: _FleetArms,
+    g: Unit,
+    bonus: int,
+    near: list[Unit],
+    threats: dict[str, float],
+    lazy: bool,
+    best: tuple[str, str, str, bool] | None,
+    best_v: float,
+    wait: _Waiting | None,
+) -> tuple[tuple[str, str, str, bool] | None, float, _Waiting | None]:
+    """``_best_fleet_attack``'s boardings by its troops ``g`` (those that capture), in the
+    generator's order: the best so far and the attack waiting for its target's threat, after
+    them."""
+    modes = _boarding_modes(s, g.kind)
+    if modes:
+        att = (k.att_disc[g.discipline] + bonus, g.flipped, False)
+        cost = float(g.strength)  # unit_value: a boarding unit risks only itself
+        for t in near:
+            for mode in modes:
+                setup, defenders = k.boarding(s, g, att, t, mode)
+                v, dep = _weigh(s, setup, defenders, True, cost, threats, lazy)
+                if dep is not None:
+                    lazy = False
+                    wait = ((g.id, t.id, mode, True), setup, defenders, True, cost, v, dep, best)
+                elif v > best_v:
+                    best, best_v = (g.id, t.id, mode, True), v
+    return best, best_v, wait
 
 
 def _enemies_near(s: State, sq: int, side: str) -> tuple[list[Unit], list[Unit]]:
