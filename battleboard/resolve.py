@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from operator import attrgetter
 from typing import Literal
 
 from battleboard.ai import play_turn
@@ -18,7 +19,7 @@ from battleboard.model import Action, State, Unit, other
 from battleboard.position import BattleIn, BoardIn, Layout, Placed, PlacedLeader, build_state
 from battleboard.rules import Chance, sp_lost
 from battleboard.tables import Promotion as Promotion_T
-from battleboard.tables import tables
+from battleboard.tables import Tables, tables
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
@@ -31,7 +32,7 @@ from bellum.engagement import (
     Outcome,
     Promotion,
 )
-from bellum.errors import BellumError
+from bellum.errors import BellumError, MissingRollError
 from bellum.events import Event
 from bellum.report import without_references
 
@@ -97,6 +98,64 @@ def state_from_engagement(eng: Engagement) -> State:
     if naval:
         s.phase = "allocate"
     return s
+
+
+def set_up(eng: Engagement) -> tuple[State, int]:
+    """The battle ``eng`` asks for, its set-up (allocation, deployment) played by the AI as
+    ``autoplay`` plays it, and the number of player turns that took: what every auto-resolved
+    battle of ``eng`` starts from (``autoplay`` plays a copy; never change the state itself).
+
+    Kept for each set of what the set-up reads (``_set_up_key``): a war auto-resolves the
+    same engagement hundreds of times and an odds preview dozens.  Exact because the set-up
+    draws no chance: it is played here on strict dice with no rolls given, so a roll would
+    raise (and that engagement is then set up anew for every battle, on the battle's dice) —
+    the state after it is a function of the key and the tables alone, and a battle's dice are
+    where they were before it."""
+    t = tables()
+    key = _set_up_key(eng, t)
+    found = _SET_UPS.get(key)
+    if found is not None and found[0].cfg.tables is t:
+        return found
+    s = state_from_engagement(eng)
+    chance = Chance(Dice.forced(()))
+    steps = 0
+    try:
+        while s.phase in _SET_UP_PHASES:  # one player turn each, as ``autoplay`` plays them
+            play_turn(s, chance, None, AUTO_ROLLOUTS)
+            steps += 1
+    except MissingRollError:
+        return state_from_engagement(eng), 0
+    if len(_SET_UPS) >= 64:
+        _SET_UPS.clear()
+    found = _SET_UPS[key] = (s, steps)
+    return found
+
+
+_SET_UP_PHASES = ("allocate", "deploy")
+
+
+def _set_up_key(eng: Engagement, t: Tables) -> tuple[object, ...]:
+    """All that ``state_from_engagement`` reads of ``eng`` but its id (named only in errors),
+    and the tables it reads (by identity: ``set_up`` checks the state's are these)."""
+    sides = eng.sides
+    return (
+        id(t),
+        eng.kind,
+        eng.terrain,
+        eng.trigger,
+        eng.tactical_superiority(),
+        eng.active,
+        sides["A"].battle_stratagems,
+        sides["B"].battle_stratagems,
+        tuple(eng.options),
+        tuple(map(_UNIT_KEY, eng.units)),
+        tuple(map(_LEADER_KEY, eng.leaders)),
+    )
+
+
+_UNIT_KEY = attrgetter("id", "side", "kind", "discipline", "strength", "name")
+_LEADER_KEY = attrgetter("id", "side", "rating", "discipline", "name")
+_SET_UPS: dict[tuple[object, ...], tuple[State, int]] = {}
 
 
 _NO_BOARD = BoardIn()  # an engagement's board is its terrain's, as the tables give it
@@ -321,7 +380,8 @@ class BoardRoute:
 
     def resolve(self, eng: Engagement, dice: Dice) -> Outcome:
         """Auto-resolve with the caller's dice: set up, fought by the AI on both sides, concluded."""
-        return outcome(autoplay(state_from_engagement(eng), dice, copy=False), eng, dice)
+        start, steps = set_up(eng)
+        return outcome(autoplay(start, dice, max_actions=MAX_ACTIONS - steps), eng, dice)
 
     def begin(self, eng: Engagement, seed: int) -> BoardBattle:
         return BoardBattle(eng, state_from_engagement(eng), Dice(seed))
@@ -342,9 +402,9 @@ def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:
         raise ValueError("odds need at least one battle")
     wins: Counter[str] = Counter()
     lost = {"A": 0, "B": 0}
-    start = state_from_engagement(eng)
+    start, steps = set_up(eng)
     for i in range(n):
-        final = autoplay(start, Dice(seed + i * 7919, record=False))
+        final = autoplay(start, Dice(seed + i * 7919, record=False), max_actions=MAX_ACTIONS - steps)
         wins[final.winner or "draw"] += 1
         for side in ("A", "B"):
             lost[side] += sp_lost(final, side, for_victory=False)
