@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from operator import attrgetter
 from typing import Literal
 
 from battleboard.ai import play_turn
@@ -136,7 +135,9 @@ _SET_UP_PHASES = ("allocate", "deploy")
 
 def _set_up_key(eng: Engagement, t: Tables) -> tuple[object, ...]:
     """All that ``state_from_engagement`` reads of ``eng`` but its id (named only in errors),
-    and the tables it reads (by identity: ``set_up`` checks the state's are these)."""
+    and the tables it reads (by identity: ``set_up`` checks the state's are these).  A unit's
+    or a leader's part is every field it has (a pydantic model keeps its fields, and only
+    them, in its ``__dict__``, in their order): more than the battle reads, never less."""
     sides = eng.sides
     return (
         id(t),
@@ -148,13 +149,11 @@ def _set_up_key(eng: Engagement, t: Tables) -> tuple[object, ...]:
         sides["A"].battle_stratagems,
         sides["B"].battle_stratagems,
         tuple(eng.options),
-        tuple(map(_UNIT_KEY, eng.units)),
-        tuple(map(_LEADER_KEY, eng.leaders)),
+        tuple([tuple(u.__dict__.values()) for u in eng.units]),
+        tuple([tuple(ld.__dict__.values()) for ld in eng.leaders]),
     )
 
 
-_UNIT_KEY = attrgetter("id", "side", "kind", "discipline", "strength", "name")
-_LEADER_KEY = attrgetter("id", "side", "rating", "discipline", "name")
 _SET_UPS: dict[tuple[object, ...], tuple[State, int]] = {}
 
 

@@ -270,3 +270,16 @@ def test_a_set_up_that_would_roll_a_die_is_played_anew_for_every_battle(monkeypa
     s, steps = set_up(eng)
     assert steps == 0 and s.phase == "deploy"
     assert set_up(eng)[0] is not s
+
+
+def test_an_engagement_changed_in_place_is_set_up_anew() -> None:
+    eng = land_engagement(4, "field")
+    kept, _ = set_up(eng)
+    eng.units[0].strength -= 1
+    eng.leaders[0].name = "Divus Iulius"
+    changed, _ = set_up(eng)
+    assert changed is not kept
+    assert changed.units["A1"].strength == kept.units["A1"].strength - 1
+    assert changed.leaders["Caesar"].name == "Divus Iulius"
+    eng.sides["B"].battle_stratagems += 1
+    assert set_up(eng)[0].stratagems["B"] == changed.stratagems["B"] + 1
