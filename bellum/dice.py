@@ -107,6 +107,11 @@ class Dice:
     def strict(self) -> bool:
         return self._strict
 
+    def reads_labels(self) -> bool:
+        """Does a roll's label go anywhere: recorded, or named by a forced roll's error?  (When
+        not, a caller rolling many dice may pass an empty label instead of writing each one.)"""
+        return self._record or self._strict or bool(self._forced)
+
     def pending(self) -> list[int]:
         """Forced values not used yet."""
         return list(self._forced)
