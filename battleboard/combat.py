@@ -63,6 +63,7 @@ class Arms:
         "defend",
         "fires",
         "flank",
+        "fleet_rolls",
         "inspire",
         "leader_bonus",
         "leader_rating",
@@ -86,6 +87,7 @@ class Arms:
         self.flank = m.flank
         self.rear = m.rear
         self.rolls = {k: spec.rolls for k, spec in kinds.items()}
+        self.fleet_rolls = self.rolls.get("fleet", 0)
         self.fires = frozenset(k for k, spec in kinds.items() if "fire" in spec.modes)
         #: the kinds option light-l-as-b protects (none without the option)
         self.light = frozenset(k for k, spec in kinds.items() if spec.light and "light-l-as-b" in cfg.options)
@@ -108,6 +110,9 @@ def arms(cfg: Config) -> Arms:
         found = cfg.cache["arms"] = Arms(cfg)
     assert isinstance(found, Arms)
     return found
+
+
+_new = tuple.__new__  # a ``Setup`` made as the tuple it is
 
 
 def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
@@ -144,13 +149,13 @@ def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[
         att = (amod, who.flipped, False)
         if mode == "ram":
             d = (k.def_disc[tgt.discipline], tgt.flipped, True)
-            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, tgt.id)
+            return _new(Setup, (mode, k.fleet_rolls, att, (d,), None)), (who.id, tgt.id)
         if mode == "fire":
             g = active_ground(s, tgt)
             assert g is not None
             dmod = k.def_disc[g.discipline] + k.vs.get((mode, g.kind), 0)
             d = (dmod, g.flipped, g.kind in light and who.kind != "heavy_cavalry")
-            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, g.id)
+            return _new(Setup, (mode, k.fleet_rolls, att, (d,), None)), (who.id, g.id)
         defs: list[tuple[int, bool, bool]] = []
         ids = [who.id]
         heavy_cav = who.kind == "heavy_cavalry"
@@ -164,7 +169,7 @@ def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[
         if not (tgt.captured and defs):  # a captured ship reverts when its captor falls (§13.8)
             defs.append((k.def_disc[tgt.discipline], tgt.flipped, True))  # L counts as B against a ship
             ids.append(tgt.id)
-        return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, tuple(defs), None)), tuple(ids)
+        return _new(Setup, (mode, k.rolls[who.kind], att, tuple(defs), None)), tuple(ids)
     wsq = who.square
     tsq = tgt.square
     assert wsq is not None and tsq is not None
@@ -194,7 +199,7 @@ def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[
         fmod = k.att_disc[tgt.discipline] + k.def_disc[who.discipline]
     att = (amod, who.flipped, who.kind in light and tgt.kind != "heavy_cavalry")
     d = (dmod, tgt.flipped, tgt.kind in light and who.kind != "heavy_cavalry")
-    return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, (d,), fmod)), (who.id, tgt.id)
+    return _new(Setup, (mode, k.rolls[who.kind], att, (d,), fmod)), (who.id, tgt.id)
 
 
 def _table(combat: Combat) -> tuple[dict[str, tuple[str, ...]], int, int, int]:
