@@ -6,6 +6,7 @@ does — elimination, a leader's loss, a ship sunk or captured.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import NamedTuple
 
 from battleboard.model import Action, Config, Leader, State, Unit
@@ -216,6 +217,8 @@ def _table(combat: Combat) -> tuple[dict[str, tuple[str, ...]], int, int, int]:
 
 _TABLES: dict[int, tuple[Combat, tuple[dict[str, tuple[str, ...]], int, int, int]]] = {}
 
+_FLIPPED = itemgetter(1)  # a fighter's (modifier, flipped, L-counts-as-B): flipped
+
 #: ``_series``' answer: the attacker's flipped and dead, the defenders' flipped and dead, the
 #: defensive fire's result, the series' rolls
 Series = tuple[bool, bool, list[bool], list[bool], str, int]
@@ -242,7 +245,7 @@ def _series(combat: Combat, setup: Setup, attacker: str, chance: Chance) -> Seri
                 aflipped = True
     defs = setup.defs
     n = len(defs)
-    flipped = [d[1] for d in defs]
+    flipped = list(map(_FLIPPED, defs))
     dead = [False] * n
     if adead:
         return aflipped, adead, flipped, dead, fire_result, 0
