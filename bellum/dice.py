@@ -174,7 +174,7 @@ class Dice:
         ``_BLOCK`` at once in numpy's wrapping 64-bit arithmetic — the same SplitMix64 as
         ``roll``, bit for bit (an auto-resolved battle rolls a few hundred d10)."""
         self._fills += 1
-        if self._fills <= _ONE_BY_ONE or c + _BLOCK >= _MASK:
+        if self._fills <= _ONE_BY_ONE or not 0 <= c < _MASK - _BLOCK:
             z = (self._seed + (c + 1) * _GAMMA) & _MASK
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
