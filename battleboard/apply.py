@@ -8,7 +8,6 @@ and set-up, the end of a turn; then panic, breaking, withdrawal and the end of t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
 
 from battleboard.combat import resolve_attack
 from battleboard.legal import check, leader_unit, rally_target
@@ -22,6 +21,7 @@ from battleboard.queries import (
     present,
     scores,
 )
+from battleboard.tables import Command as CommandTable
 from bellum.dice import Dice
 from bellum.errors import RuleError
 from bellum.events import Event
@@ -47,13 +47,18 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
         chance.actions.append(a)
     if verb == "move":
         to = a.to
-        if a.unit in s.units:
+        u = s.units.get(a.unit)
+        if u is not None:
             # a move changes only what the mover's enemies are next to (§7.2 contact)
             if to == OFF:
                 s.adj_cache.clear()
             else:
-                s.adj_cache.pop("B" if s.units[a.unit].side == "A" else "A", None)
-        _move(s, a, chance, ev)
+                s.adj_cache.pop("B" if u.side == "A" else "A", None)
+        if a.unit in s.leaders:
+            _move_leader(s, a, ev)
+        else:
+            assert u is not None
+            _move(s, u, to, chance, ev)
         if to != OFF:
             return  # only losses can cause panic or end the battle
     elif verb == "attack":
@@ -92,19 +97,21 @@ def play(s: State, a: Action, chance: Chance, ev: list[Event] | None = None) -> 
         _check_losses(s, chance, ev)
 
 
-def _move(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
-    board = s.cfg.board
-    if a.unit in s.leaders:
-        ld = s.leaders[a.unit]
-        ld.square = a.to
-        ld.moved = True
-        log_event(ev, "move", f"{ld.id} rides to {board.name(a.to or 0)} (§7.5)", leader=ld.id)
-        return
-    u = s.units[a.unit]
+def _move_leader(s: State, a: Action, ev: list[Event] | None) -> None:
+    """A leader rides alone (§7.5)."""
+    ld = s.leaders[a.unit]
+    ld.square = a.to
+    ld.moved = True
+    log_event(ev, "move", f"{ld.id} rides to {s.cfg.board.name(a.to or 0)} (§7.5)", leader=ld.id)
+
+
+def _move(s: State, u: Unit, to: int | None, chance: Chance, ev: list[Event] | None) -> None:
+    """Unit ``u`` moves to ``to`` (``OFF``: across its edge, §7.4, 004 Escape)."""
     s.moved_any = True
     u.moved = True
     frm = u.square
-    if a.to == OFF:
+    if to == OFF:
+        board = s.cfg.board
         assert frm is not None
         if board.row(frm) == board.home_row(u.side):
             _flee(s, u, chance, ev, "leaves by its own edge")
@@ -119,19 +126,20 @@ def _move(s: State, a: Action, chance: Chance, ev: list[Event] | None) -> None:
             if ev is not None:
                 log_event(ev, "break_through", f"{u.id} breaks through off the enemy edge (004 Escape)", unit=u.id)
         return
-    assert a.to is not None
+    assert to is not None
     if frm is not None:
         del s.grid[frm]
         if not s.naval:
             for ld in s.leaders.values():
                 if ld.square == frm and ld.status == "active" and ld.side == u.side:
-                    ld.square = a.to
+                    ld.square = to
     else:
         u.status = "active"
-    u.square = a.to
-    s.grid[a.to] = u.id
+    u.square = to
+    s.grid[to] = u.id
     if ev is not None:
-        log_event(ev, "move", f"{u.id} moves to {board.name(a.to)}", unit=u.id, to=board.name(a.to))
+        name = s.cfg.board.name(to)
+        log_event(ev, "move", f"{u.id} moves to {name}", unit=u.id, to=name)
 
 
 def _flee(s: State, u: Unit, chance: Chance, ev: list[Event] | None, why: str, mod: int = 0) -> None:
@@ -212,7 +220,7 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
     """Every unit of the phasing side checks command (§6, 004 Passengers); True when a unit
     routed (the only way a command phase costs a side anything)."""
     t = s.cfg.tables.command
-    table = t.table
+    rally_on = t.rally_on
     panicked = s.side in s.panicked
     naval = s.naval
     side = s.side
@@ -227,11 +235,16 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
                 lent[where] = ld.discipline
     units = s.units
     d10 = chance.dice.d10
-    labels = s.cfg.cache.get(_COMMAND_LABELS)
-    if labels is None:
-        labels = s.cfg.cache[_COMMAND_LABELS] = {}
-    low, top, rally_on, flip_mod = t.low, t.high - t.low, t.rally_on, t.flipped
-    base_mod = t.panicked if panicked else 0
+    cache = s.cfg.cache
+    # each roll's label, only when the dice read it (recorded, or forced: its error names it)
+    labels: dict[str, str] | None = None
+    if chance.dice.reads_labels():
+        labels = cache.get(_COMMAND_LABELS)
+        if labels is None:
+            labels = cache[_COMMAND_LABELS] = {}
+    rows = cache.get((_COMMAND_ROWS, panicked))
+    if rows is None:
+        rows = cache[(_COMMAND_ROWS, panicked)] = _command_rows(t, panicked)
     routed = False
     for u in units.values():  # a rout changes statuses, never the units listed
         if u.side != side or u.status != "active":
@@ -247,13 +260,15 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
             better = lent.get(u.id if naval else u.square)
             if better is not None and DISC_ORDER[better] < DISC_ORDER[disc]:
                 disc = better
-        label = labels.get(u.id)
-        if label is None:
-            label = labels[u.id] = f"command {u.id}"
-        roll = d10(label)
+        if labels is None:
+            roll = d10("")
+        else:
+            label = labels.get(u.id)
+            if label is None:
+                label = labels[u.id] = f"command {u.id}"
+            roll = d10(label)
         was_flipped = u.flipped
-        i = roll + (base_mod + flip_mod if was_flipped else base_mod) - low
-        res = table[disc][0 if i < 0 else (top if i > top else i)]  # type: ignore[index]
+        res = rows[disc][was_flipped][roll]
         if res == "-":
             u.failed = False
             if was_flipped and not panicked and roll == rally_on:
@@ -279,6 +294,20 @@ def _command(s: State, chance: Chance, ev: list[Event] | None) -> bool:
 
 #: ``Config.cache`` key of each unit's command roll label ("command <id>"), written once
 _COMMAND_LABELS = "command labels"
+#: ``Config.cache`` key (with the side's panic) of ``_command_rows``
+_COMMAND_ROWS = "command rows"
+
+
+def _command_rows(t: CommandTable, panicked: bool) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each discipline's command results by the d10's face (0-9), steady and flipped, for a
+    side panicked or not: the table's row read at the face plus the modifiers (§6.1)."""
+    base = t.panicked if panicked else 0
+    top = t.high - t.low
+
+    def row(disc: str, mod: int) -> tuple[str, ...]:
+        return tuple(t.table[disc][min(max(face + mod - t.low, 0), top)] for face in range(10))  # type: ignore[index]
+
+    return {disc: (row(disc, base), row(disc, base + t.flipped)) for disc in t.table}
 
 
 def _stratagem(s: State, a: Action, ev: list[Event] | None) -> None:
@@ -393,12 +422,11 @@ def _check_losses(s: State, chance: Chance, ev: list[Event] | None) -> None:
         return
     if s.phase in ("allocate", "deploy"):
         return
-    held = _fleets_held_by_side(s)  # at sea every unit on the board is a fleet, so "present" is held > 0
+    a, b = _fleets_held_by_side(s)  # at sea every unit on the board is a fleet, so "present" is held > 0
     if len(s.panicked) < 2:
-        _naval_panic(s, held, ev)
-    a, b = held["A"] > 0, held["B"] > 0
+        _naval_panic(s, a, b, ev)
     if not (a and b):
-        _finish(s, ev, _nothing_left(a, b))
+        _finish(s, ev, _nothing_left(a > 0, b > 0))
 
 
 def _land_panic(s: State, lost: dict[str, int], here: dict[str, bool], chance: Chance, ev: list[Event] | None) -> bool:
@@ -420,30 +448,35 @@ def _land_panic(s: State, lost: dict[str, int], here: dict[str, bool], chance: C
     return broke
 
 
-def _naval_panic(s: State, held: dict[str, int], ev: list[Event] | None) -> None:
-    """004 Panic: a naval force that holds half or fewer of its fleets panics."""
+def _naval_panic(s: State, held_a: int, held_b: int, ev: list[Event] | None) -> None:
+    """004 Panic: a naval force that holds half or fewer of its fleets (``held_a``, ``held_b``
+    now) panics."""
     num, den = s.cfg.tables.battle.panic.naval_fraction
-    for side in ("A", "B"):
-        if side in s.panicked:
-            continue
-        orig = s.original_fleets.get(side, 0)
-        if orig > 0 and held[side] * den <= orig * num:
-            s.panicked.append(side)
-            s.panicked.sort()
-            if ev is not None:
-                text = f"side {side} panics: it holds half or fewer of its fleets (004 Panic)"
-                log_event(ev, "panic", text, side=side)
+    orig = s.original_fleets
+    if "A" not in s.panicked:
+        n = orig.get("A", 0)
+        if n > 0 and held_a * den <= n * num:
+            _panics(s, "A", ev)
+    if "B" not in s.panicked:
+        n = orig.get("B", 0)
+        if n > 0 and held_b * den <= n * num:
+            _panics(s, "B", ev)
 
 
-def _fleets_held_by_side(s: State) -> dict[str, int]:
-    """``queries.fleets_held`` of both sides in one pass over the board."""
-    # at sea every unit on the board is a fleet (``queries.present``): their sides, at C speed
-    sides = list(map(_SIDE, map(s.units.__getitem__, s.grid.values())))
+def _fleets_held_by_side(s: State) -> tuple[int, int]:
+    """``queries.fleets_held`` of sides A and B in one pass over the board."""
+    units = s.units  # at sea every unit on the board is a fleet (``queries.present``)
+    sides = [units[uid].side for uid in s.grid.values()]
     a = sides.count("A")
-    return {"A": a, "B": len(sides) - a}
+    return a, len(sides) - a
 
 
-_SIDE = attrgetter("side")
+def _panics(s: State, side: str, ev: list[Event] | None) -> None:
+    s.panicked.append(side)
+    s.panicked.sort()
+    if ev is not None:
+        text = f"side {side} panics: it holds half or fewer of its fleets (004 Panic)"
+        log_event(ev, "panic", text, side=side)
 
 
 _LAND_LOST = frozenset({"eliminated", "captured", "escaped", "drowned", "sunk"})

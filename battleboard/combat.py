@@ -6,6 +6,7 @@ does — elimination, a leader's loss, a ship sunk or captured.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import NamedTuple
 
 from battleboard.model import Action, Config, Leader, State, Unit
@@ -51,49 +52,6 @@ class Setup(NamedTuple):
     firer_mod: int | None
 
 
-def run_series(
-    att: Fighter,
-    defenders: list[Fighter],
-    rolls: int,
-    row: tuple[str, ...],
-    low: int,
-    att_flip_mod: int,
-    def_flip_mod: int,
-    chance: Chance,
-    label: str,
-) -> int:
-    """Roll up to ``rolls`` attacks on ``row`` against the defenders in turn (§8.3,
-    004 Combat: Boarding): stop on A, on running out of rolls, or when every defender is
-    gone.  Returns the number of rolls made."""
-    i = 0
-    used = 0
-    n = len(defenders)
-    while used < rolls and i < n:
-        d = defenders[i]
-        mod = att.mod + d.mod + (att_flip_mod if att.flipped else 0) + (def_flip_mod if d.flipped else 0)
-        r = chance.combat(row, low, mod, label)
-        used += 1
-        if r == "A":
-            if att.flipped:
-                att.dead = True
-            else:
-                att.flipped = True
-            break
-        if r == "B" or r == "L":
-            d.hit(r)
-            if d.dead:
-                i += 1
-    return used
-
-
-def defensive_fire(att: Fighter, firer_mod: int, row: tuple[str, ...], low: int, chance: Chance, label: str) -> str:
-    """One Fire roll by the defender at the attacker before its series (§8.6)."""
-    r = chance.combat(row, low, firer_mod + att.mod, label)
-    if r == "B" or r == "L":
-        att.hit(r)
-    return r
-
-
 class Arms:
     """What ``attack_setup`` reads of the tables, laid out once per battle ``Config`` (the
     same numbers as ``combat.toml``, ``units.toml`` and the board's features): plain dicts
@@ -106,6 +64,7 @@ class Arms:
         "defend",
         "fires",
         "flank",
+        "fleet_rolls",
         "inspire",
         "leader_bonus",
         "leader_rating",
@@ -129,6 +88,7 @@ class Arms:
         self.flank = m.flank
         self.rear = m.rear
         self.rolls = {k: spec.rolls for k, spec in kinds.items()}
+        self.fleet_rolls = self.rolls.get("fleet", 0)
         self.fires = frozenset(k for k, spec in kinds.items() if "fire" in spec.modes)
         #: the kinds option light-l-as-b protects (none without the option)
         self.light = frozenset(k for k, spec in kinds.items() if spec.light and "light-l-as-b" in cfg.options)
@@ -151,6 +111,9 @@ def arms(cfg: Config) -> Arms:
         found = cfg.cache["arms"] = Arms(cfg)
     assert isinstance(found, Arms)
     return found
+
+
+_new = tuple.__new__  # a ``Setup`` made as the tuple it is
 
 
 def attack_setup(s: State, a: Action) -> tuple[Setup, tuple[str, ...]]:
@@ -187,13 +150,13 @@ def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[
         att = (amod, who.flipped, False)
         if mode == "ram":
             d = (k.def_disc[tgt.discipline], tgt.flipped, True)
-            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, tgt.id)
+            return _new(Setup, (mode, k.fleet_rolls, att, (d,), None)), (who.id, tgt.id)
         if mode == "fire":
             g = active_ground(s, tgt)
             assert g is not None
             dmod = k.def_disc[g.discipline] + k.vs.get((mode, g.kind), 0)
             d = (dmod, g.flipped, g.kind in light and who.kind != "heavy_cavalry")
-            return tuple.__new__(Setup, (mode, k.rolls["fleet"], att, (d,), None)), (who.id, g.id)
+            return _new(Setup, (mode, k.fleet_rolls, att, (d,), None)), (who.id, g.id)
         defs: list[tuple[int, bool, bool]] = []
         ids = [who.id]
         heavy_cav = who.kind == "heavy_cavalry"
@@ -207,7 +170,7 @@ def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[
         if not (tgt.captured and defs):  # a captured ship reverts when its captor falls (§13.8)
             defs.append((k.def_disc[tgt.discipline], tgt.flipped, True))  # L counts as B against a ship
             ids.append(tgt.id)
-        return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, tuple(defs), None)), tuple(ids)
+        return _new(Setup, (mode, k.rolls[who.kind], att, tuple(defs), None)), tuple(ids)
     wsq = who.square
     tsq = tgt.square
     assert wsq is not None and tsq is not None
@@ -237,41 +200,94 @@ def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[
         fmod = k.att_disc[tgt.discipline] + k.def_disc[who.discipline]
     att = (amod, who.flipped, who.kind in light and tgt.kind != "heavy_cavalry")
     d = (dmod, tgt.flipped, tgt.kind in light and who.kind != "heavy_cavalry")
-    return tuple.__new__(Setup, (mode, k.rolls[who.kind], att, (d,), fmod)), (who.id, tgt.id)
+    return _new(Setup, (mode, k.rolls[who.kind], att, (d,), fmod)), (who.id, tgt.id)
 
 
-def _rows(combat: Combat) -> dict[str, tuple[str, ...]]:
-    """Every mode's combat-table row (``Combat.row``), read once per set of tables."""
-    found = _ROWS.get(id(combat))
+def _table(combat: Combat) -> tuple[dict[str, tuple[str, ...]], int, int, int]:
+    """What the series reads of the combat table, read once per set of tables: every mode's
+    row (``Combat.row``), the table's lowest column, the attacker's and the defender's
+    modifiers for being flipped."""
+    found = _TABLES.get(id(combat))
     if found is None or found[0] is not combat:
-        found = _ROWS[id(combat)] = (combat, {mode: combat.row(mode) for mode in combat.modes})
+        m = combat.modifiers
+        rows = {mode: combat.row(mode) for mode in combat.modes}
+        found = _TABLES[id(combat)] = (combat, (rows, combat.low, m.attacker_flipped, m.defender_flipped))
     return found[1]
 
 
-_ROWS: dict[int, tuple[Combat, dict[str, tuple[str, ...]]]] = {}
+_TABLES: dict[int, tuple[Combat, tuple[dict[str, tuple[str, ...]], int, int, int]]] = {}
+
+_FLIPPED = itemgetter(1)  # a fighter's (modifier, flipped, L-counts-as-B): flipped
+
+#: ``_series``' answer: the attacker's flipped and dead, the defenders' flipped and dead, the
+#: defensive fire's result, the series' rolls
+Series = tuple[bool, bool, list[bool], list[bool], str, int]
+
+
+def _series(combat: Combat, setup: Setup, attacker: str, chance: Chance) -> Series:
+    """The real resolver (§8.3–§8.6, 004 Combat: Boarding): defensive fire, then up to
+    ``setup.rolls`` attacks against the defenders in turn, stopping on A, on running out of
+    rolls, or when every defender is gone.  Returns the attacker's (flipped, dead), each
+    defender's flipped and dead, the defensive fire's result ("" when none) and the number
+    of the series' rolls, worked on plain values (``resolve_setup`` makes ``Fighter``
+    objects of them; an attack's play reads them as they are)."""
+    rows, low, att_flip_mod, def_flip_mod = _table(combat)
+    amod, aflipped, alb = setup.att
+    adead = False
+    fire_result = ""
+    if setup.firer_mod is not None:  # §8.6: one Fire roll at the attacker before its series
+        mod = setup.firer_mod + (def_flip_mod if aflipped else 0)
+        r = fire_result = chance.combat(rows["fire"], low, mod, f"defensive fire on {attacker}")
+        if r == "B" or r == "L":  # a hit (§8.4)
+            if (r == "L" and not alb) or aflipped:
+                adead = True
+            else:
+                aflipped = True
+    defs = setup.defs
+    n = len(defs)
+    flipped = list(map(_FLIPPED, defs))
+    dead = [False] * n
+    if adead:
+        return aflipped, adead, flipped, dead, fire_result, 0
+    row = rows[setup.mode]
+    label = f"{setup.mode} {attacker}"
+    rolls = setup.rolls
+    base = amod + (att_flip_mod if aflipped else 0)  # the attacker's flip only changes on A, which ends it
+    i = used = 0
+    while used < rolls and i < n:
+        dmod, _, lb = defs[i]
+        dflipped = flipped[i]
+        r = chance.combat(row, low, base + dmod + (def_flip_mod if dflipped else 0), label)
+        used += 1
+        if r == "A":
+            if aflipped:
+                adead = True
+            else:
+                aflipped = True
+            break
+        if r == "B" or r == "L":  # a hit (§8.4)
+            if (r == "L" and not lb) or dflipped:
+                dead[i] = True
+                i += 1
+            else:
+                flipped[i] = True
+    return aflipped, adead, flipped, dead, fire_result, used
 
 
 def resolve_setup(
     combat: Combat, setup: Setup, uids: tuple[str, ...], chance: Chance
 ) -> tuple[Fighter, list[Fighter], str, int]:
-    """Defensive fire, then the series, on fresh fighters: the real resolver (§8.3–§8.6)."""
-    m = combat.modifiers
-    low = combat.low
-    rows = _rows(combat)
+    """Defensive fire, then the series (``_series``), on fresh fighters: the real resolver
+    (§8.3–§8.6); returns the fighters as they end and the number of the series' rolls."""
+    aflipped, adead, flipped, dead, fire_result, used = _series(combat, setup, uids[0], chance)
     a = setup.att
-    att = Fighter(uids[0], a[1], a[0], a[2])
-    defenders = [Fighter(uid, k[1], k[0], k[2]) for uid, k in zip(uids[1:], setup.defs, strict=True)]
-    fire_result = ""
-    if setup.firer_mod is not None:
-        mod = setup.firer_mod + (m.defender_flipped if att.flipped else 0)
-        probe = Fighter(att.uid, att.flipped, 0, att.l_as_b)
-        fire_result = defensive_fire(probe, mod, rows["fire"], low, chance, f"defensive fire on {att.uid}")
-        att.flipped, att.dead = probe.flipped, probe.dead
-    used = 0
-    if not att.dead:
-        label = f"{setup.mode} {att.uid}"
-        row = rows[setup.mode]
-        used = run_series(att, defenders, setup.rolls, row, low, m.attacker_flipped, m.defender_flipped, chance, label)
+    att = Fighter(uids[0], aflipped, a[0], a[2])
+    att.dead = adead
+    defenders = []
+    for uid, k, f, d in zip(uids[1:], setup.defs, flipped, dead, strict=True):
+        fighter = Fighter(uid, f, k[0], k[2])
+        fighter.dead = d
+        defenders.append(fighter)
     return att, defenders, fire_result, used
 
 
@@ -287,8 +303,8 @@ def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) 
     who.inspired = False
     fleet.inspired = False
     first = len(chance.drawn)
-    setup, uids = attack_setup(s, a)
-    att, defenders, fire_result, _ = resolve_setup(s.cfg.tables.combat, setup, uids, chance)
+    setup, uids = setup_of(s, a.unit, a.target, a.mode)
+    aflipped, adead, flipped, dead, fire_result, _ = _series(s.cfg.tables.combat, setup, uids[0], chance)
     if ev is not None:
         what = {"ram": "rams", "fire": "fires at"}.get(a.mode, "boards" if s.naval else f"attacks ({a.mode})")
         rolled = chance.drawn[first + (1 if fire_result else 0) :]
@@ -298,9 +314,9 @@ def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) 
         log_event(ev, "defensive_fire", f"{tgt.id} fires at {who.id} first: {fire_result} (§8.6)", result=fire_result)
     # the defenders' fates
     kills = 0
-    for d in defenders:
-        u = s.units[d.uid]
-        if d.dead:
+    for uid, d_flipped, d_dead in zip(uids[1:], flipped, dead, strict=True):
+        u = s.units[uid]
+        if d_dead:
             if u.kind == "fleet" and s.naval:
                 if a.mode not in ("ram", "fire") and a.capture:
                     _capture(s, u, who, chance, ev)
@@ -309,19 +325,19 @@ def resolve_attack(s: State, a: Action, chance: Chance, ev: list[Event] | None) 
             else:
                 _eliminate(s, u, chance, ev)
             kills += 1
-        elif d.flipped and not u.flipped:
+        elif d_flipped and not u.flipped:
             u.flipped = True
             if ev is not None:
                 log_event(ev, "disrupted", f"{u.id} is disrupted", unit=u.id)
     who.kills += kills
     # the attacker's fate (A flips the rammer's or firer's ship, not its passengers, 004)
-    if att.dead:
+    if adead:
         if who.kind == "fleet":
             _sink(s, who, chance, ev)
         else:
             _eliminate(s, who, chance, ev)
         return True
-    if att.flipped and not who.flipped:
+    if aflipped and not who.flipped:
         who.flipped = True
         if ev is not None:
             log_event(ev, "disrupted", f"{who.id} is disrupted", unit=who.id)

@@ -89,7 +89,7 @@ def canonical(setup: Setup) -> Setup:
     """The set-up the resolver plays exactly as ``setup``, roll for roll: its mode's row under
     the first mode of the table with that row (a ram rolls on the Phalanx row), and the
     attacker's modifier moved onto every defender's — every roll of the series adds the two
-    (``run_series``), defensive fire reads neither (``resolve_setup``), and nothing else does."""
+    (``combat._series``), defensive fire reads neither (``resolve_setup``), and nothing else does."""
     mode = _same_row().get(setup.mode, setup.mode)
     amod, aflip, alb = setup.att
     if amod:

@@ -13,6 +13,8 @@ for values given but not used.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections import deque
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -39,20 +41,56 @@ def face_range(sides: int) -> range:
     return range(1, sides + 1)
 
 
+#: a die's first blocks of d10 faces are worked out one face each; later ones ``_BLOCK`` at once
+_ONE_BY_ONE = 8
+_BLOCK = 256
+
+
+def _splitmix_d10(seed: int, c: int, n: int) -> list[int]:
+    """The d10 faces of rolls ``c + 1`` to ``c + n`` of ``seed`` (``Dice.roll``'s SplitMix64,
+    vectorized: numpy's uint64 arrays wrap modulo 2**64 as ``& _MASK`` does)."""
+    if "numpy" not in sys.modules:
+        # the dice use numpy's integer arithmetic, none of its linear algebra: no BLAS worker
+        # threads (idle, they would still make every instruction count of a battle vary)
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import numpy as np  # only a die that rolls many times needs it
+
+    u = np.uint64
+    z = np.arange(c + 1, c + n + 1, dtype=u) * u(_GAMMA) + u(seed)
+    z ^= z >> u(30)
+    z *= u(0xBF58476D1CE4E5B9)
+    z ^= z >> u(27)
+    z *= u(0x94D049BB133111EB)
+    z ^= z >> u(31)
+    faces: list[int] = (z % u(10)).tolist()
+    return faces
+
+
 class Dice:
     """The game's only source of chance."""
 
-    __slots__ = ("_forced", "_record", "_strict", "counter", "rolls", "seed")
+    __slots__ = ("_block", "_block_at", "_fills", "_forced", "_record", "_seed", "_strict", "counter", "rolls")
 
     def __init__(self, seed: int = 0, *, counter: int = 0, record: bool = True) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise DiceError("the seed must be a whole number")
-        self.seed = seed & _MASK
+        self._seed = seed & _MASK
         self.counter = counter
         self.rolls: list[Roll] = []
         self._forced: deque[int] = deque()
         self._strict = False
         self._record = record
+        #: the d10 faces of the rolls numbered ``_block_at + 1`` on (``_d10_block``): a pure
+        #: function of the seed (which never changes) and the roll's number, so a face kept here
+        #: is the face ``roll`` would work out whenever ``counter`` comes back to it
+        self._block: list[int] = []
+        self._block_at = 0
+        self._fills = 0
+
+    @property
+    def seed(self) -> int:
+        """The seed (fixed for the life of the dice: the d10 faces worked out ahead read it)."""
+        return self._seed
 
     # -- construction -------------------------------------------------
     @classmethod
@@ -74,6 +112,11 @@ class Dice:
     @property
     def strict(self) -> bool:
         return self._strict
+
+    def reads_labels(self) -> bool:
+        """Does a roll's label go anywhere: recorded, or named by a forced roll's error?  (When
+        not, a caller rolling many dice may pass an empty label instead of writing each one.)"""
+        return self._record or self._strict or bool(self._forced)
 
     def pending(self) -> list[int]:
         """Forced values not used yet."""
@@ -98,7 +141,7 @@ class Dice:
             raise MissingRollError(label, sides, len(self.rolls))
         else:
             # SplitMix64 of (seed + counter * gamma), inlined: this is the hot path of auto-resolve
-            z = (self.seed + (self.counter + 1) * _GAMMA) & _MASK
+            z = (self._seed + (self.counter + 1) * _GAMMA) & _MASK
             self.counter += 1
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -113,14 +156,34 @@ class Dice:
         battleboard's auto-resolve, which rolls hundreds of them a battle."""
         if self._forced or self._strict:
             return self.roll(10, label)
-        z = (self.seed + (self.counter + 1) * _GAMMA) & _MASK
-        self.counter += 1
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        value = (z ^ (z >> 31)) % 10
+        c = self.counter
+        j = c - self._block_at
+        block = self._block
+        if j >= len(block) or j < 0:
+            block = self._d10_block(c)
+            j = 0
+        value = block[j]
+        self.counter = c + 1
         if self._record:
             self.rolls.append(Roll(label, 10, value, False))
         return value
+
+    def _d10_block(self, c: int) -> list[int]:
+        """The d10 faces of the rolls after roll number ``c``, worked out ahead: one at a
+        time for a die's first ``_ONE_BY_ONE`` blocks (most dice roll a few times), then
+        ``_BLOCK`` at once in numpy's wrapping 64-bit arithmetic — the same SplitMix64 as
+        ``roll``, bit for bit (an auto-resolved battle rolls a few hundred d10)."""
+        self._fills += 1
+        if self._fills <= _ONE_BY_ONE or not 0 <= c < _MASK - _BLOCK:
+            z = (self._seed + (c + 1) * _GAMMA) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            block = [(z ^ (z >> 31)) % 10]
+        else:
+            block = _splitmix_d10(self._seed, c, _BLOCK)
+        self._block = block
+        self._block_at = c
+        return block
 
     def d6(self, label: str) -> int:
         """A six-sided die read 1–6."""

@@ -74,7 +74,7 @@ def test_tallies_agree_with_their_definitions(eng: Engagement) -> None:
             assert sp_lost(s, side) == sum(u.strength for u in owned if victory_lost(u))
             assert sp_lost(s, side, for_victory=False) == sum(u.strength for u in owned if really_lost(u))
         if s.naval:
-            assert _fleets_held_by_side(s) == {side: fleets_held(s, side) for side in ("A", "B")}
+            assert _fleets_held_by_side(s) == (fleets_held(s, "A"), fleets_held(s, "B"))
         else:
             lost, here = _land_tally(s)
             assert lost == {side: land_lost(s, side) for side in ("A", "B")}

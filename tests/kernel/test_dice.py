@@ -99,3 +99,14 @@ def test_any_seed_and_counter_yield_faces(seed: int, counter: int) -> None:
     dice = Dice(seed, counter=counter)
     assert dice.d10("h") in range(10)
     assert dice.d6("h") in range(1, 7)
+
+
+@given(st.integers(min_value=0, max_value=2**70), st.sampled_from([-700, 0, 5, 1000, 2**40, 2**64 - 300]))
+def test_d10_faces_worked_out_ahead_are_roll_s(seed: int, counter: int) -> None:
+    """``d10`` reads faces worked out in blocks (numpy's wrapping arithmetic); they are
+    ``roll(10, …)``'s, roll for roll, and follow a counter set from outside (a save)."""
+    fast, slow = Dice(seed, counter=counter), Dice(seed, counter=counter)
+    assert [fast.d10("x") for _ in range(600)] == [slow.roll(10, "x") for _ in range(600)]
+    fast.counter = slow.counter = counter + 3
+    assert [fast.d10("y") for _ in range(20)] == [slow.roll(10, "y") for _ in range(20)]
+    assert fast.counter == slow.counter and fast.rolls == slow.rolls
