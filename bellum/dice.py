@@ -13,8 +13,6 @@ for values given but not used.
 
 from __future__ import annotations
 
-import os
-import sys
 from collections import deque
 from collections.abc import Iterable
 from typing import NamedTuple
@@ -49,10 +47,6 @@ _BLOCK = 256
 def _splitmix_d10(seed: int, c: int, n: int) -> list[int]:
     """The d10 faces of rolls ``c + 1`` to ``c + n`` of ``seed`` (``Dice.roll``'s SplitMix64,
     vectorized: numpy's uint64 arrays wrap modulo 2**64 as ``& _MASK`` does)."""
-    if "numpy" not in sys.modules:
-        # the dice use numpy's integer arithmetic, none of its linear algebra: no BLAS worker
-        # threads (idle, they would still make every instruction count of a battle vary)
-        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     import numpy as np  # only a die that rolls many times needs it
 
     u = np.uint64
