@@ -231,18 +231,22 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
             return None
         if cur > safe:
             want = safe
-    keys = look.col_keys[(sq0 if sq0 is not None else 0) % cols]
-    # nearest to the wanted distance, then keeping to its own file so the line holds together
-    # (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024, columns < 64):
-    # (abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q, its file's part from the table
-    # (the distance's part read from a table too: ``_Lookups.keys_for``)
-    wkeys = look.want_keys.get(want)
-    if wkeys is None:
-        wkeys = look.keys_for(want)
-    to = min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
+    to = _toward(look, squares, dist, want, look.col_keys[(sq0 if sq0 is not None else 0) % cols])
     if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
     return Move(u.id, to)
+
+
+def _toward(look: _Lookups, squares: list[int], dist: list[int], want: int, keys: tuple[int, ...]) -> int:
+    """The square of ``squares`` nearest to ``want`` steps from the enemy, then nearest its own
+    file (``keys``: ``_Lookups.col_keys`` of the unit's column) so the line holds together, then
+    the least: (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024,
+    columns < 64): (abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q, its file's part
+    from the table, the distance's part from a table too (``_Lookups.keys_for``)."""
+    wkeys = look.want_keys.get(want)
+    if wkeys is None:
+        wkeys = look.keys_for(want)
+    return min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
 
 
 def _unit_order(s: State, side: str) -> list[Unit]:
@@ -533,25 +537,60 @@ def _may_double(s: State) -> bool:
 def _base_moves(
     s: State, chance: Chance, ev: list[Event] | None, dist: list[int], skip: frozenset[str] = frozenset()
 ) -> None:
+    """Each unit's move by ``_pick_move`` (but those of the units in ``skip``), front units
+    first.  Its commonest case — a unit on the board, not on the enemy's home row, its side
+    neither running nor leaving the field — is written out here with what stays the same all
+    the phase worked out once: the same tests in the same order, the same choice."""
     side = s.side
-    reach = _enemy_reach(s, side)
     md = mood(s, side)
+    cfg = s.cfg
+    cols = cfg.board.columns
+    enemy_home = cfg.board.rows - 1 if side == "A" else 0
+    look = _lookups(cfg)
+    wants = look.want
+    col_keys = look.col_keys
+    late = s.turn > 1
+    # the enemy's reach matters only to a side holding out of it for its double move (§5.5)
+    superior_waits = s.side == s.superior and not s.double_used and not s.double_now
+    reach = _enemy_reach(s, side) if superior_waits else 0
+    safe = reach + 2
+    contact_holds = side not in s.panicked and not s.naval
     for u in _unit_order(s, side):
         if s.phase != "move":
             break
-        if u.id in skip:
-            continue
+        if u.failed or u.moved or u.id in skip:
+            continue  # no moves listed (``move_destinations``), or its choice made: it stays
         if u.status not in ("active", "reserve") or (s.naval and u.kind != "fleet"):
             continue
-        if u.square is not None and dist[u.square] <= 1 and side not in s.panicked and not s.naval:
-            continue  # in contact: it stays and fights (what _pick_move would decide)
-        a = _pick_move(s, u, dist, reach, md)
+        sq0 = u.square
+        if sq0 is not None and contact_holds and dist[sq0] <= 1:
+            continue  # in contact: it stays and fights
+        if sq0 is None or md.running or sq0 // cols == enemy_home or (md.panicked and (u.flipped or md.behind)):
+            a = _pick_move(s, u, dist, reach, md)
+        else:
+            cur = dist[sq0]
+            want = wants[u.kind]
+            if cur == want or (cur <= 1 and want == 1) or (u.flipped and cur > 1 and late):
+                continue  # where it wants to be, or a disrupted unit holding back
+            if superior_waits:
+                if cur == safe:
+                    continue  # just outside the enemy's reach until the double move (§5.5)
+                if cur > safe:
+                    want = safe
+            squares = move_destinations(s, u)[0]  # leaving the board: only when running or leaving
+            if not squares:
+                continue
+            to = _toward(look, squares, dist, want, col_keys[sq0 % cols])
+            if abs(dist[to] - want) >= abs(cur - want):
+                continue
+            a = Move(u.id, to)
         if a is not None:
             play(s, a, chance, ev)
             if s.phase == "over":
                 return
             if a.to == OFF:
                 md = mood(s, side)  # a unit gone changes the score, the fleets and panic
+                contact_holds = side not in s.panicked and not s.naval
 
 
 def _attacks(
