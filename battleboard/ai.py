@@ -107,9 +107,21 @@ def _lookups(cfg: Config) -> _Lookups:
 
 
 def _distance_map(s: State, side: str) -> list[int]:
-    """Steps (Manhattan) from every square to the nearest enemy unit (99 with none)."""
+    """Steps (Manhattan) from every square to the nearest enemy unit (99 with none).
+
+    Its side's units' moves (``moves_of``) will need the squares next to an enemy: worked out
+    here from the same enemies when the position has none kept (``State.adj_cache``, the very
+    set ``moves_of`` builds; ``play`` drops it whenever who stands where may change)."""
     units = s.units
-    return nearest_distances(s.cfg.board, [sq for sq, uid in s.grid.items() if units[uid].side != side])
+    enemies = [sq for sq, uid in s.grid.items() if units[uid].side != side]
+    board = s.cfg.board
+    if side not in s.adj_cache:
+        neighbors = board.neighbors
+        adj: set[int] = set()
+        for sq in enemies:
+            adj.update(neighbors[sq])
+        s.adj_cache[side] = adj
+    return nearest_distances(board, enemies)
 
 
 def _enemy_reach(s: State, side: str) -> int:
@@ -260,18 +272,18 @@ def _unit_order(s: State, side: str) -> list[Unit]:
     else:
         units = _listed(s)
         cfg.cache[_Listed] = (s.units, units)
-    # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096
+    # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096; a
+    # unit with a square is active on the board (every rule takes a unit off its square before
+    # it is lost or leaves: ``lift_off``), one in reserve has none
     sign = -1 if side == "A" else 1
     keyed = []
     for i, u in enumerate(units):
         if u.side == side:
-            st = u.status
             sq = u.square
-            if st == "active":
-                if sq is not None:
-                    keyed.append((64 + sign * (sq // cols)) * 4096 + i)
-            elif st == "reserve":
-                keyed.append((192 + sign * (sq // cols) if sq is not None else 192) * 4096 + i)
+            if sq is not None:
+                keyed.append((64 + sign * (sq // cols)) * 4096 + i)
+            elif u.status == "reserve":
+                keyed.append(192 * 4096 + i)
     keyed.sort()
     return [units[k % 4096] for k in keyed]
 
@@ -577,7 +589,7 @@ def _base_moves(
                     continue  # just outside the enemy's reach until the double move (§5.5)
                 if cur > safe:
                     want = safe
-            squares = move_destinations(s, u)[0]  # leaving the board: only when running or leaving
+            squares = move_destinations(s, u, leave=False)[0]  # it leaves only running or leaving the field
             if not squares:
                 continue
             to = _toward(look, squares, dist, want, col_keys[sq0 % cols])
