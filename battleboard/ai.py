@@ -567,18 +567,21 @@ def _base_moves(
     reach = _enemy_reach(s, side) if superior_waits else 0
     safe = reach + 2
     contact_holds = side not in s.panicked and not s.naval
-    for u in _unit_order(s, side):
-        if s.phase != "move":
-            break
-        if u.failed or u.moved or u.id in skip:
+    running, panicked, behind = md
+    want_keys = look.want_keys
+    lost_any = False  # only a unit gone can change others' fates in the phase (panic)
+    for u in _unit_order(s, side):  # (at sea: fleets alone)
+        if u.failed or u.moved or (skip and u.id in skip):
             continue  # no moves listed (``move_destinations``), or its choice made: it stays
-        if u.status not in ("active", "reserve") or (s.naval and u.kind != "fleet"):
+        if lost_any and u.status not in ("active", "reserve"):
             continue
         sq0 = u.square
         if sq0 is not None and contact_holds and dist[sq0] <= 1:
             continue  # in contact: it stays and fights
-        if sq0 is None or md.running or sq0 // cols == enemy_home or (md.panicked and (u.flipped or md.behind)):
+        if sq0 is None or running or sq0 // cols == enemy_home or (panicked and (u.flipped or behind)):
             a = _pick_move(s, u, dist, reach, md)
+            if a is None:
+                continue
         else:
             cur = dist[sq0]
             want = wants[u.kind]
@@ -592,17 +595,22 @@ def _base_moves(
             squares = move_destinations(s, u, leave=False)[0]  # it leaves only running or leaving the field
             if not squares:
                 continue
-            to = _toward(look, squares, dist, want, col_keys[sq0 % cols])
+            wkeys = want_keys.get(want)  # ``_toward``, written out
+            if wkeys is None:
+                wkeys = look.keys_for(want)
+            keys = col_keys[sq0 % cols]
+            to = min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
             if abs(dist[to] - want) >= abs(cur - want):
                 continue
             a = Move(u.id, to)
-        if a is not None:
-            play(s, a, chance, ev)
-            if s.phase == "over":
-                return
-            if a.to == OFF:
-                md = mood(s, side)  # a unit gone changes the score, the fleets and panic
-                contact_holds = side not in s.panicked and not s.naval
+        play(s, a, chance, ev)
+        if s.phase != "move":
+            return  # the battle is over
+        if a.to == OFF:
+            md = mood(s, side)  # a unit gone changes the score, the fleets and panic
+            running, panicked, behind = md
+            contact_holds = side not in s.panicked and not s.naval
+            lost_any = True
 
 
 def _attacks(
