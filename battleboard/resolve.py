@@ -18,7 +18,7 @@ from battleboard.model import Action, State, Unit, other
 from battleboard.position import BattleIn, BoardIn, Layout, Placed, PlacedLeader, build_state
 from battleboard.rules import Chance, sp_lost
 from battleboard.tables import Promotion as Promotion_T
-from battleboard.tables import tables
+from battleboard.tables import Tables, tables
 from bellum.dice import Dice
 from bellum.engagement import (
     FRATRICIDE_BLOCK,
@@ -31,7 +31,7 @@ from bellum.engagement import (
     Outcome,
     Promotion,
 )
-from bellum.errors import BellumError
+from bellum.errors import BellumError, MissingRollError
 from bellum.events import Event
 from bellum.report import without_references
 
@@ -99,6 +99,64 @@ def state_from_engagement(eng: Engagement) -> State:
     return s
 
 
+def set_up(eng: Engagement) -> tuple[State, int]:
+    """The battle ``eng`` asks for, its set-up (allocation, deployment) played by the AI as
+    ``autoplay`` plays it, and the number of player turns that took: what every auto-resolved
+    battle of ``eng`` starts from (``autoplay`` plays a copy; never change the state itself).
+
+    Kept for each set of what the set-up reads (``_set_up_key``): a war auto-resolves the
+    same engagement hundreds of times and an odds preview dozens.  Exact because the set-up
+    draws no chance: it is played here on strict dice with no rolls given, so a roll would
+    raise (and that engagement is then set up anew for every battle, on the battle's dice) —
+    the state after it is a function of the key and the tables alone, and a battle's dice are
+    where they were before it."""
+    t = tables()
+    key = _set_up_key(eng, t)
+    found = _SET_UPS.get(key)
+    if found is not None and found[0].cfg.tables is t:
+        return found
+    s = state_from_engagement(eng)
+    chance = Chance(Dice.forced(()))
+    steps = 0
+    try:
+        while s.phase in _SET_UP_PHASES:  # one player turn each, as ``autoplay`` plays them
+            play_turn(s, chance, None, AUTO_ROLLOUTS)
+            steps += 1
+    except MissingRollError:
+        return state_from_engagement(eng), 0
+    if len(_SET_UPS) >= 64:
+        _SET_UPS.clear()
+    found = _SET_UPS[key] = (s, steps)
+    return found
+
+
+_SET_UP_PHASES = ("allocate", "deploy")
+
+
+def _set_up_key(eng: Engagement, t: Tables) -> tuple[object, ...]:
+    """All that ``state_from_engagement`` reads of ``eng`` but its id (named only in errors),
+    and the tables it reads (by identity: ``set_up`` checks the state's are these).  A unit's
+    or a leader's part is every field it has (a pydantic model keeps its fields, and only
+    them, in its ``__dict__``, in their order): more than the battle reads, never less."""
+    sides = eng.sides
+    return (
+        id(t),
+        eng.kind,
+        eng.terrain,
+        eng.trigger,
+        eng.tactical_superiority(),
+        eng.active,
+        sides["A"].battle_stratagems,
+        sides["B"].battle_stratagems,
+        tuple(eng.options),
+        tuple([tuple(u.__dict__.values()) for u in eng.units]),
+        tuple([tuple(ld.__dict__.values()) for ld in eng.leaders]),
+    )
+
+
+_SET_UPS: dict[tuple[object, ...], tuple[State, int]] = {}
+
+
 _NO_BOARD = BoardIn()  # an engagement's board is its terrain's, as the tables give it
 
 
@@ -137,18 +195,10 @@ def reconstitution_chance(discipline: Discipline) -> float:
     return max(0, 10 - need) / 10
 
 
-def _captured_fleets(s: State, eng: Engagement) -> list[CapturedFleet]:
-    """004 Victory: captured fleets are converted with free counters, else eliminated; when
-    both sides hold captures, each first hands the other's back (net effect: free counters
-    count the ones returned)."""
-    held: dict[str, list[Unit]] = {
-        side: [
-            u
-            for u in s.units.values()
-            if u.kind == "fleet" and u.side == side and u.side != u.owner and u.status in ("active", "broken_through")
-        ]
-        for side in SIDES
-    }
+def _captured_fleets(held: dict[str, list[Unit]], eng: Engagement) -> list[CapturedFleet]:
+    """004 Victory: captured fleets (``held``: those each side holds, in unit order) are
+    converted with free counters, else eliminated; when both sides hold captures, each first
+    hands the other's back (net effect: free counters count the ones returned)."""
     captured: list[CapturedFleet] = []
     for side in SIDES:
         limit = eng.sides[side].free_fleet_counters
@@ -161,26 +211,15 @@ def _captured_fleets(s: State, eng: Engagement) -> list[CapturedFleet]:
     return captured
 
 
-def _promotions(s: State) -> list[Promotion]:
-    """§12.2: the winner's surviving units with kills, most first, up to the quota; only
-    legions become Imperator."""
-    t = s.cfg.tables.battle.promotion
-    winner = s.winner
-    if winner is None:
+def _promotions(s: State, candidates: list[Unit], enemy_lost: int) -> list[Promotion]:
+    """§12.2: the winner's surviving units with kills (``candidates``, each of a discipline
+    that can rise), most first, up to the quota that the enemy's SP lost give; only legions
+    become Imperator."""
+    if not candidates:
         return []
-    quota = promotion_quota(sp_lost(s, other(winner), for_victory=False), t)
-    candidates = sorted(
-        (
-            u
-            for u in s.units.values()
-            if u.owner == winner
-            and u.status == "active"
-            and u.kills > 0
-            and u.kind != "fleet"
-            and u.discipline in t.ladder
-        ),
-        key=lambda u: (-u.kills, -u.strength, u.id),
-    )
+    t = s.cfg.tables.battle.promotion
+    quota = promotion_quota(enemy_lost, t)
+    candidates.sort(key=_promotion_order)
     out: list[Promotion] = []
     for u in candidates:
         if len(out) >= quota:
@@ -192,29 +231,9 @@ def _promotions(s: State) -> list[Promotion]:
     return out
 
 
-def _unit_fate(s: State, u: Unit, dice: Dice) -> str:
-    """What became of one unit, with the winner's reconstitution (§12.1) and the loser's
-    broken units taken prisoner (§12.3) rolled."""
-    t = s.cfg.tables.battle
-    if u.side != u.owner and u.status in ("active", "broken_through"):
-        fate = "captured"
-    elif u.status in ("active", "reserve"):
-        fate = "survived"
-    elif u.status == "escaped":
-        fate = "fled_returned" if u.returns else "fled_lost"
-    else:
-        fate = u.status
-    if fate == "eliminated" and u.owner == s.winner and u.kind != "fleet":
-        if dice.d10(f"reconstitution {u.id}") >= t.reconstitution[u.discipline]:  # type: ignore[index]
-            fate = "reconstituted"
-    elif (
-        fate == "eliminated"
-        and s.winner is not None
-        and not s.naval
-        and dice.d10(f"prisoners {u.id}") >= t.prisoners[u.discipline]  # type: ignore[index]
-    ):
-        fate = "captured"
-    return fate
+def _promotion_order(u: Unit) -> tuple[int, int, str]:
+    """Most kills first, then the strongest, then by id (§12.2)."""
+    return (-u.kills, -u.strength, u.id)
 
 
 def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
@@ -222,41 +241,29 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     if s.phase != "over":
         raise BellumError("the battle is not over yet")
     winner = s.winner
-    captured = _captured_fleets(s, eng)
-    promotions = _promotions(s)
-    promoted = {p.id: p.after for p in promotions}
-    # plain rows, validated once with the whole outcome (one pydantic pass, not one a unit)
-    fates: list[dict[str, object]] = []
-    heavy_sp = {"A": 0, "B": 0}  # heavy infantry SP killed, per side that lost them (§12.4)
-    for u in s.units.values():
-        fate = _unit_fate(s, u, dice)
-        if fate in KILLED and u.kind in HEAVY_INFANTRY:
-            heavy_sp[u.owner] += u.strength
-        fates.append(
-            {
-                "id": u.id,
-                "side": u.owner,
-                "fate": fate,
-                "strength": u.strength,
-                "discipline": promoted.get(u.id, u.discipline),
-                "flipped": u.flipped,
-            }
-        )
+    fates, lost, heavy_sp, held, continuing, candidates = _unit_fates(s, dice)
+    captured = _captured_fleets(held, eng)
+    promotions = _promotions(s, candidates, lost[other(winner)]) if winner is not None else []
+    if promotions:
+        rows = {row["id"]: row for row in fates}
+        for p in promotions:
+            rows[p.id]["discipline"] = p.after
     leaders = [
         {"id": ld.id, "side": ld.side, "fate": _LEADER_FATES.get(ld.status, ld.status)} for ld in s.leaders.values()
     ]
-    lost = {side: sp_lost(s, side, for_victory=False) for side in SIDES}
     # §12.4 fratricide: every full unit's worth (5 SP) of heavy infantry killed, per side
-    heavy_killed = {side: heavy_sp[side] // FRATRICIDE_BLOCK for side in SIDES}
-    continuing = [u.id for u in s.units.values() if u.kind == "fleet" and u.status == "broken_through"]
+    heavy_killed = {"A": heavy_sp["A"] // FRATRICIDE_BLOCK, "B": heavy_sp["B"] // FRATRICIDE_BLOCK}
+    trigger = eng.trigger
+    active = eng.active
     supply = movement = None
-    if eng.trigger == "supply":
-        supply = winner == eng.active  # the winner decides; with no winner supply is cut (004 Victory)
-    if eng.trigger == "interception":
-        movement = winner == eng.active  # with no winner the moving force stops (004 Victory)
-    taken = (winner == eng.active) if eng.trigger == "storm" else None  # the storming side must win
+    if trigger == "supply":
+        supply = winner == active  # the winner decides; with no winner supply is cut (004 Victory)
+    if trigger == "interception":
+        movement = winner == active  # with no winner the moving force stops (004 Victory)
+    taken = (winner == active) if trigger == "storm" else None  # the storming side must win
     loser = other(winner) if winner is not None else None
     retreats = loser is not None and not (s.naval and eng.sides[loser].friendly_port)  # type: ignore[index]
+    # plain rows, validated once with the whole outcome (one pydantic pass, not one a unit)
     return Outcome.model_validate(
         {
             "engagement": eng.id,
@@ -279,6 +286,79 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     )
 
 
+def _unit_fates(
+    s: State, dice: Dice
+) -> tuple[list[dict[str, object]], dict[str, int], dict[str, int], dict[str, list[Unit]], list[str], list[Unit]]:
+    """One pass over the units, in their order: each one's fate row (its discipline before
+    any promotion), with the winner's reconstitution (§12.1) and the loser's prisoners
+    (§12.3) rolled; the SP each side really lost (``sp_lost(..., for_victory=False)``), the
+    heavy infantry SP killed (§12.4), the fleets each side captured and holds, the fleets
+    that broke through, and the winner's units that may be promoted (§12.2)."""
+    t = s.cfg.tables.battle
+    winner = s.winner
+    naval = s.naval
+    ladder = t.promotion.ladder
+    fates: list[dict[str, object]] = []
+    lost = {"A": 0, "B": 0}
+    heavy_sp = {"A": 0, "B": 0}
+    held: dict[str, list[Unit]] = {"A": [], "B": []}
+    continuing: list[str] = []
+    candidates: list[Unit] = []
+    for u in s.units.values():
+        st = u.status
+        owner = u.owner
+        kind = u.kind
+        if st == "active" and owner == winner and u.kills > 0 and kind != "fleet" and u.discipline in ladder:
+            candidates.append(u)
+        if u.side != owner:
+            lost[owner] += u.strength  # a ship held by the enemy is lost wherever it sails
+            if st == "active" or st == "broken_through":
+                fate = "captured"
+                if kind == "fleet":
+                    held[u.side].append(u)
+            else:
+                fate = _FATES.get(st, st) if st != "escaped" else ("fled_returned" if u.returns else "fled_lost")
+        elif st == "active":
+            fate = "survived"
+        elif st == "escaped":
+            if u.returns:
+                fate = "fled_returned"
+            else:
+                fate = "fled_lost"
+                lost[owner] += u.strength
+        else:
+            fate = _FATES.get(st, st)
+            if st in _LOST_HERE:
+                lost[owner] += u.strength
+        if kind == "fleet" and st == "broken_through":
+            continuing.append(u.id)
+        if fate == "eliminated":
+            if owner == winner and kind != "fleet":
+                if dice.d10(f"reconstitution {u.id}") >= t.reconstitution[u.discipline]:  # type: ignore[index]
+                    fate = "reconstituted"
+            elif (
+                winner is not None and not naval and dice.d10(f"prisoners {u.id}") >= t.prisoners[u.discipline]  # type: ignore[index]
+            ):
+                fate = "captured"
+        if kind in HEAVY_INFANTRY and fate in KILLED:
+            heavy_sp[owner] += u.strength
+        fates.append(
+            {
+                "id": u.id,
+                "side": owner,
+                "fate": fate,
+                "strength": u.strength,
+                "discipline": u.discipline,
+                "flipped": u.flipped,
+            }
+        )
+    return fates, lost, heavy_sp, held, continuing, candidates
+
+
+#: a unit's fate by its status, where the two differ (escaped and captured ships aside)
+_FATES = {"reserve": "survived"}
+#: the statuses of units lost in the battle (broken-through ships sail on: not lost)
+_LOST_HERE = frozenset({"eliminated", "sunk", "drowned", "captured"})
 _LEADER_FATES = {"active": "survived", "eliminated": "executed"}
 
 
@@ -321,7 +401,8 @@ class BoardRoute:
 
     def resolve(self, eng: Engagement, dice: Dice) -> Outcome:
         """Auto-resolve with the caller's dice: set up, fought by the AI on both sides, concluded."""
-        return outcome(autoplay(state_from_engagement(eng), dice, copy=False), eng, dice)
+        start, steps = set_up(eng)
+        return outcome(autoplay(start, dice, max_actions=MAX_ACTIONS - steps), eng, dice)
 
     def begin(self, eng: Engagement, seed: int) -> BoardBattle:
         return BoardBattle(eng, state_from_engagement(eng), Dice(seed))
@@ -342,9 +423,9 @@ def odds(eng: Engagement, n: int, seed: int = 1) -> dict[str, float]:
         raise ValueError("odds need at least one battle")
     wins: Counter[str] = Counter()
     lost = {"A": 0, "B": 0}
-    start = state_from_engagement(eng)
+    start, steps = set_up(eng)
     for i in range(n):
-        final = autoplay(start, Dice(seed + i * 7919, record=False))
+        final = autoplay(start, Dice(seed + i * 7919, record=False), max_actions=MAX_ACTIONS - steps)
         wins[final.winner or "draw"] += 1
         for side in ("A", "B"):
             lost[side] += sp_lost(final, side, for_victory=False)

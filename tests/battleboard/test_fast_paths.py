@@ -31,7 +31,7 @@ from battleboard.queries import (
     sp_lost,
     victory_lost,
 )
-from battleboard.resolve import state_from_engagement
+from battleboard.resolve import odds, resolve_engagement, set_up, state_from_engagement
 from battleboard.rules import (
     Chance,
     MissingResultError,
@@ -228,3 +228,58 @@ def test_a_ships_threat_is_as_its_attacks_built_as_actions_give_it(eng: Engageme
             assert _threat(s, u) == _threat_by_actions(s, u)
             checked += u.square is not None
     assert checked > 100
+
+
+def _same_state(a: State, b: State) -> None:
+    """Every field of two states equal (units and leaders in the same order), caches aside."""
+    assert list(a.units.items()) == list(b.units.items())
+    assert list(a.leaders.items()) == list(b.leaders.items())
+    for name in State.__slots__:
+        if name not in ("units", "leaders", "adj_cache"):
+            assert getattr(a, name) == getattr(b, name), name
+
+
+@pytest.mark.parametrize("eng", [*ENGAGEMENTS, land_engagement(6, "city")], ids=lambda e: e.id)
+def test_the_kept_set_up_is_the_one_autoplay_plays_and_no_battle_changes_it(eng: Engagement) -> None:
+    played = state_from_engagement(eng)
+    chance = Chance(Dice(5))
+    steps = 0
+    while played.phase in ("allocate", "deploy"):
+        play_turn(played, chance)
+        steps += 1
+    assert not chance.dice.rolls and steps >= 2
+    kept, kept_steps = set_up(eng)
+    _same_state(kept, played)
+    assert kept_steps == steps
+    for seed in range(3):
+        resolve_engagement(eng, seed)
+        odds(eng, 2, seed)
+    assert set_up(eng)[0] is kept  # kept, and no battle fought from it changed it
+    _same_state(kept, played)
+
+
+def test_a_set_up_that_would_roll_a_die_is_played_anew_for_every_battle(monkeypatch: pytest.MonkeyPatch) -> None:
+    eng = land_engagement(4, "field")
+
+    def rolling(s: State, chance: Chance, ev: object = None, rollouts: int | None = None) -> None:
+        chance.dice.d10("a roll in the set-up")
+        play_turn(s, chance)
+
+    monkeypatch.setattr("battleboard.resolve.play_turn", rolling)
+    monkeypatch.setattr("battleboard.resolve._SET_UPS", {})
+    s, steps = set_up(eng)
+    assert steps == 0 and s.phase == "deploy"
+    assert set_up(eng)[0] is not s
+
+
+def test_an_engagement_changed_in_place_is_set_up_anew() -> None:
+    eng = land_engagement(4, "field")
+    kept, _ = set_up(eng)
+    eng.units[0].strength -= 1
+    eng.leaders[0].name = "Divus Iulius"
+    changed, _ = set_up(eng)
+    assert changed is not kept
+    assert changed.units["A1"].strength == kept.units["A1"].strength - 1
+    assert changed.leaders["Caesar"].name == "Divus Iulius"
+    eng.sides["B"].battle_stratagems += 1
+    assert set_up(eng)[0].stratagems["B"] == changed.stratagems["B"] + 1

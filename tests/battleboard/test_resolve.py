@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from pydantic import ValidationError
 
 from battleboard.ai import choose
 from battleboard.model import State
-from battleboard.resolve import autoplay, odds, outcome, resolve_engagement, state_from_engagement
+from battleboard.resolve import ROUTE, autoplay, odds, outcome, resolve_engagement, state_from_engagement
 from battleboard.rules import apply, legal_actions
 from bellum.dice import Dice
 from bellum.engagement import Engagement, Outcome
@@ -206,3 +208,46 @@ def test_the_ai_withdraws_a_beaten_panicked_army() -> None:
     s.grid = {sq: uid for sq, uid in s.grid.items() if uid != f"{side}1"}
     assert should_withdraw(s)
     assert choose(s).verb == "withdraw"
+
+
+def _varied(eng: Engagement, **sides: dict[str, object]) -> Engagement:
+    raw = eng.model_dump()
+    for side, values in sides.items():
+        raw["sides"][side].update(values)
+    return Engagement.model_validate(raw)
+
+
+#: sha256 (first 16) of the outcomes of seeds 0-11 (JSON, with every roll's label and value on
+#: campaign dice), recorded with main at c426022: a faster ``outcome`` or set-up (issue 20
+#: item 2) must conclude every battle field for field as that code did
+PINNED_OUTCOMES = {
+    "naval-12-mutual": "436bc3a4ffd99311",
+    "naval-6-supply": "56d9910b87474518",
+    "naval-5-interception": "7e4e635c36ad2cdb",
+    "land-12-field": "7024ff033c327f8d",
+    "land-8-hills": "305963c26c254998",
+}
+
+
+@pytest.mark.parametrize(
+    "eng",
+    [
+        naval_engagement(12, "mutual"),
+        _varied(naval_engagement(6, "supply"), A={"free_fleet_counters": 0}, B={"friendly_port": True}),
+        _varied(naval_engagement(5, "interception"), A={"free_fleet_counters": 1}, B={"superiority_stratagems": 2}),
+        land_engagement(12, "field"),
+        land_engagement(8, "hills", 0),
+    ],
+    ids=lambda e: e.id,
+)
+def test_outcomes_are_as_pinned(eng: Engagement) -> None:
+    assert outcomes_digest(eng) == PINNED_OUTCOMES[eng.id]
+
+
+def outcomes_digest(eng: Engagement) -> str:
+    h = hashlib.sha256()
+    for seed in range(12):
+        dice = Dice(seed, counter=seed)
+        h.update(ROUTE.resolve(eng, dice).model_dump_json().encode())
+        h.update(repr([(r.label, r.value) for r in dice.rolls]).encode())
+    return h.hexdigest()[:16]
