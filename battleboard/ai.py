@@ -110,9 +110,21 @@ def _lookups(cfg: Config) -> _Lookups:
 
 
 def _distance_map(s: State, side: str) -> list[int]:
-    """Steps (Manhattan) from every square to the nearest enemy unit (99 with none)."""
+    """Steps (Manhattan) from every square to the nearest enemy unit (99 with none).
+
+    Its side's units' moves (``moves_of``) will need the squares next to an enemy: worked out
+    here from the same enemies when the position has none kept (``State.adj_cache``, the very
+    set ``moves_of`` builds; ``play`` drops it whenever who stands where may change)."""
     units = s.units
-    return nearest_distances(s.cfg.board, [sq for sq, uid in s.grid.items() if units[uid].side != side])
+    enemies = [sq for sq, uid in s.grid.items() if units[uid].side != side]
+    board = s.cfg.board
+    if side not in s.adj_cache:
+        neighbors = board.neighbors
+        adj: set[int] = set()
+        for sq in enemies:
+            adj.update(neighbors[sq])
+        s.adj_cache[side] = adj
+    return nearest_distances(board, enemies)
 
 
 def _enemy_reach(s: State, side: str) -> int:
@@ -234,18 +246,22 @@ def _pick_move(s: State, u: Unit, dist: list[int], reach: int, md: Mood | None =
             return None
         if cur > safe:
             want = safe
-    keys = look.col_keys[(sq0 if sq0 is not None else 0) % cols]
-    # nearest to the wanted distance, then keeping to its own file so the line holds together
-    # (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024, columns < 64):
-    # (abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q, its file's part from the table
-    # (the distance's part read from a table too: ``_Lookups.keys_for``)
-    wkeys = look.want_keys.get(want)
-    if wkeys is None:
-        wkeys = look.keys_for(want)
-    to = min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
+    to = _toward(look, squares, dist, want, look.col_keys[(sq0 if sq0 is not None else 0) % cols])
     if sq0 is not None and abs(dist[to] - want) >= abs(cur - want):
         return None
     return Move(u.id, to)
+
+
+def _toward(look: _Lookups, squares: list[int], dist: list[int], want: int, keys: tuple[int, ...]) -> int:
+    """The square of ``squares`` nearest to ``want`` steps from the enemy, then nearest its own
+    file (``keys``: ``_Lookups.col_keys`` of the unit's column) so the line holds together, then
+    the least: (abs(dist[q] - want), abs(q % cols - col), q) least, as one number (q < 1024,
+    columns < 64): (abs(dist[q] - want) * 64 + abs(q % cols - col)) * 1024 + q, its file's part
+    from the table, the distance's part from a table too (``_Lookups.keys_for``)."""
+    wkeys = look.want_keys.get(want)
+    if wkeys is None:
+        wkeys = look.keys_for(want)
+    return min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
 
 
 def _unit_order(s: State, side: str) -> list[Unit]:
@@ -259,18 +275,18 @@ def _unit_order(s: State, side: str) -> list[Unit]:
     else:
         units = _listed(s)
         cfg.cache[_Listed] = (s.units, units)
-    # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096
+    # (in reserve, sign * row, place listed) as one number: rows < 64, units listed < 4096; a
+    # unit with a square is active on the board (every rule takes a unit off its square before
+    # it is lost or leaves: ``lift_off``), one in reserve has none
     sign = -1 if side == "A" else 1
     keyed = []
     for i, u in enumerate(units):
         if u.side == side:
-            st = u.status
             sq = u.square
-            if st == "active":
-                if sq is not None:
-                    keyed.append((64 + sign * (sq // cols)) * 4096 + i)
-            elif st == "reserve":
-                keyed.append((192 + sign * (sq // cols) if sq is not None else 192) * 4096 + i)
+            if sq is not None:
+                keyed.append((64 + sign * (sq // cols)) * 4096 + i)
+            elif u.status == "reserve":
+                keyed.append(192 * 4096 + i)
     keyed.sort()
     return [units[k % 4096] for k in keyed]
 
@@ -840,25 +856,68 @@ def _may_double(s: State) -> bool:
 def _base_moves(
     s: State, chance: Chance, ev: list[Event] | None, dist: list[int], skip: frozenset[str] = frozenset()
 ) -> None:
+    """Each unit's move by ``_pick_move`` (but those of the units in ``skip``), front units
+    first.  Its commonest case — a unit on the board, not on the enemy's home row, its side
+    neither running nor leaving the field — is written out here with what stays the same all
+    the phase worked out once: the same tests in the same order, the same choice."""
     side = s.side
-    reach = _enemy_reach(s, side)
     md = mood(s, side)
-    for u in _unit_order(s, side):
+    cfg = s.cfg
+    cols = cfg.board.columns
+    enemy_home = cfg.board.rows - 1 if side == "A" else 0
+    look = _lookups(cfg)
+    wants = look.want
+    col_keys = look.col_keys
+    late = s.turn > 1
+    # the enemy's reach matters only to a side holding out of it for its double move (§5.5)
+    superior_waits = s.side == s.superior and not s.double_used and not s.double_now
+    reach = _enemy_reach(s, side) if superior_waits else 0
+    safe = reach + 2
+    contact_holds = side not in s.panicked and not s.naval
+    running, panicked, behind = md
+    want_keys = look.want_keys
+    lost_any = False  # only a unit gone can change others' fates in the phase (panic)
+    for u in _unit_order(s, side):  # (at sea: fleets alone)
+        if u.failed or u.moved or (skip and u.id in skip):
+            continue  # no moves listed (``move_destinations``), or its choice made: it stays
+        if lost_any and u.status not in ("active", "reserve"):
+            continue
+        sq0 = u.square
+        if sq0 is not None and contact_holds and dist[sq0] <= 1:
+            continue  # in contact: it stays and fights
+        if sq0 is None or running or sq0 // cols == enemy_home or (panicked and (u.flipped or behind)):
+            a = _pick_move(s, u, dist, reach, md)
+            if a is None:
+                continue
+        else:
+            cur = dist[sq0]
+            want = wants[u.kind]
+            if cur == want or (cur <= 1 and want == 1) or (u.flipped and cur > 1 and late):
+                continue  # where it wants to be, or a disrupted unit holding back
+            if superior_waits:
+                if cur == safe:
+                    continue  # just outside the enemy's reach until the double move (§5.5)
+                if cur > safe:
+                    want = safe
+            squares = move_destinations(s, u, leave=False)[0]  # it leaves only running or leaving the field
+            if not squares:
+                continue
+            wkeys = want_keys.get(want)  # ``_toward``, written out
+            if wkeys is None:
+                wkeys = look.keys_for(want)
+            keys = col_keys[sq0 % cols]
+            to = min([wkeys[dist[q]] + keys[q] for q in squares]) % 1024
+            if abs(dist[to] - want) >= abs(cur - want):
+                continue
+            a = Move(u.id, to)
+        play(s, a, chance, ev)
         if s.phase != "move":
-            break
-        if u.id in skip:
-            continue
-        if u.status not in ("active", "reserve") or (s.naval and u.kind != "fleet"):
-            continue
-        if u.square is not None and dist[u.square] <= 1 and side not in s.panicked and not s.naval:
-            continue  # in contact: it stays and fights (what _pick_move would decide)
-        a = _pick_move(s, u, dist, reach, md)
-        if a is not None:
-            play(s, a, chance, ev)
-            if s.phase == "over":
-                return
-            if a.to == OFF:
-                md = mood(s, side)  # a unit gone changes the score, the fleets and panic
+            return  # the battle is over
+        if a.to == OFF:
+            md = mood(s, side)  # a unit gone changes the score, the fleets and panic
+            running, panicked, behind = md
+            contact_holds = side not in s.panicked and not s.naval
+            lost_any = True
 
 
 def _attacks(

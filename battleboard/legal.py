@@ -70,19 +70,20 @@ def first_setup_action(s: State) -> Action:
     return acts[0]
 
 
-def move_destinations(s: State, u: Unit) -> tuple[list[int], bool]:
+def move_destinations(s: State, u: Unit, leave: bool = True) -> tuple[list[int], bool]:
     """What ``legal_actions(s, u.id, "move")`` offers a unit or fleet, without building the
     actions: the squares it may move to, in the generator's order, and whether it may also
     leave the board (the generator's last move, to ``OFF``): the same ``moves_of`` and
     ``can_leave`` behind the same gates as ``_unit_actions`` and ``_moves`` (a test checks they
-    agree on every unit of many positions).  The AI reads it: it asks for many units' moves."""
+    agree on every unit of many positions).  The AI reads it: it asks for many units' moves,
+    most of them without wanting to leave the board (``leave`` False: not asked, and False)."""
     if s.phase != "move" or u.side != s.side or u.moved or u.failed:
         return [], False
     if u.status == "reserve":
         return moves_of(s, u), False
     if u.status != "active" or u.square is None or u.attacked or (s.naval and u.kind != "fleet"):
         return [], False
-    return moves_of(s, u), can_leave(s, u)
+    return moves_of(s, u), leave and can_leave(s, u)
 
 
 def _moves(s: State, u: Unit, out: list[Action], only: str = "") -> None:

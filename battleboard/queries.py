@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Iterable
 from functools import lru_cache
 
-from battleboard.model import Action, Board, Leader, State, Unit, other
+from battleboard.model import Action, Board, Config, Leader, State, Unit, other
 from bellum.dice import Dice
 from bellum.errors import DiceError
 from bellum.events import Event
@@ -182,7 +182,9 @@ def land_lost(s: State, side: str) -> int:
 
 
 def moves_of(s: State, u: Unit) -> list[int]:
-    """Squares a unit may end its move on this player turn (§7, 004 Movement)."""
+    """Squares a unit may end its move on this player turn (§7, 004 Movement): a search outward
+    from its square, step by step (its first step's squares, then its second's, ...), each
+    square in the order first reached — the generator's order of its moves."""
     cfg = s.cfg
     if u.status == "reserve":
         kinds = cfg.tables.units.kinds
@@ -196,23 +198,24 @@ def moves_of(s: State, u: Unit) -> list[int]:
             if home * board.columns + c not in s.grid
             and spec.cls in feats[board.feature[home * board.columns + c]].passable
         ]
-    if u.square is None:
+    start = u.square
+    if start is None:
         return []
     movers = cfg.cache.get(_MOVERS)
     if movers is None:
         movers = cfg.cache[_MOVERS] = {}
     found = movers.get(u.kind)
     if found is None:
-        spec = cfg.tables.units.kinds[u.kind]
-        found = movers[u.kind] = (spec.movement, cfg.steps(spec.cls), cfg.terrain(spec.cls)[1])
-    ma, steps, stop = found
+        found = movers[u.kind] = _Mover(cfg, u.kind)
+    ma = found.movement
     if u.captured:
         ma = cfg.tables.units.captured_fleet_movement
     elif s.double_now:
         ma *= 2
-    if ma <= 0:
-        return []
     grid = s.grid
+    steps = found.steps
+    if ma <= 1:
+        return [n for n in steps[start] if n not in grid] if ma == 1 else []
     units = s.units
     side = u.side
     enemy_adj = s.adj_cache.get(side)
@@ -223,17 +226,47 @@ def moves_of(s: State, u: Unit) -> list[int]:
             if units[uid].side != side:
                 enemy_adj.update(neighbors[sq])
         s.adj_cache[side] = enemy_adj
-    start = u.square
-    seen = {start}
-    frontier = [start]
+    stop = found.stop
+    # the first step: where it may stop, and (a bit each) the squares it may go on from — not
+    # an enemy's square, nor one that ends a move (§2.3 terrain, §7.2 contact)
     out: list[int] = []
-    for _ in range(ma - 1):
+    onward = 0
+    for n, bit in found.firsts[start]:
+        occ = grid.get(n)
+        if occ is None:
+            out.append(n)
+        elif units[occ].side != side:
+            continue
+        if not stop[n] and n not in enemy_adj:
+            onward |= bit
+    if not onward:
+        return out
+    # the second step: the squares first reached from those, in the search's order, hang
+    # only on the board and which first squares it may go on from (``_Mover.second``)
+    far = found.seconds.get(start * 16 + onward)
+    if far is None:
+        far = found.second(start, onward)
+    if ma == 2:
+        out += [n for n in far if n not in grid]
+        return out
+    seen = {start, *steps[start], *far}
+    frontier: list[int] = []
+    for n in far:
+        occ = grid.get(n)
+        if occ is None:
+            out.append(n)
+        elif units[occ].side != side:
+            continue  # an enemy's square stays closed for the whole search
+        if stop[n] or n in enemy_adj:
+            continue
+        frontier.append(n)
+    for _ in range(ma - 3):
         nxt: list[int] = []
         for sq in frontier:
             for n in steps[sq]:  # the squares of its class's terrain (§2.3)
                 if n in seen:
                     continue
-                seen.add(n)  # an enemy's square stays closed for the whole search
+                seen.add(n)
                 occ = grid.get(n)
                 if occ is None:
                     out.append(n)
@@ -252,7 +285,40 @@ def moves_of(s: State, u: Unit) -> list[int]:
     return out
 
 
-#: ``Config.cache`` key of each kind's (movement, ``Config.steps``, the squares that end a move)
+class _Mover:
+    """What ``moves_of`` reads of a unit kind, laid out once a battle (``Config.cache``): its
+    movement, its class's steps (``Config.steps``) and squares that end a move, each square's
+    first steps with a bit each (at most 4: a square has 4 neighbours), and the second steps'
+    squares by (square, which first steps it may go on from) as they are met."""
+
+    __slots__ = ("firsts", "movement", "seconds", "steps", "stop")
+
+    def __init__(self, cfg: Config, kind: str) -> None:
+        spec = cfg.tables.units.kinds[kind]
+        self.movement = spec.movement
+        self.steps = cfg.steps(spec.cls)
+        self.stop = cfg.terrain(spec.cls)[1]
+        self.firsts = tuple(tuple((n, 1 << k) for k, n in enumerate(nb)) for nb in self.steps)
+        self.seconds: dict[int, tuple[int, ...]] = {}
+
+    def second(self, start: int, onward: int) -> tuple[int, ...]:
+        """The squares first reached on the second step from ``start``, going on only from its
+        first squares whose bits are in ``onward``, in the search's order (the board is static)."""
+        steps = self.steps
+        first = steps[start]
+        seen = {start, *first}
+        out: list[int] = []
+        for k, n1 in enumerate(first):
+            if onward >> k & 1:
+                for n in steps[n1]:
+                    if n not in seen:
+                        seen.add(n)
+                        out.append(n)
+        found = self.seconds[start * 16 + onward] = tuple(out)
+        return found
+
+
+#: ``Config.cache`` key of each kind's ``_Mover``
 _MOVERS = "moves of kinds"
 
 
