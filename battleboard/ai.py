@@ -313,21 +313,10 @@ def _best_attack(
     (``_settle``)."""
     if threats is None:
         threats = {}
-    naval_fleet = s.naval and u.kind == "fleet"
-    if naval_fleet:
-        g = active_ground(s, u)
-        if g is None or g.aboard == u.id:  # (always: a ship's troops are aboard it)
-            return _best_fleet_attack(s, u, g, threats, sure)
-    if naval_fleet and not _enemy_in_reach(s, u):
-        return None, 0.05
+    if s.naval and u.kind == "fleet":
+        return _best_fleet_attack(s, u, active_ground(s, u), threats, sure)
     # a unit whose command failed has no attacks (the generator lists none: ``_unit_actions``)
     acts = [] if u.failed else [a for a in legal_actions(s, u.id, "attack") if a.verb == "attack"]
-    if naval_fleet:
-        g = active_ground(s, u)
-        if g is not None and not g.failed:
-            acts += [a for a in legal_actions(s, g.id, "attack") if a.verb == "attack" and a.capture]
-        if not acts:
-            return None, 0.05
     best: Action | None = None
     best_v = 0.05
     for a in acts:
@@ -337,35 +326,13 @@ def _best_attack(
     return best, best_v
 
 
-def _enemy_in_reach(s: State, f: Unit) -> bool:
-    """Is an enemy ship alongside fleet ``f`` or two squares off in a straight line?  Without
-    one the generator lists no attack for it or its troops (rams and boardings take a ship
-    alongside, fire one of those or one two squares off: ``legal._fleet_actions``)."""
-    sq = f.square
-    if sq is None:
-        return True  # the generator decides
-    grid = s.grid
-    units = s.units
-    side = f.side
-    board = s.cfg.board
-    for n in board.neighbors[sq]:
-        tid = grid.get(n)
-        if tid is not None and units[tid].side != side:
-            return True
-    for far, _ in board.lines2[sq]:
-        tid = grid.get(far)
-        if tid is not None and units[tid].side != side:
-            return True
-    return False
-
-
 def _best_fleet_attack(
     s: State, f: Unit, g: Unit | None, threats: dict[str, float], sure: float | None = None
 ) -> tuple[Action | None, float]:
     """``_best_attack`` of fleet ``f`` at sea (``g``: its active ground unit, aboard it): the
     generator's attacks (``legal._fleet_actions``, then ``legal._boarding_actions`` — those
     that capture) behind the same gates and in the same order, each weighed as ``_value``
-    weighs it from its set-up as ``setup_of`` makes it (``_FleetArms``); only the best is
+    weighs it from its set-up as ``setup_of`` makes it (``combat.Arms``' set-ups at sea); only the best is
     built as an action (a test checks all of it against the generator and ``_value``).
     With ``sure`` one attack may wait for its target's threat (``_settle``)."""
     sq = f.square
@@ -376,8 +343,8 @@ def _best_fleet_attack(
     near, far = _enemies_near(s, sq, side)
     if (not near and not far) or f.attacked or f.captured_now:  # neither it nor its troops attack
         return None, 0.05
-    k = _fleet_arms(s.cfg)
-    bonus = k.bonus(s, f)
+    k = arms(s.cfg)
+    bonus = k.fleet_bonus(s, f)
     best: tuple[str, str, str, bool] | None = None  # the attack so far, built at the end
     best_v = 0.05
     lazy = sure is not None
@@ -386,7 +353,7 @@ def _best_fleet_attack(
         att = (k.att_disc[f.discipline] + bonus, f.flipped, False)
         cost = unit_value(s, f)
         for t in near:  # ``_weigh`` of a ram (its one defender on the board), written out
-            setup = _new(Setup, ("ram", k.fleet_rolls, att, ((k.def_disc[t.discipline], t.flipped, True),), None))
+            setup = k.ram(att, t)
             att_dead, att_flip, ((dead, flip),) = expectations(setup)
             val = t.strength
             for p in t.cargo:
@@ -431,7 +398,7 @@ def _best_fleet_attack(
 
 def _boardings(
     s: State,
-    k: _FleetArms,
+    k: Arms,
     g: Unit,
     bonus: int,
     near: list[Unit],
@@ -512,90 +479,6 @@ def _settle(
     return (None if best is None else Attack(*best)), best_v
 
 
-_new = tuple.__new__
-
-
-class _FleetArms:
-    """What ``combat.setup_of`` reads at sea, for the AI's many set-ups of a battle (kept in
-    ``Config.cache``: read from the battle's tables and options, which never change during
-    it): the battle's ``Arms`` and the fleet's rolls; ``bonus``, ``fire`` and ``boarding``
-    make a set-up's parts exactly as ``setup_of`` does from the position's units."""
-
-    __slots__ = (
-        "att_disc",
-        "def_disc",
-        "fleet_rolls",
-        "inspire",
-        "leader_bonus",
-        "leader_rating",
-        "light",
-        "rolls",
-        "vs",
-    )
-
-    def __init__(self, k: Arms) -> None:
-        self.att_disc = k.att_disc
-        self.def_disc = k.def_disc
-        self.inspire = k.inspire
-        self.leader_rating = k.leader_rating
-        self.leader_bonus = k.leader_bonus
-        self.light = k.light
-        self.rolls = k.rolls
-        self.fleet_rolls = k.rolls["fleet"]
-        self.vs = k.vs
-
-    def bonus(self, s: State, f: Unit) -> int:
-        """What fleet ``f`` adds to its own attack and its troops': a leader aboard rated
-        ``leader_rating`` or better, and its inspiration (§9.1, §9.2)."""
-        bonus = 0
-        fid = f.id
-        need = self.leader_rating
-        for ld in s.leaders.values():
-            if ld.aboard == fid and ld.status == "active" and ld.rating >= need:
-                bonus = self.leader_bonus
-                break
-        if f.inspired:
-            bonus += self.inspire
-        return bonus
-
-    def fire(self, f: Unit, att: tuple[int, bool, bool], d: Unit) -> Setup:
-        """The set-up of fleet ``f`` (attacking as ``att``) firing at the troops ``d`` aboard a ship."""
-        dmod = self.def_disc[d.discipline] + self.vs.get(("fire", d.kind), 0)
-        light = d.kind in self.light and f.kind != "heavy_cavalry"
-        out: Setup = _new(Setup, ("fire", self.fleet_rolls, att, ((dmod, d.flipped, light),), None))
-        return out
-
-    def boarding(
-        self, s: State, g: Unit, att: tuple[int, bool, bool], t: Unit, mode: str
-    ) -> tuple[Setup, tuple[Unit, ...]]:
-        """The set-up of troops ``g`` (attacking as ``att``) boarding ship ``t`` by ``mode``, and
-        its defenders: the troops aboard but impediti, then the ship (unless it is a captured
-        one with troops aboard, §13.8)."""
-        units = s.units
-        defs: list[tuple[int, bool, bool]] = []
-        who: list[Unit] = []
-        heavy_cav = g.kind == "heavy_cavalry"
-        for pid in t.cargo:
-            p = units[pid]
-            if p.kind == "impeditus":
-                continue
-            dmod = self.def_disc[p.discipline] + self.vs.get((mode, p.kind), 0)
-            defs.append((dmod, p.flipped, p.kind in self.light and not heavy_cav))
-            who.append(p)
-        if not (t.captured and defs):
-            defs.append((self.def_disc[t.discipline], t.flipped, True))
-            who.append(t)
-        return _new(Setup, (mode, self.rolls[g.kind], att, tuple(defs), None)), tuple(who)
-
-
-def _fleet_arms(cfg: Config) -> _FleetArms:
-    found = cfg.cache.get(_FleetArms)
-    if found is None:
-        found = cfg.cache[_FleetArms] = _FleetArms(arms(cfg))
-    assert isinstance(found, _FleetArms)
-    return found
-
-
 def _weigh(
     s: State,
     setup: Setup,
@@ -642,15 +525,15 @@ def _threat(s: State, e: Unit) -> float:
     ply: what sinking or taking it spares its enemies): its ram or its troops' boarding of an
     adjacent ship, or its fire at the troops aboard a ship in range (004 Combat).  (The best
     of its attacks' takings, each worked out as it comes: the largest is the same in any
-    order; each set-up made as ``setup_of`` makes it, ``_FleetArms``.)"""
+    order; each set-up made as ``setup_of`` makes it, ``combat.Arms``.)"""
     sq = e.square
     if sq is None or e.status != "active":
         return 0.0
     units = s.units
     grid = s.grid
     side = e.side
-    k = _fleet_arms(s.cfg)
-    bonus = k.bonus(s, e)
+    k = arms(s.cfg)
+    bonus = k.fleet_bonus(s, e)
     att = (k.att_disc[e.discipline] + bonus, e.flipped, False)
     g = active_ground(s, e)
     g_att = None
@@ -658,8 +541,6 @@ def _threat(s: State, e: Unit) -> float:
         g_att = (k.att_disc[g.discipline] + bonus, g.flipped, False)
     best = 0.0
     board = s.cfg.board
-    rolls = k.fleet_rolls
-    def_disc = k.def_disc
     # the enemies alongside: rammed, boarded, fired at (``fire_targets``' first squares); a
     # ram's or a fire's one defender's taking is ``_taken``'s sum of one term, written out
     for n in board.neighbors[sq]:
@@ -669,8 +550,7 @@ def _threat(s: State, e: Unit) -> float:
         t = units[tid]
         if t.side == side:
             continue
-        ram = _new(Setup, ("ram", rolls, att, ((def_disc[t.discipline], t.flipped, True),), None))
-        dead = expectations(ram)[2][0][0]
+        dead = expectations(k.ram(att, t))[2][0][0]
         if dead:
             val = t.strength  # unit_value(s, t), written out
             for p in t.cargo:

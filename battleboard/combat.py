@@ -103,6 +103,58 @@ class Arms:
         self.testudo_free = tuple(f.testudo_ignores for f in feats)
         self.no_flank = tuple(f.no_flank for f in feats)
 
+    # -- the set-ups of an attack at sea (004 Combat), made once here for ``setup_of`` and the AI
+    def fleet_bonus(self, s: State, f: Unit) -> int:
+        """What fleet ``f`` adds to its own attack and its troops': a leader aboard rated
+        ``leader_rating`` or better (§9.1), and its inspiration (§9.2)."""
+        bonus = 0
+        fid = f.id
+        need = self.leader_rating
+        for ld in s.leaders.values():
+            if ld.aboard == fid and ld.status == "active" and ld.rating >= need:
+                bonus = self.leader_bonus
+                break
+        if f.inspired:
+            bonus += self.inspire
+        return bonus
+
+    def ram(self, att: tuple[int, bool, bool], t: Unit) -> Setup:
+        """A fleet (attacking as ``att``) ramming ship ``t``: L counts as B against a ship."""
+        d = (self.def_disc[t.discipline], t.flipped, True)
+        out: Setup = _new(Setup, ("ram", self.fleet_rolls, att, (d,), None))
+        return out
+
+    def fire(self, f: Unit, att: tuple[int, bool, bool], d: Unit) -> Setup:
+        """Fleet ``f`` (attacking as ``att``) firing at the troops ``d`` aboard a ship."""
+        dmod = self.def_disc[d.discipline] + self.vs.get(("fire", d.kind), 0)
+        light = d.kind in self.light and f.kind != "heavy_cavalry"
+        out: Setup = _new(Setup, ("fire", self.fleet_rolls, att, ((dmod, d.flipped, light),), None))
+        return out
+
+    def boarding(
+        self, s: State, g: Unit, att: tuple[int, bool, bool], t: Unit, mode: str
+    ) -> tuple[Setup, tuple[Unit, ...]]:
+        """Troops ``g`` (attacking as ``att``) boarding ship ``t`` by ``mode``, and the
+        defenders: the troops aboard but impediti, who never defend (004 Combat: Boarding), then
+        the ship, L counting as B against it — unless it is a captured ship with troops aboard,
+        which reverts when its captor falls (§13.8)."""
+        units = s.units
+        defs: list[tuple[int, bool, bool]] = []
+        who: list[Unit] = []
+        heavy_cav = g.kind == "heavy_cavalry"
+        for pid in t.cargo:
+            p = units[pid]
+            if p.kind == "impeditus":
+                continue
+            dmod = self.def_disc[p.discipline] + self.vs.get((mode, p.kind), 0)
+            defs.append((dmod, p.flipped, p.kind in self.light and not heavy_cav))
+            who.append(p)
+        if not (t.captured and defs):
+            defs.append((self.def_disc[t.discipline], t.flipped, True))
+            who.append(t)
+        out: Setup = _new(Setup, (mode, self.rolls[g.kind], att, tuple(defs), None))
+        return out, tuple(who)
+
 
 def arms(cfg: Config) -> Arms:
     """The battle's ``Arms`` (made on first use, kept in ``Config.cache``)."""
@@ -138,39 +190,15 @@ def setup_of(s: State, unit: str, target: str, mode: str) -> tuple[Setup, tuple[
     light = k.light
     if s.naval:
         fleet = who if who.kind == "fleet" else units[who.aboard or ""]
-        amod = k.att_disc[who.discipline]
-        fid = fleet.id
-        need = k.leader_rating
-        for ld in s.leaders.values():  # a leader aboard of rating ``leader_rating`` or better (§9.1)
-            if ld.aboard == fid and ld.status == "active" and ld.rating >= need:
-                amod += k.leader_bonus
-                break
-        if fleet.inspired:
-            amod += k.inspire
-        att = (amod, who.flipped, False)
+        att = (k.att_disc[who.discipline] + k.fleet_bonus(s, fleet), who.flipped, False)
         if mode == "ram":
-            d = (k.def_disc[tgt.discipline], tgt.flipped, True)
-            return _new(Setup, (mode, k.fleet_rolls, att, (d,), None)), (who.id, tgt.id)
+            return k.ram(att, tgt), (who.id, tgt.id)
         if mode == "fire":
             g = active_ground(s, tgt)
             assert g is not None
-            dmod = k.def_disc[g.discipline] + k.vs.get((mode, g.kind), 0)
-            d = (dmod, g.flipped, g.kind in light and who.kind != "heavy_cavalry")
-            return _new(Setup, (mode, k.fleet_rolls, att, (d,), None)), (who.id, g.id)
-        defs: list[tuple[int, bool, bool]] = []
-        ids = [who.id]
-        heavy_cav = who.kind == "heavy_cavalry"
-        for pid in tgt.cargo:  # impediti never defend (004 Combat: Boarding)
-            p = units[pid]
-            if p.kind == "impeditus":
-                continue
-            dmod = k.def_disc[p.discipline] + k.vs.get((mode, p.kind), 0)
-            defs.append((dmod, p.flipped, p.kind in light and not heavy_cav))
-            ids.append(p.id)
-        if not (tgt.captured and defs):  # a captured ship reverts when its captor falls (§13.8)
-            defs.append((k.def_disc[tgt.discipline], tgt.flipped, True))  # L counts as B against a ship
-            ids.append(tgt.id)
-        return _new(Setup, (mode, k.rolls[who.kind], att, tuple(defs), None)), tuple(ids)
+            return k.fire(who, att, g), (who.id, g.id)
+        setup, defenders = k.boarding(s, who, att, tgt, mode)
+        return setup, (who.id, *[d.id for d in defenders])
     wsq = who.square
     tsq = tgt.square
     assert wsq is not None and tsq is not None
