@@ -241,9 +241,10 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
     if s.phase != "over":
         raise BellumError("the battle is not over yet")
     winner = s.winner
-    fates, lost, heavy_sp, held, continuing, candidates = _unit_fates(s, dice)
+    fates, heavy_sp, held, continuing, candidates = _unit_fates(s, dice)
+    lost = {side: sp_lost(s, side, for_victory=False) for side in SIDES}
     captured = _captured_fleets(held, eng)
-    promotions = _promotions(s, candidates, lost[other(winner)]) if winner is not None else []
+    promotions = _promotions(s, candidates, sp_lost(s, other(winner), for_victory=False)) if winner is not None else []
     if promotions:
         rows = {row["id"]: row for row in fates}
         for p in promotions:
@@ -288,18 +289,16 @@ def outcome(s: State, eng: Engagement, dice: Dice) -> Outcome:
 
 def _unit_fates(
     s: State, dice: Dice
-) -> tuple[list[dict[str, object]], dict[str, int], dict[str, int], dict[str, list[Unit]], list[str], list[Unit]]:
+) -> tuple[list[dict[str, object]], dict[str, int], dict[str, list[Unit]], list[str], list[Unit]]:
     """One pass over the units, in their order: each one's fate row (its discipline before
     any promotion), with the winner's reconstitution (§12.1) and the loser's prisoners
-    (§12.3) rolled; the SP each side really lost (``sp_lost(..., for_victory=False)``), the
-    heavy infantry SP killed (§12.4), the fleets each side captured and holds, the fleets
+    (§12.3) rolled; the heavy infantry SP killed (§12.4), the fleets each side captured and holds, the fleets
     that broke through, and the winner's units that may be promoted (§12.2)."""
     t = s.cfg.tables.battle
     winner = s.winner
     naval = s.naval
     ladder = t.promotion.ladder
     fates: list[dict[str, object]] = []
-    lost = {"A": 0, "B": 0}
     heavy_sp = {"A": 0, "B": 0}
     held: dict[str, list[Unit]] = {"A": [], "B": []}
     continuing: list[str] = []
@@ -311,7 +310,6 @@ def _unit_fates(
         if st == "active" and owner == winner and u.kills > 0 and kind != "fleet" and u.discipline in ladder:
             candidates.append(u)
         if u.side != owner:
-            lost[owner] += u.strength  # a ship held by the enemy is lost wherever it sails
             if st == "active" or st == "broken_through":
                 fate = "captured"
                 if kind == "fleet":
@@ -321,15 +319,9 @@ def _unit_fates(
         elif st == "active":
             fate = "survived"
         elif st == "escaped":
-            if u.returns:
-                fate = "fled_returned"
-            else:
-                fate = "fled_lost"
-                lost[owner] += u.strength
+            fate = "fled_returned" if u.returns else "fled_lost"
         else:
             fate = _FATES.get(st, st)
-            if st in _LOST_HERE:
-                lost[owner] += u.strength
         if kind == "fleet" and st == "broken_through":
             continuing.append(u.id)
         if fate == "eliminated":
@@ -352,13 +344,11 @@ def _unit_fates(
                 "flipped": u.flipped,
             }
         )
-    return fates, lost, heavy_sp, held, continuing, candidates
+    return fates, heavy_sp, held, continuing, candidates
 
 
 #: a unit's fate by its status, where the two differ (escaped and captured ships aside)
 _FATES = {"reserve": "survived"}
-#: the statuses of units lost in the battle (broken-through ships sail on: not lost)
-_LOST_HERE = frozenset({"eliminated", "sunk", "drowned", "captured"})
 _LEADER_FATES = {"active": "survived", "eliminated": "executed"}
 
 
